@@ -1,0 +1,68 @@
+# Build, run and test the platform API.
+#   make run     local server on http://127.0.0.1:3000 with dynalite
+#   make test    vet + every test (unit, integration on dynalite, packaging)
+#   make build   every Lambda binary (linux/arm64) under bin/lambda, with sizes
+# SAM calls the build-<LogicalId> targets (BuildMethod: makefile).
+
+SHELL := /bin/bash
+
+# area directory : template logical id
+FUNCTIONS := \
+	contacts:ContactsFunction \
+	payments:PaymentsFunction \
+	products:ProductsFunction \
+	store:StoreFunction \
+	custom-fields:CustomFieldsFunction \
+	associations:AssociationsFunction \
+	brand-boards:BrandBoardsFunction \
+	emails:EmailsFunction \
+	voice-ai:VoiceAiFunction \
+	conversations:ConversationsFunction \
+	medias:MediasFunction \
+	users:UsersFunction \
+	surveys:SurveysFunction \
+	campaigns:CampaignsFunction \
+	ad-publishing:AdPublishingFunction
+
+GOARCH_LAMBDA ?= arm64
+LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags "-s -w"
+BUILD_DIR := bin/lambda
+DYNALITE := node_modules/dynalite/package.json
+
+.PHONY: run test vet build clean deps
+
+# One SAM target per function, generated from the list above.
+define lambda_target
+.PHONY: build-$(2)
+build-$(2):
+	CGO_ENABLED=0 GOOS=linux GOARCH=$$(GOARCH_LAMBDA) go build $$(LAMBDA_FLAGS) -o $$(ARTIFACTS_DIR)/bootstrap ./functions/$(1)
+endef
+$(foreach f,$(FUNCTIONS),$(eval $(call lambda_target,$(word 1,$(subst :, ,$(f))),$(word 2,$(subst :, ,$(f))))))
+
+$(DYNALITE): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $(DYNALITE)
+
+deps: $(DYNALITE)
+	go mod download
+
+run: $(DYNALITE)
+	go build -o bin/devserver ./cmd/devserver
+	./bin/devserver
+
+vet:
+	go vet ./...
+
+test: deps vet
+	go test -race -count=1 ./...
+
+build:
+	@mkdir -p $(BUILD_DIR)
+	@for f in $(FUNCTIONS); do \
+		area=$${f%%:*}; id=$${f##*:}; \
+		$(MAKE) --no-print-directory -s build-$$id ARTIFACTS_DIR=$(BUILD_DIR)/$$area || exit 1; \
+		printf '%-24s %-28s %8d bytes\n' "$$id" "$(BUILD_DIR)/$$area/bootstrap" "$$(stat -c %s $(BUILD_DIR)/$$area/bootstrap)"; \
+	done
+
+clean:
+	rm -rf bin .aws-sam

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/bizplatform/api/internal/catalog"
+	"github.com/bizplatform/api/internal/demo"
+	"github.com/bizplatform/api/internal/dynalite"
+	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// defaultEnginePort is where the local engine listens, so that platformctl
+// can reach it (DYNALITE_PORT overrides).
+const defaultEnginePort = 4567
+
+// run serves until ctx is done. Progress goes to out, request logs to logOut.
+func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer) error {
+	cfg, err := config.Load(getenv)
+	if err != nil {
+		return err
+	}
+	endpoint := cfg.Endpoint
+	if endpoint == "" {
+		engine, err := startEngine(ctx, getenv, out)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if err := engine.Stop(); err != nil {
+				fmt.Fprintln(out, "engine:", err)
+			}
+			fmt.Fprintln(out, "Stopped the local engine.")
+		}()
+		endpoint = engine.Endpoint
+	}
+
+	db, err := storage.NewClient(ctx, endpoint, cfg.Region)
+	if err != nil {
+		return err
+	}
+	deps := app.Deps{
+		Table:  &storage.Table{DB: db, Name: cfg.TableName},
+		Clock:  clock.System{},
+		Logger: slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel})),
+	}
+	srv, err := app.NewServer(cfg, deps, catalog.Areas...)
+	if err != nil {
+		return err
+	}
+	if err := prepareTable(ctx, deps, srv, endpoint, out); err != nil {
+		return err
+	}
+
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(cfg.Port)))
+	if err != nil {
+		return fmt.Errorf("listen on port %d (set PORT to use another): %w", cfg.Port, err)
+	}
+	httpSrv := &http.Server{Handler: srv.Handler, ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- httpSrv.Serve(ln) }()
+	fmt.Fprintf(out, "Serving %d operations of %d areas on http://%s (Ctrl-C to stop)\n",
+		len(srv.Router.Routes()), len(catalog.Areas), ln.Addr())
+
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	fmt.Fprintln(out, "Shutting down...")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := httpSrv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func startEngine(ctx context.Context, getenv func(string) string, out io.Writer) (*dynalite.Server, error) {
+	port := defaultEnginePort
+	if v := getenv("DYNALITE_PORT"); v != "" {
+		p, err := strconv.Atoi(v)
+		if err != nil || p < 0 || p > 65535 {
+			return nil, fmt.Errorf("DYNALITE_PORT=%q is not a port", v)
+		}
+		port = p
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	root, err := dynalite.FindRoot(wd)
+	if err != nil {
+		return nil, err
+	}
+	dataDir := filepath.Join(root, ".local", "dynalite")
+	engine, err := dynalite.Start(ctx, dynalite.Options{Root: root, DataDir: dataDir, Port: port, Log: os.Stderr})
+	if err != nil {
+		return nil, fmt.Errorf("start the local engine on port %d (set DYNALITE_PORT to use another): %w", port, err)
+	}
+	fmt.Fprintf(out, "Local engine: dynalite at %s, data kept in %s\n", engine.Endpoint, dataDir)
+	fmt.Fprintf(out, "  (for the CLI: export DYNAMODB_ENDPOINT=%s)\n", engine.Endpoint)
+	return engine, nil
+}
+
+// prepareTable creates the table on first start and loads the demo dataset
+// and tokens into it; later starts find the table and keep its data.
+func prepareTable(ctx context.Context, deps app.Deps, srv *app.Server, endpoint string, out io.Writer) error {
+	created, err := deps.Table.CreateIfMissing(ctx)
+	if err != nil {
+		return err
+	}
+	if !created {
+		fmt.Fprintf(out, "Table %q found: keeping its data (the demo tokens were printed at first start and are listed in README.md).\n", deps.Table.Name)
+		return nil
+	}
+	ds, err := demo.Default()
+	if err != nil {
+		return err
+	}
+	sum, err := demo.Load(ctx, deps, ds, catalog.Areas)
+	if err != nil {
+		return fmt.Errorf("load the demo dataset: %w", err)
+	}
+	fmt.Fprintf(out, "Table %q created; demo dataset loaded: %d accounts, parts %v\n", deps.Table.Name, sum.Accounts, sum.Parts)
+	tokens, err := demo.CreateTokens(ctx, srv.Tokens, endpoint)
+	if errors.Is(err, demo.ErrNotLocal) {
+		fmt.Fprintf(out, "No demo tokens: %v. Create one with platformctl.\n", err)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "Demo tokens (shown once, like every token):")
+	for _, t := range tokens {
+		fmt.Fprintf(out, "  %-50s %s\n", t.Label, t.Value())
+	}
+	return nil
+}

@@ -1,0 +1,9 @@
+// Command ad-publishing is the ad-publishing area as an AWS Lambda function.
+package main
+
+import (
+	"github.com/bizplatform/api/functions/ad-publishing/adpublishing"
+	"github.com/bizplatform/api/shared/lambdaapp"
+)
+
+func main() { lambdaapp.Run(adpublishing.Area) }

@@ -1,0 +1,9 @@
+// Command brand-boards is the brand-boards area as an AWS Lambda function.
+package main
+
+import (
+	"github.com/bizplatform/api/functions/brand-boards/brandboards"
+	"github.com/bizplatform/api/shared/lambdaapp"
+)
+
+func main() { lambdaapp.Run(brandboards.Area) }

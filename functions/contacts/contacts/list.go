@@ -1,0 +1,153 @@
+package contacts
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/httpio"
+	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/validate"
+)
+
+// Page sizes of the list, as the public API sets them.
+const (
+	defaultLimit = 20
+	maxLimit     = 100
+	maxQueryLen  = 100
+	maxEpochMs   = 9_999_999_999_999
+)
+
+type listResponse struct {
+	Contacts []Contact `json:"contacts"`
+	// Count is the number of contacts matching the request (all pages),
+	// the same figure as meta.total.
+	Count int      `json:"count"`
+	Meta  listMeta `json:"meta"`
+}
+
+// listMeta describes the page. StartAfter and StartAfterID are the cursor of
+// the next page (null on the last page): pass them back as query parameters.
+type listMeta struct {
+	Total        int     `json:"total"`
+	CurrentPage  int     `json:"currentPage"`
+	NextPage     *int    `json:"nextPage"`
+	PrevPage     *int    `json:"prevPage"`
+	StartAfterID *string `json:"startAfterId"`
+	StartAfter   *int64  `json:"startAfter"`
+	NextPageURL  *string `json:"nextPageUrl"`
+}
+
+type listRequest struct {
+	locationID   string
+	limit        int
+	startAfterID string
+	startAfter   int64
+	hasStartMs   bool
+	query        string
+}
+
+func parseList(r *http.Request) (listRequest, error) {
+	var v validate.Errors
+	q := httpio.NewQuery(r, &v)
+	req := listRequest{
+		locationID: q.Required("locationId"),
+		limit:      q.Int("limit", defaultLimit, 1, maxLimit),
+		query:      strings.TrimSpace(q.String("query")),
+	}
+	if req.locationID != "" {
+		v.ID("locationId", req.locationID)
+	}
+	if q.Has("startAfterId") {
+		req.startAfterID = q.String("startAfterId")
+		v.ID("startAfterId", req.startAfterID)
+	}
+	if q.Has("startAfter") {
+		ms, err := strconv.ParseInt(q.String("startAfter"), 10, 64)
+		if v.Check(err == nil && ms >= 0 && ms <= maxEpochMs, "startAfter must be a time in epoch milliseconds") {
+			req.startAfter, req.hasStartMs = ms, true
+		}
+	}
+	v.MaxLen("query", req.query, maxQueryLen)
+	return req, v.Err()
+}
+
+func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
+	req, err := parseList(r)
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	if _, err := auth.RequireAccount(ctx, req.locationID); err != nil {
+		return err
+	}
+
+	cursor := ""
+	switch {
+	case req.startAfterID != "" && req.hasStartMs:
+		cursor = orderKey(req.startAfter, req.startAfterID)
+	case req.startAfterID != "":
+		key, ok, err := h.store.orderKeyOf(ctx, req.locationID, req.startAfterID)
+		if err != nil {
+			return storage.Classify(err)
+		}
+		if !ok {
+			return apierror.Invalid("startAfterId must name a contact of this account")
+		}
+		cursor = key
+	case req.hasStartMs:
+		cursor = orderKey(req.startAfter, afterAllIDs)
+	}
+
+	pg, err := h.store.listPage(ctx, page{accountID: req.locationID, after: cursor, query: req.query, limit: req.limit})
+	if err != nil {
+		return storage.Classify(err)
+	}
+	total, err := h.store.count(ctx, req.locationID, req.query, "")
+	if err != nil {
+		return storage.Classify(err)
+	}
+	current := 1
+	if cursor != "" {
+		before, err := h.store.count(ctx, req.locationID, req.query, cursor)
+		if err != nil {
+			return storage.Classify(err)
+		}
+		current = (before+req.limit-1)/req.limit + 1
+	}
+
+	resp := listResponse{Contacts: make([]Contact, len(pg.contacts)), Count: total, Meta: listMeta{Total: total, CurrentPage: current}}
+	for i, it := range pg.contacts {
+		resp.Contacts[i] = it.Contact
+	}
+	if current > 1 {
+		prev := current - 1
+		resp.Meta.PrevPage = &prev
+	}
+	if pg.more {
+		next := current + 1
+		last := pg.contacts[len(pg.contacts)-1]
+		ms, _ := strconv.ParseInt(last.GSI1SK[:13], 10, 64)
+		id := last.ID
+		resp.Meta.NextPage, resp.Meta.StartAfter, resp.Meta.StartAfterID = &next, &ms, &id
+		u := nextPageURL(req, ms, id)
+		resp.Meta.NextPageURL = &u
+	}
+	return httpio.WriteJSON(w, http.StatusOK, resp)
+}
+
+func nextPageURL(req listRequest, ms int64, id string) string {
+	q := url.Values{}
+	q.Set("locationId", req.locationID)
+	q.Set("limit", strconv.Itoa(req.limit))
+	q.Set("startAfter", strconv.FormatInt(ms, 10))
+	q.Set("startAfterId", id)
+	if req.query != "" {
+		q.Set("query", req.query)
+	}
+	return fmt.Sprintf("/contacts/?%s", q.Encode())
+}

@@ -1,0 +1,251 @@
+package contacts
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// Contact is a contact record as the API shows it.
+type Contact struct {
+	ID           string        `dynamodbav:"id" json:"id"`
+	LocationID   string        `dynamodbav:"locationId" json:"locationId"`
+	ContactName  string        `dynamodbav:"contactName,omitempty" json:"contactName,omitempty"`
+	FirstName    string        `dynamodbav:"firstName,omitempty" json:"firstName,omitempty"`
+	LastName     string        `dynamodbav:"lastName,omitempty" json:"lastName,omitempty"`
+	Email        string        `dynamodbav:"email,omitempty" json:"email,omitempty"`
+	Phone        string        `dynamodbav:"phone,omitempty" json:"phone,omitempty"`
+	CompanyName  string        `dynamodbav:"companyName,omitempty" json:"companyName,omitempty"`
+	Source       string        `dynamodbav:"source,omitempty" json:"source,omitempty"`
+	Country      string        `dynamodbav:"country,omitempty" json:"country,omitempty"`
+	Timezone     string        `dynamodbav:"timezone,omitempty" json:"timezone,omitempty"`
+	DateAdded    string        `dynamodbav:"dateAdded" json:"dateAdded"`
+	Tags         []string      `dynamodbav:"tags" json:"tags"`
+	CustomFields []CustomValue `dynamodbav:"customFields" json:"customFields"`
+	BusinessID   string        `dynamodbav:"businessId,omitempty" json:"businessId,omitempty"`
+	Followers    []string      `dynamodbav:"followers" json:"followers"`
+}
+
+// CustomValue is a contact's value of a custom field.
+type CustomValue struct {
+	ID    string `dynamodbav:"id" json:"id"`
+	Value string `dynamodbav:"value" json:"value"`
+}
+
+// Task is a task attached to a contact.
+type Task struct {
+	ID         string `dynamodbav:"id" json:"id"`
+	ContactID  string `dynamodbav:"contactId" json:"contactId"`
+	Title      string `dynamodbav:"title" json:"title"`
+	Body       string `dynamodbav:"body,omitempty" json:"body,omitempty"`
+	DueDate    string `dynamodbav:"dueDate,omitempty" json:"dueDate,omitempty"`
+	Completed  bool   `dynamodbav:"completed" json:"completed"`
+	AssignedTo string `dynamodbav:"assignedTo,omitempty" json:"assignedTo,omitempty"`
+}
+
+// Contacts are stored by id in their account's partition, and indexed on
+// GSI1 by (date added, id): the order the list serves, which new contacts
+// only ever extend, so a cursor walk never skips or repeats one.
+func contactKey(accountID, id string) storage.Key {
+	return storage.Key{PK: storage.AccountPK(accountID), SK: "CONTACT#" + id}
+}
+
+func listPK(accountID string) string { return "CONTACTS#" + accountID }
+
+// orderKey is the GSI1 sort key of a contact added at addedMs.
+func orderKey(addedMs int64, id string) string { return fmt.Sprintf("%013d#%s", addedMs, id) }
+
+// afterAllIDs sorts after every id (ids are [A-Za-z0-9_-]), so orderKey(ms,
+// afterAllIDs) is past every contact added at ms.
+const afterAllIDs = "~"
+
+func taskKey(accountID, contactID, taskID string) storage.Key {
+	return storage.Key{PK: storage.AccountPK(accountID), SK: "TASK#" + contactID + "#" + taskID}
+}
+
+type contactItem struct {
+	storage.Key
+	GSI1PK string `dynamodbav:"GSI1PK"`
+	GSI1SK string `dynamodbav:"GSI1SK"`
+	// Search is the lower-cased text the query parameter matches: names,
+	// e-mail and phone.
+	Search string `dynamodbav:"search"`
+	Contact
+}
+
+type taskItem struct {
+	storage.Key
+	Task
+}
+
+func newContactItem(c Contact, addedMs int64) contactItem {
+	search := strings.ToLower(strings.Join([]string{c.FirstName, c.LastName, c.ContactName, c.Email, c.Phone}, " "))
+	return contactItem{
+		Key:     contactKey(c.LocationID, c.ID),
+		GSI1PK:  listPK(c.LocationID),
+		GSI1SK:  orderKey(addedMs, c.ID),
+		Search:  search,
+		Contact: c,
+	}
+}
+
+// Store reads and writes contacts and tasks.
+type Store struct {
+	table *storage.Table
+}
+
+// NewStore returns a Store on table.
+func NewStore(table *storage.Table) *Store { return &Store{table: table} }
+
+// Get returns the account's contact, or nil when it has none with that id.
+// Other areas use it to check that a contact exists.
+func (s *Store) Get(ctx context.Context, accountID, id string) (*Contact, error) {
+	item, err := storage.Get[contactItem](ctx, s.table, contactKey(accountID, id))
+	if err != nil || item == nil {
+		return nil, err
+	}
+	return &item.Contact, nil
+}
+
+// orderKeyOf returns the GSI1 sort key of an existing contact.
+func (s *Store) orderKeyOf(ctx context.Context, accountID, id string) (string, bool, error) {
+	item, err := storage.Get[contactItem](ctx, s.table, contactKey(accountID, id))
+	if err != nil || item == nil {
+		return "", false, err
+	}
+	return item.GSI1SK, true, nil
+}
+
+// Put stores a contact.
+func (s *Store) Put(ctx context.Context, c Contact, addedMs int64) error {
+	return s.table.Put(ctx, newContactItem(c, addedMs), nil)
+}
+
+// page asks for up to limit contacts after the cursor (an order key; ""
+// starts at the beginning) whose search text contains query.
+type page struct {
+	accountID string
+	after     string
+	query     string
+	limit     int
+}
+
+// pageResult is one page and whether more matching contacts follow it.
+type pageResult struct {
+	contacts []contactItem
+	more     bool
+}
+
+// listPage reads one page of the list order.
+func (s *Store) listPage(ctx context.Context, p page) (pageResult, error) {
+	in, err := s.listQuery(p.accountID, p.after, p.query, false)
+	if err != nil {
+		return pageResult{}, err
+	}
+	if p.query == "" {
+		// Without a filter every item read is a match: read one more than
+		// the page to learn whether another page follows.
+		in.Limit = aws.Int32(int32(p.limit + 1))
+	}
+	var res pageResult
+	for {
+		out, err := s.table.DB.Query(ctx, in)
+		if err != nil {
+			return pageResult{}, err
+		}
+		var items []contactItem
+		if err := attributevalue.UnmarshalListOfMaps(out.Items, &items); err != nil {
+			return pageResult{}, fmt.Errorf("decode contacts: %w", err)
+		}
+		for _, it := range items {
+			if len(res.contacts) == p.limit {
+				res.more = true
+				return res, nil
+			}
+			res.contacts = append(res.contacts, it)
+		}
+		if out.LastEvaluatedKey == nil {
+			return res, nil
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+}
+
+// count returns how many contacts match query, in the whole list (upTo "")
+// or up to and including the order key upTo.
+func (s *Store) count(ctx context.Context, accountID, query, upTo string) (int, error) {
+	in, err := s.listQuery(accountID, upTo, query, true)
+	if err != nil {
+		return 0, err
+	}
+	in.Select = types.SelectCount
+	total := 0
+	for {
+		out, err := s.table.DB.Query(ctx, in)
+		if err != nil {
+			return 0, err
+		}
+		total += int(out.Count)
+		if out.LastEvaluatedKey == nil {
+			return total, nil
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+}
+
+// listQuery builds a query of the account's list order. With upTo false, the
+// bound is an exclusive lower bound (a cursor); with upTo true, an inclusive
+// upper bound (counting what precedes a cursor).
+func (s *Store) listQuery(accountID, bound, query string, upTo bool) (*dynamodb.QueryInput, error) {
+	keyCond := expression.Key(storage.AttrGSI1PK).Equal(expression.Value(listPK(accountID)))
+	if bound != "" {
+		if upTo {
+			keyCond = keyCond.And(expression.Key(storage.AttrGSI1SK).LessThanEqual(expression.Value(bound)))
+		} else {
+			keyCond = keyCond.And(expression.Key(storage.AttrGSI1SK).GreaterThan(expression.Value(bound)))
+		}
+	}
+	b := expression.NewBuilder().WithKeyCondition(keyCond)
+	if query != "" {
+		b = b.WithFilter(expression.Contains(expression.Name("search"), strings.ToLower(query)))
+	}
+	expr, err := b.Build()
+	if err != nil {
+		return nil, fmt.Errorf("build contacts query: %w", err)
+	}
+	return &dynamodb.QueryInput{
+		TableName:                 aws.String(s.table.Name),
+		IndexName:                 aws.String(storage.IndexGSI1),
+		KeyConditionExpression:    expr.KeyCondition(),
+		FilterExpression:          expr.Filter(),
+		ExpressionAttributeNames:  expr.Names(),
+		ExpressionAttributeValues: expr.Values(),
+	}, nil
+}
+
+// DeleteTask deletes a task of the account's contact; it reports false when
+// there is no such task.
+func (s *Store) DeleteTask(ctx context.Context, accountID, contactID, taskID string) (bool, error) {
+	err := s.table.Delete(ctx, taskKey(accountID, contactID, taskID), storage.ItemExists())
+	if storage.IsConditionFailed(err) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// GetTask returns a task, or nil.
+func (s *Store) GetTask(ctx context.Context, accountID, contactID, taskID string) (*Task, error) {
+	item, err := storage.Get[taskItem](ctx, s.table, taskKey(accountID, contactID, taskID))
+	if err != nil || item == nil {
+		return nil, err
+	}
+	return &item.Task, nil
+}

@@ -1,0 +1,40 @@
+package contacts
+
+import (
+	"net/http"
+
+	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/httpio"
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// deleteTaskResponse keeps the public API's spelling of "succeeded".
+type deleteTaskResponse struct {
+	Succeded bool `json:"succeded"`
+}
+
+func (h *handler) deleteTask(w http.ResponseWriter, r *http.Request) error {
+	contactID, err := httpio.PathID(r, "contactId")
+	if err != nil {
+		return err
+	}
+	taskID, err := httpio.PathID(r, "taskId")
+	if err != nil {
+		return err
+	}
+	p, err := auth.PrincipalFrom(r.Context())
+	if err != nil {
+		return err
+	}
+	// The task is looked up in the token's own account only, so another
+	// account's task is indistinguishable from a missing one: 404.
+	deleted, err := h.store.DeleteTask(r.Context(), p.AccountID, contactID, taskID)
+	if err != nil {
+		return storage.Classify(err)
+	}
+	if !deleted {
+		return apierror.NotFound("Task %s of contact %s was not found", taskID, contactID)
+	}
+	return httpio.WriteJSON(w, http.StatusOK, deleteTaskResponse{Succeded: true})
+}

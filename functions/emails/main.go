@@ -1,0 +1,9 @@
+// Command emails is the emails area as an AWS Lambda function.
+package main
+
+import (
+	"github.com/bizplatform/api/functions/emails/emails"
+	"github.com/bizplatform/api/shared/lambdaapp"
+)
+
+func main() { lambdaapp.Run(emails.Area) }

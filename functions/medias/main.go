@@ -1,0 +1,9 @@
+// Command medias is the medias area as an AWS Lambda function.
+package main
+
+import (
+	"github.com/bizplatform/api/functions/medias/medias"
+	"github.com/bizplatform/api/shared/lambdaapp"
+)
+
+func main() { lambdaapp.Run(medias.Area) }

@@ -1,0 +1,9 @@
+// Command products is the products area as an AWS Lambda function.
+package main
+
+import (
+	"github.com/bizplatform/api/functions/products/products"
+	"github.com/bizplatform/api/shared/lambdaapp"
+)
+
+func main() { lambdaapp.Run(products.Area) }

@@ -1,0 +1,9 @@
+// Command voice-ai is the voice-ai area as an AWS Lambda function.
+package main
+
+import (
+	"github.com/bizplatform/api/functions/voice-ai/voiceai"
+	"github.com/bizplatform/api/shared/lambdaapp"
+)
+
+func main() { lambdaapp.Run(voiceai.Area) }

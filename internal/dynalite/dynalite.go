@@ -1,0 +1,143 @@
+// Package dynalite starts the local DynamoDB-compatible engine (npm package
+// dynalite, pinned in package-lock.json) as a child process.
+package dynalite
+
+import (
+	"bufio"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+)
+
+//go:embed server.js
+var serverJS []byte
+
+// Options say where the engine keeps its data and which port it binds.
+type Options struct {
+	// Root is the module root, whose node_modules holds dynalite.
+	Root string
+	// DataDir keeps the data on disk; empty keeps it in memory.
+	DataDir string
+	// Port to listen on 127.0.0.1; 0 picks a free one.
+	Port int
+	// Log receives the engine's stderr; nil discards it.
+	Log io.Writer
+}
+
+// Server is a running engine.
+type Server struct {
+	// Endpoint is the engine's URL, for DYNAMODB_ENDPOINT.
+	Endpoint string
+	Port     int
+
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	done  chan error
+}
+
+// Start launches the engine and waits until it listens.
+func Start(ctx context.Context, opts Options) (*Server, error) {
+	modules := filepath.Join(opts.Root, "node_modules")
+	if _, err := os.Stat(filepath.Join(modules, "dynalite", "package.json")); err != nil {
+		return nil, fmt.Errorf("dynalite is not installed under %s: run `npm ci` in %s (make run and make test do it)", modules, opts.Root)
+	}
+	script, err := os.CreateTemp("", "dynalite-*.js")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(script.Name()) // node has read it once it prints its port
+	if _, err := script.Write(serverJS); err != nil {
+		return nil, err
+	}
+	_ = script.Close()
+
+	args := []string{script.Name(), "--port", fmt.Sprint(opts.Port)}
+	if opts.DataDir != "" {
+		if err := os.MkdirAll(opts.DataDir, 0o755); err != nil {
+			return nil, err
+		}
+		args = append(args, "--path", opts.DataDir)
+	}
+	cmd := exec.Command("node", args...)
+	cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
+	cmd.Stderr = opts.Log
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start node (is Node.js installed?): %w", err)
+	}
+	s := &Server{cmd: cmd, stdin: stdin, done: make(chan error, 1)}
+
+	ready := make(chan int, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			var msg struct{ Port int }
+			if json.Unmarshal(sc.Bytes(), &msg) == nil && msg.Port > 0 {
+				ready <- msg.Port
+			}
+		}
+	}()
+	go func() { s.done <- cmd.Wait() }()
+
+	select {
+	case port := <-ready:
+		s.Port = port
+		s.Endpoint = fmt.Sprintf("http://127.0.0.1:%d", port)
+		return s, nil
+	case err := <-s.done:
+		return nil, fmt.Errorf("dynalite exited before listening: %v", err)
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		return nil, errors.New("dynalite did not start within 30s")
+	case <-ctx.Done():
+		_ = cmd.Process.Kill()
+		return nil, ctx.Err()
+	}
+}
+
+// Stop asks the engine to exit (it flushes its data) and waits for it.
+func (s *Server) Stop() error {
+	_ = s.stdin.Close()
+	select {
+	case <-s.done:
+		return nil
+	case <-time.After(10 * time.Second):
+		_ = s.cmd.Process.Kill()
+		return errors.New("dynalite did not stop within 10s; killed")
+	}
+}
+
+// Done reports the engine's exit, if it exits on its own.
+func (s *Server) Done() <-chan error { return s.done }
+
+// FindRoot walks up from dir to the directory holding go.mod.
+func FindRoot(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("go.mod not found above the working directory")
+		}
+		dir = parent
+	}
+}

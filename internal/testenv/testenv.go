@@ -1,0 +1,286 @@
+// Package testenv runs integration tests the way the product runs: the real
+// pipeline and handlers, over HTTP, against dynalite through the AWS SDK.
+// One engine serves a test binary; each Env gets a table of its own.
+package testenv
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/bizplatform/api/internal/dynalite"
+	"github.com/bizplatform/api/shared/accounts"
+	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/scopes"
+	"github.com/bizplatform/api/shared/storage"
+)
+
+var engine struct {
+	once     sync.Once
+	endpoint string
+	err      error
+}
+
+// Endpoint returns the URL of this test binary's dynalite, starting it on
+// first use. The engine exits with the test binary.
+func Endpoint(t testing.TB) string {
+	t.Helper()
+	engine.once.Do(func() {
+		if ep := os.Getenv("TEST_DYNAMODB_ENDPOINT"); ep != "" {
+			engine.endpoint = ep
+			return
+		}
+		wd, err := os.Getwd()
+		if err != nil {
+			engine.err = err
+			return
+		}
+		root, err := dynalite.FindRoot(wd)
+		if err != nil {
+			engine.err = err
+			return
+		}
+		srv, err := dynalite.Start(context.Background(), dynalite.Options{Root: root, Log: os.Stderr})
+		if err != nil {
+			engine.err = err
+			return
+		}
+		engine.endpoint = srv.Endpoint
+	})
+	require.NoError(t, engine.err, "start dynalite")
+	return engine.endpoint
+}
+
+// NewTable creates an empty table of its own on the test engine.
+func NewTable(t testing.TB) *storage.Table {
+	t.Helper()
+	ctx := context.Background()
+	db, err := storage.NewClient(ctx, Endpoint(t), "us-east-1")
+	require.NoError(t, err)
+	table := &storage.Table{DB: db, Name: "test-" + randomHex(8)}
+	_, err = table.CreateIfMissing(ctx)
+	require.NoError(t, err)
+	return table
+}
+
+// Start is the fixed instant every test clock starts at.
+var Start = time.Date(2026, 6, 15, 12, 0, 3, 0, time.UTC)
+
+// Env is one test's running API.
+type Env struct {
+	Table  *storage.Table
+	Clock  *clock.Manual
+	Config config.Config
+	Deps   app.Deps
+	Server *app.Server
+	HTTP   *httptest.Server
+	areas  []app.Area
+}
+
+// Option changes an Env before it starts.
+type Option func(*Env)
+
+// WithLimits sets the rate limits (by default they are too high to reach).
+func WithLimits(burst int, window time.Duration, daily int) Option {
+	return func(e *Env) { e.Config.Burst, e.Config.Window, e.Config.Daily = burst, window, daily }
+}
+
+// WithTable serves from an existing table (to run several servers on one).
+func WithTable(table *storage.Table) Option { return func(e *Env) { e.Table = table } }
+
+// WithClock shares a clock between servers.
+func WithClock(c *clock.Manual) Option { return func(e *Env) { e.Clock = c } }
+
+// New starts the API with the given areas on a fresh table.
+func New(t testing.TB, areas []app.Area, opts ...Option) *Env {
+	t.Helper()
+	e := &Env{
+		Config: config.Config{TableName: "", Burst: 1_000_000, Window: 10 * time.Second, Daily: 100_000_000},
+		areas:  areas,
+	}
+	for _, o := range opts {
+		o(e)
+	}
+	if e.Table == nil {
+		e.Table = NewTable(t)
+	}
+	if e.Clock == nil {
+		e.Clock = clock.NewManual(Start)
+	}
+	e.Config.TableName = e.Table.Name
+	e.Deps = app.Deps{Table: e.Table, Clock: e.Clock, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}
+	srv, err := app.NewServer(e.Config, e.Deps, areas...)
+	require.NoError(t, err)
+	e.Server = srv
+	e.HTTP = httptest.NewServer(srv.Handler)
+	t.Cleanup(e.HTTP.Close)
+	return e
+}
+
+// Account creates an account of company.
+func (e *Env) Account(t testing.TB, id, companyID string) {
+	t.Helper()
+	_, err := accountsStore(e).Create(context.Background(), id, companyID, "Account "+id)
+	require.NoError(t, err)
+}
+
+func accountsStore(e *Env) *accounts.Store { return accounts.NewStore(e.Table, e.Clock) }
+
+// Token issues a private token of account holding scopes (every scope of the
+// operation table when none are given) and returns its value and id.
+func (e *Env) Token(t testing.TB, accountID string, scopeList ...string) (string, string) {
+	t.Helper()
+	return e.TokenOfKind(t, accountID, auth.KindPrivate, scopeList...)
+}
+
+// TokenOfKind issues a token of the given kind.
+func (e *Env) TokenOfKind(t testing.TB, accountID, kind string, scopeList ...string) (string, string) {
+	t.Helper()
+	if len(scopeList) == 0 {
+		scopeList = scopes.OfOperations()
+	}
+	value, info, err := e.Server.Tokens.Create(context.Background(), auth.NewToken{AccountID: accountID, Kind: kind, Scopes: scopeList, Name: "test"})
+	require.NoError(t, err)
+	return value, info.TokenID
+}
+
+// Seed loads an area's demo-format data (the same JSON the demo files hold).
+func (e *Env) Seed(t testing.TB, area app.Area, data string) {
+	t.Helper()
+	require.NotNil(t, area.Seed, "area %s has no seed", area.Name)
+	require.NoError(t, area.Seed(context.Background(), e.Deps, json.RawMessage(data)))
+}
+
+// Request is one call to the API. Zero fields get the defaults a well-behaved
+// client sends: Version and Accept headers, and Content-Type with a body.
+type Request struct {
+	Method  string
+	Path    string
+	Token   string
+	Body    any // marshalled to JSON unless it is a string or []byte
+	Headers map[string]string
+	// Bare sends no default headers.
+	Bare bool
+}
+
+// Response is what the API answered.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// Do sends req to the API.
+func (e *Env) Do(t testing.TB, req Request) *Response {
+	t.Helper()
+	return Send(t, e.HTTP.URL, req)
+}
+
+// Send sends req to the API at baseURL.
+func Send(t testing.TB, baseURL string, req Request) *Response {
+	t.Helper()
+	var body io.Reader
+	switch b := req.Body.(type) {
+	case nil:
+	case string:
+		body = strings.NewReader(b)
+	case []byte:
+		body = bytes.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		require.NoError(t, err)
+		body = bytes.NewReader(raw)
+	}
+	hr, err := http.NewRequest(req.Method, baseURL+req.Path, body)
+	require.NoError(t, err)
+	if !req.Bare {
+		hr.Header.Set("Version", "2021-07-28")
+		hr.Header.Set("Accept", "application/json")
+		if body != nil {
+			hr.Header.Set("Content-Type", "application/json")
+		}
+	}
+	if req.Token != "" {
+		hr.Header.Set("Authorization", "Bearer "+req.Token)
+	}
+	for k, v := range req.Headers {
+		if v == "" {
+			hr.Header.Del(k)
+		} else {
+			hr.Header.Set(k, v)
+		}
+	}
+	resp, err := http.DefaultClient.Do(hr)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: raw}
+}
+
+// JSON decodes the body into v.
+func (r *Response) JSON(t testing.TB, v any) {
+	t.Helper()
+	require.NoError(t, json.Unmarshal(r.Body, v), "body: %s", r.Body)
+}
+
+// Map decodes the body as a JSON object.
+func (r *Response) Map(t testing.TB) map[string]any {
+	t.Helper()
+	var m map[string]any
+	r.JSON(t, &m)
+	return m
+}
+
+// ErrorBody is the JSON error shape.
+type ErrorBody struct {
+	StatusCode int    `json:"statusCode"`
+	Message    any    `json:"message"`
+	Error      string `json:"error"`
+}
+
+// RequireError checks the status and the error body's shape, and returns
+// the message as text (violations joined by "; ").
+func (r *Response) RequireError(t testing.TB, status int) string {
+	t.Helper()
+	require.Equal(t, status, r.Status, "body: %s", r.Body)
+	var b ErrorBody
+	r.JSON(t, &b)
+	require.Equal(t, status, b.StatusCode)
+	require.Equal(t, http.StatusText(status), b.Error)
+	switch m := b.Message.(type) {
+	case string:
+		return m
+	case []any:
+		parts := make([]string, len(m))
+		for i, p := range m {
+			parts[i], _ = p.(string)
+		}
+		return strings.Join(parts, "; ")
+	default:
+		t.Fatalf("error message is neither a string nor a list: %s", r.Body)
+		return ""
+	}
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,79 @@
+// Package accounts stores accounts (the API's locationId) and the companies
+// they belong to.
+package accounts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/validate"
+)
+
+// Account is one customer workspace.
+type Account struct {
+	storage.Key
+	ID        string `dynamodbav:"id"`
+	CompanyID string `dynamodbav:"companyId"`
+	Name      string `dynamodbav:"name"`
+	CreatedAt string `dynamodbav:"createdAt"`
+}
+
+// Company groups accounts and owns users.
+type Company struct {
+	storage.Key
+	ID        string `dynamodbav:"id"`
+	CreatedAt string `dynamodbav:"createdAt"`
+}
+
+// AccountKey is where an account record lives.
+func AccountKey(id string) storage.Key { return storage.Key{PK: storage.AccountPK(id), SK: "ACCOUNT"} }
+
+// CompanyKey is where a company record lives.
+func CompanyKey(id string) storage.Key { return storage.Key{PK: storage.CompanyPK(id), SK: "COMPANY"} }
+
+// ErrExists is returned when creating an account whose id is taken.
+var ErrExists = errors.New("account already exists")
+
+// Store reads and writes accounts.
+type Store struct {
+	table *storage.Table
+	clock clock.Clock
+}
+
+// NewStore returns a Store on table.
+func NewStore(table *storage.Table, c clock.Clock) *Store { return &Store{table: table, clock: c} }
+
+// Create records a new account of company, creating the company record when
+// it is the company's first account.
+func (s *Store) Create(ctx context.Context, id, companyID, name string) (Account, error) {
+	var v validate.Errors
+	v.ID("id", id)
+	v.ID("company", companyID)
+	v.Check(name != "", "name is required")
+	v.MaxLen("name", name, 200)
+	if err := v.Err(); err != nil {
+		return Account{}, err
+	}
+	now := s.clock.Now().Format(time.RFC3339Nano)
+	company := Company{Key: CompanyKey(companyID), ID: companyID, CreatedAt: now}
+	if err := s.table.Put(ctx, company, storage.ItemAbsent()); err != nil && !storage.IsConditionFailed(err) {
+		return Account{}, fmt.Errorf("create company %s: %w", companyID, err)
+	}
+	acct := Account{Key: AccountKey(id), ID: id, CompanyID: companyID, Name: name, CreatedAt: now}
+	if err := s.table.Put(ctx, acct, storage.ItemAbsent()); err != nil {
+		if storage.IsConditionFailed(err) {
+			return Account{}, ErrExists
+		}
+		return Account{}, fmt.Errorf("create account %s: %w", id, err)
+	}
+	return acct, nil
+}
+
+// Get returns the account, or nil when there is none.
+func (s *Store) Get(ctx context.Context, id string) (*Account, error) {
+	return storage.Get[Account](ctx, s.table, AccountKey(id))
+}

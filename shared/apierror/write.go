@@ -1,0 +1,90 @@
+package apierror
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/bizplatform/api/shared/reqctx"
+)
+
+// Body is the JSON shape of every error answer. Message is a string, except
+// for validation failures where it is the list of violations.
+type Body struct {
+	StatusCode int    `json:"statusCode"`
+	Message    any    `json:"message"`
+	Error      string `json:"error"`
+}
+
+// Status returns the HTTP status of err on a route whose validation failures
+// answer validationStatus (422 or 400; 0 means 422).
+func Status(err error, validationStatus int) int {
+	e, ok := As(err)
+	if !ok {
+		return http.StatusInternalServerError
+	}
+	switch e.Code {
+	case CodeBadRequest:
+		return http.StatusBadRequest
+	case CodeValidation:
+		if validationStatus == http.StatusBadRequest {
+			return http.StatusBadRequest
+		}
+		return http.StatusUnprocessableEntity
+	case CodeUnauthorized:
+		return http.StatusUnauthorized
+	case CodeForbidden:
+		return http.StatusForbidden
+	case CodeNotFound:
+		return http.StatusNotFound
+	case CodeMethodNotAllowed:
+		return http.StatusMethodNotAllowed
+	case CodeNotAcceptable:
+		return http.StatusNotAcceptable
+	case CodePayloadTooLarge:
+		return http.StatusRequestEntityTooLarge
+	case CodeUnsupportedMediaType:
+		return http.StatusUnsupportedMediaType
+	case CodeTooManyRequests:
+		return http.StatusTooManyRequests
+	case CodeUnavailable:
+		return http.StatusServiceUnavailable
+	default:
+		return http.StatusInternalServerError
+	}
+}
+
+// Write answers err as JSON. Internal causes are recorded on the request's
+// reqctx.Info for the log line and never reach the body.
+func Write(w http.ResponseWriter, r *http.Request, err error) {
+	info := reqctx.From(r.Context())
+	status := Status(err, info.ValidationStatus)
+	body := Body{StatusCode: status, Error: http.StatusText(status)}
+
+	e, ok := As(err)
+	switch {
+	case !ok:
+		info.Cause = err
+		body.Message = "Internal server error"
+	case e.Code == CodeValidation:
+		body.Message = e.Violations
+	default:
+		body.Message = e.Message
+		if status >= 500 && e.Cause != nil {
+			info.Cause = e.Cause
+		}
+	}
+	if ok && e.RetryAfter > 0 {
+		secs := int((e.RetryAfter + 999_999_999) / 1_000_000_000) // round up to whole seconds
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+	}
+	writeJSON(w, status, body)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}

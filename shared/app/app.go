@@ -1,0 +1,93 @@
+// Package app assembles a servable API from areas: the same assembly runs in
+// each Lambda function (one area), in the local server (every area) and in
+// tests.
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/pipeline"
+	"github.com/bizplatform/api/shared/ratelimit"
+	"github.com/bizplatform/api/shared/route"
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// Deps are what an area's handlers need, built once per process.
+type Deps struct {
+	Table  *storage.Table
+	Clock  clock.Clock
+	Logger *slog.Logger
+}
+
+// Area is one area of the API (one Lambda function).
+type Area struct {
+	// Name is the area's name, as in functions/<Name>.
+	Name string
+	// Routes returns the area's operations bound to their handlers.
+	Routes func(Deps) []route.Route
+	// Seed loads the area's part of a demo dataset (see internal/demo).
+	// Nil when the area has no demo data.
+	Seed func(ctx context.Context, deps Deps, data json.RawMessage) error
+}
+
+// Server is an assembled API.
+type Server struct {
+	// Handler serves requests through the whole pipeline.
+	Handler http.Handler
+	// Tokens issues and revokes tokens on the same table.
+	Tokens *auth.Store
+	// Limiter is the admission control the pipeline uses.
+	Limiter *ratelimit.Limiter
+	// Router lists the routes served.
+	Router *route.Router
+}
+
+// NewServer assembles the pipeline in front of the areas' routes.
+func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
+	if deps.Clock == nil {
+		deps.Clock = clock.System{}
+	}
+	if deps.Logger == nil {
+		deps.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
+	}
+	limiter := ratelimit.New(deps.Table, deps.Clock, ratelimit.Limits{Burst: cfg.Burst, Window: cfg.Window, Daily: cfg.Daily})
+	tokens := auth.NewStore(deps.Table, deps.Clock, limiter)
+	var routes []route.Route
+	for _, a := range areas {
+		routes = append(routes, a.Routes(deps)...)
+	}
+	router, err := route.NewRouter(routes)
+	if err != nil {
+		return nil, fmt.Errorf("build router: %w", err)
+	}
+	handler := pipeline.New(pipeline.Options{
+		Logger:  deps.Logger,
+		Auth:    auth.NewAuthenticator(tokens, deps.Clock),
+		Limiter: limiter,
+		Clock:   deps.Clock,
+	}, router)
+	return &Server{Handler: handler, Tokens: tokens, Limiter: limiter, Router: router}, nil
+}
+
+// Connect reads the configuration from getenv and builds the logger and the
+// DynamoDB client: the start of every binary.
+func Connect(ctx context.Context, getenv func(string) string, logOut io.Writer) (config.Config, Deps, error) {
+	cfg, err := config.Load(getenv)
+	if err != nil {
+		return config.Config{}, Deps{}, err
+	}
+	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	db, err := storage.NewClient(ctx, cfg.Endpoint, cfg.Region)
+	if err != nil {
+		return config.Config{}, Deps{}, err
+	}
+	return cfg, Deps{Table: &storage.Table{DB: db, Name: cfg.TableName}, Clock: clock.System{}, Logger: logger}, nil
+}

@@ -1,0 +1,109 @@
+// Package config reads the settings every binary shares from the environment,
+// under the same names everywhere.
+package config
+
+import (
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is the environment of a function, the local server or the CLI.
+type Config struct {
+	// TableName is the DynamoDB table (TABLE_NAME, default "platform").
+	TableName string
+	// Endpoint overrides the DynamoDB endpoint (DYNAMODB_ENDPOINT); empty
+	// means real AWS.
+	Endpoint string
+	// Region is the AWS region (AWS_REGION); defaults to us-east-1 when an
+	// endpoint override is set.
+	Region string
+	// Burst is the number of requests an account may make per Window
+	// (RATE_LIMIT_BURST, default 100).
+	Burst int
+	// Window is the burst window (RATE_LIMIT_WINDOW_SECONDS, default 10).
+	Window time.Duration
+	// Daily is the number of requests an account may make per UTC day
+	// (RATE_LIMIT_DAILY, default 200000).
+	Daily int
+	// LogLevel is the minimum level logged (LOG_LEVEL: debug, info, warn,
+	// error; default info).
+	LogLevel slog.Level
+	// Port is the local server's port (PORT, default 3000).
+	Port int
+}
+
+// Load reads the configuration through getenv (os.Getenv in production).
+func Load(getenv func(string) string) (Config, error) {
+	c := Config{
+		TableName: orDefault(getenv("TABLE_NAME"), "platform"),
+		Endpoint:  strings.TrimSpace(getenv("DYNAMODB_ENDPOINT")),
+		Region:    strings.TrimSpace(getenv("AWS_REGION")),
+	}
+	if c.Region == "" && c.Endpoint != "" {
+		c.Region = "us-east-1"
+	}
+	var err error
+	if c.Burst, err = positiveInt(getenv, "RATE_LIMIT_BURST", 100); err != nil {
+		return Config{}, err
+	}
+	windowSeconds, err := positiveInt(getenv, "RATE_LIMIT_WINDOW_SECONDS", 10)
+	if err != nil {
+		return Config{}, err
+	}
+	// Windows are aligned to the epoch; one that divides a day never spans
+	// two days, so the burst and daily counters roll over together.
+	if 86400%windowSeconds != 0 {
+		return Config{}, fmt.Errorf("RATE_LIMIT_WINDOW_SECONDS=%d must divide 86400 (a day) evenly", windowSeconds)
+	}
+	c.Window = time.Duration(windowSeconds) * time.Second
+	if c.Daily, err = positiveInt(getenv, "RATE_LIMIT_DAILY", 200000); err != nil {
+		return Config{}, err
+	}
+	if c.Port, err = positiveInt(getenv, "PORT", 3000); err != nil {
+		return Config{}, err
+	}
+	if c.Port > 65535 {
+		return Config{}, fmt.Errorf("PORT=%d is not a valid port", c.Port)
+	}
+	if c.LogLevel, err = logLevel(getenv("LOG_LEVEL")); err != nil {
+		return Config{}, err
+	}
+	return c, nil
+}
+
+func orDefault(v, def string) string {
+	if v = strings.TrimSpace(v); v == "" {
+		return def
+	}
+	return v
+}
+
+func positiveInt(getenv func(string) string, name string, def int) (int, error) {
+	v := strings.TrimSpace(getenv(name))
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%s=%q must be a positive integer", name, v)
+	}
+	return n, nil
+}
+
+func logLevel(v string) (slog.Level, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "info":
+		return slog.LevelInfo, nil
+	case "debug":
+		return slog.LevelDebug, nil
+	case "warn", "warning":
+		return slog.LevelWarn, nil
+	case "error":
+		return slog.LevelError, nil
+	default:
+		return 0, fmt.Errorf("LOG_LEVEL=%q must be one of debug, info, warn, error", v)
+	}
+}

@@ -1,0 +1,102 @@
+package httpio
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/validate"
+)
+
+// PathID returns the path value name, checked to be a well-formed id so it
+// can safely become part of a storage key.
+func PathID(r *http.Request, name string) (string, error) {
+	v := r.PathValue(name)
+	if msg := validate.IDProblem(name, v); msg != "" {
+		return "", apierror.Invalid(msg)
+	}
+	return v, nil
+}
+
+// Query reads query parameters, collecting every problem into a
+// validate.Errors so one answer names all of them.
+type Query struct {
+	values map[string][]string
+	errs   *validate.Errors
+}
+
+// NewQuery reads r's query string, reporting problems into errs.
+func NewQuery(r *http.Request, errs *validate.Errors) Query {
+	return Query{values: r.URL.Query(), errs: errs}
+}
+
+// Has reports whether the parameter is present (even if empty).
+func (q Query) Has(name string) bool {
+	_, ok := q.values[name]
+	return ok
+}
+
+// String returns the parameter's value, "" when absent. A parameter given
+// more than once is a violation.
+func (q Query) String(name string) string {
+	vs := q.values[name]
+	if len(vs) > 1 {
+		q.errs.Add(fmt.Sprintf("%s must be given once", name))
+	}
+	if len(vs) == 0 {
+		return ""
+	}
+	return vs[0]
+}
+
+// Required returns the parameter's value and records a violation when it is
+// absent or blank.
+func (q Query) Required(name string) string {
+	v := q.String(name)
+	if strings.TrimSpace(v) == "" {
+		q.errs.Add(fmt.Sprintf("%s is required", name))
+	}
+	return v
+}
+
+// Int returns the parameter as an integer in [min, max], or def when absent.
+func (q Query) Int(name string, def, min, max int) int {
+	v := q.String(name)
+	if v == "" {
+		if q.Has(name) {
+			q.errs.Add(fmt.Sprintf("%s must be an integer", name))
+		}
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		q.errs.Add(fmt.Sprintf("%s must be an integer", name))
+		return def
+	}
+	if n < min || n > max {
+		q.errs.Add(fmt.Sprintf("%s must be between %d and %d", name, min, max))
+		return def
+	}
+	return n
+}
+
+// Bool returns the parameter as a boolean ("true" or "false"), or def when
+// absent.
+func (q Query) Bool(name string, def bool) bool {
+	switch v := q.String(name); v {
+	case "":
+		if q.Has(name) {
+			q.errs.Add(fmt.Sprintf("%s must be true or false", name))
+		}
+		return def
+	case "true":
+		return true
+	case "false":
+		return false
+	default:
+		q.errs.Add(fmt.Sprintf("%s must be true or false", name))
+		return def
+	}
+}

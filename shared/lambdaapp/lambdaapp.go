@@ -1,0 +1,51 @@
+// Package lambdaapp starts one area as an AWS Lambda function behind an API
+// Gateway HTTP API (payload 2.0). It is the only package that knows Lambda.
+package lambdaapp
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+
+	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/awslabs/aws-lambda-go-api-proxy/core"
+	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
+
+	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/pipeline"
+)
+
+// Run builds the area's server once per cold start and hands it to the
+// Lambda runtime. It exits the process when the configuration is unusable.
+func Run(area app.Area) {
+	h, err := Handler(context.Background(), area, os.Getenv)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", area.Name, err)
+		os.Exit(1)
+	}
+	lambda.Start(httpadapter.NewV2(h).ProxyWithContext)
+}
+
+// Handler builds the area's handler from the environment, using API
+// Gateway's request id as the request id.
+func Handler(ctx context.Context, area app.Area, getenv func(string) string) (http.Handler, error) {
+	cfg, deps, err := app.Connect(ctx, getenv, os.Stdout)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := app.NewServer(cfg, deps, area)
+	if err != nil {
+		return nil, err
+	}
+	return withGatewayRequestID(srv.Handler), nil
+}
+
+func withGatewayRequestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if gw, ok := core.GetAPIGatewayV2ContextFromContext(r.Context()); ok && gw.RequestID != "" {
+			r = r.WithContext(pipeline.WithRequestID(r.Context(), gw.RequestID))
+		}
+		next.ServeHTTP(w, r)
+	})
+}

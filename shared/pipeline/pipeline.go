@@ -1,0 +1,307 @@
+// Package pipeline is the request pipeline every function and the local
+// server put in front of their routes, in design.md's order:
+//
+//  1. request id and one JSON log line per request
+//  2. panic recovery
+//  3. body size limit (413)
+//  4. Version header (400)
+//  5. Accept (406) and Content-Type of bodies (415)
+//  6. bearer authentication (401)
+//  7. per-account rate limit (429)
+//
+// Steps 8 (scope) and 9 (the handler, with its account check) run in the
+// router (package route), once the operation is known.
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/ratelimit"
+	"github.com/bizplatform/api/shared/reqctx"
+)
+
+// APIVersion is the only accepted value of the Version header.
+const APIVersion = "2021-07-28"
+
+// MaxBodyBytes is the largest request body accepted (1 MiB).
+const MaxBodyBytes = 1 << 20
+
+// Authenticator checks a request's Authorization header.
+type Authenticator interface {
+	Authenticate(ctx context.Context, header string) (*auth.Session, error)
+}
+
+// Admitter counts a request against its account's limits.
+type Admitter interface {
+	Admit(ctx context.Context, accountID, tokenID string) (ratelimit.Decision, error)
+}
+
+var (
+	_ Authenticator = (*auth.Authenticator)(nil)
+	_ Admitter      = (*ratelimit.Limiter)(nil)
+)
+
+// Options are the pipeline's collaborators.
+type Options struct {
+	Logger  *slog.Logger
+	Auth    Authenticator
+	Limiter Admitter
+	Clock   clock.Clock
+}
+
+// New wraps next (the router) in the pipeline.
+func New(opts Options, next http.Handler) http.Handler {
+	if opts.Clock == nil {
+		opts.Clock = clock.System{}
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	p := &pipeline{opts: opts, next: next}
+	return http.HandlerFunc(p.serve)
+}
+
+type pipeline struct {
+	opts Options
+	next http.Handler
+}
+
+func (p *pipeline) serve(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	info := &reqctx.Info{RequestID: requestIDFrom(r.Context())}
+	if info.RequestID == "" {
+		info.RequestID = newRequestID()
+	}
+	r = r.WithContext(reqctx.With(r.Context(), info))
+	rw := &responseWriter{ResponseWriter: w}
+	rw.Header().Set("X-Request-Id", info.RequestID)
+
+	func() {
+		defer p.recoverPanic(rw, r)
+		p.handle(rw, r)
+	}()
+	if !rw.wrote {
+		// Every request gets an answer; API Gateway would otherwise turn
+		// an empty one into a 502.
+		apierror.Write(rw, r, apierror.Internal(errors.New("handler wrote no response")))
+	}
+	p.log(r, info, rw.status, time.Since(start))
+}
+
+func (p *pipeline) handle(w *responseWriter, r *http.Request) {
+	authed, err := p.check(w, r)
+	if err != nil {
+		apierror.Write(w, r, err)
+		return
+	}
+	p.next.ServeHTTP(w, authed)
+}
+
+// check runs steps 3 to 7 and returns the request carrying its principal.
+func (p *pipeline) check(w *responseWriter, r *http.Request) (*http.Request, error) {
+	hasBody, err := limitBody(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkVersion(r.Header); err != nil {
+		return nil, err
+	}
+	if err := checkAccept(r.Header.Get("Accept")); err != nil {
+		return nil, err
+	}
+	if hasBody {
+		if err := checkContentType(r.Header.Get("Content-Type")); err != nil {
+			return nil, err
+		}
+	}
+	ctx := r.Context()
+	session, err := p.opts.Auth.Authenticate(ctx, r.Header.Get("Authorization"))
+	if err != nil {
+		return nil, err
+	}
+	principal := session.Principal
+	reqctx.From(ctx).Account = principal.AccountID
+
+	decision, err := p.opts.Limiter.Admit(ctx, principal.AccountID, principal.TokenID)
+	if err != nil {
+		return nil, err
+	}
+	if decision.Revoked {
+		session.Revoked()
+		return nil, apierror.Unauthorized("Invalid token: the token has been revoked")
+	}
+	if decision.Allowed {
+		if err := session.Confirm(ctx, decision.StateBornAtUnix); err != nil {
+			return nil, err
+		}
+	}
+	decision.SetHeaders(w.Header())
+	if err := decision.Err(); err != nil {
+		return nil, err
+	}
+	return r.WithContext(auth.WithPrincipal(ctx, principal)), nil
+}
+
+// limitBody reads the whole body (at most MaxBodyBytes) so that an oversized
+// body is refused before anything else looks at it.
+func limitBody(r *http.Request) (bool, error) {
+	tooLarge := &apierror.Error{Code: apierror.CodePayloadTooLarge, Message: fmt.Sprintf("The request body exceeds the limit of %d bytes", MaxBodyBytes)}
+	if r.ContentLength > MaxBodyBytes {
+		return false, tooLarge
+	}
+	if r.Body == nil || r.Body == http.NoBody {
+		return false, nil
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBodyBytes+1))
+	_ = r.Body.Close()
+	if err != nil {
+		return false, apierror.BadRequest("The request body could not be read")
+	}
+	if len(body) > MaxBodyBytes {
+		return false, tooLarge
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return len(body) > 0, nil
+}
+
+func checkVersion(h http.Header) error {
+	switch v := h.Get("Version"); v {
+	case APIVersion:
+		return nil
+	case "":
+		return apierror.BadRequest("The Version header is required: send Version: %s", APIVersion)
+	default:
+		return apierror.BadRequest("Version %q is not supported: send Version: %s", v, APIVersion)
+	}
+}
+
+// checkAccept passes an absent header and any header naming a media range
+// that includes application/json with a non-zero quality.
+func checkAccept(header string) error {
+	if strings.TrimSpace(header) == "" {
+		return nil
+	}
+	for _, part := range strings.Split(header, ",") {
+		mediaType, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+		if err != nil {
+			continue
+		}
+		if q, ok := params["q"]; ok {
+			if f, err := strconv.ParseFloat(q, 64); err != nil || f <= 0 {
+				continue
+			}
+		}
+		switch mediaType {
+		case "*/*", "application/*", "application/json":
+			return nil
+		}
+	}
+	return &apierror.Error{Code: apierror.CodeNotAcceptable, Message: "Every response is JSON: the Accept header must allow application/json"}
+}
+
+func checkContentType(header string) error {
+	unsupported := &apierror.Error{Code: apierror.CodeUnsupportedMediaType, Message: "Request bodies must be JSON: send Content-Type: application/json"}
+	mediaType, params, err := mime.ParseMediaType(header)
+	if err != nil || mediaType != "application/json" {
+		return unsupported
+	}
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
+		return unsupported
+	}
+	return nil
+}
+
+func (p *pipeline) recoverPanic(w *responseWriter, r *http.Request) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	if v == http.ErrAbortHandler {
+		panic(v)
+	}
+	p.opts.Logger.Error("panic", "request_id", reqctx.From(r.Context()).RequestID, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+	if !w.wrote {
+		apierror.Write(w, r, apierror.Internal(fmt.Errorf("panic: %v", v)))
+	}
+}
+
+func (p *pipeline) log(r *http.Request, info *reqctx.Info, status int, d time.Duration) {
+	attrs := []slog.Attr{
+		slog.String("request_id", info.RequestID),
+		slog.String("method", r.Method),
+		slog.String("route", info.Route),
+		slog.String("path", r.URL.Path),
+		slog.Int("status", status),
+		slog.Float64("duration_ms", float64(d.Microseconds())/1000),
+		slog.String("account", info.Account),
+	}
+	level := slog.LevelInfo
+	if status >= 500 {
+		level = slog.LevelError
+		if info.Cause != nil {
+			attrs = append(attrs, slog.String("error", info.Cause.Error()))
+		}
+	}
+	p.opts.Logger.LogAttrs(r.Context(), level, "request", attrs...)
+}
+
+type requestIDKey struct{}
+
+// WithRequestID makes the pipeline use id (API Gateway's request id) instead
+// of generating one.
+func WithRequestID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, requestIDKey{}, id)
+}
+
+func requestIDFrom(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
+}
+
+func newRequestID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	s := hex.EncodeToString(b[:])
+	return s[0:8] + "-" + s[8:12] + "-" + s[12:16] + "-" + s[16:20] + "-" + s[20:]
+}
+
+// responseWriter records the status for the log line and whether anything
+// was written.
+type responseWriter struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+func (w *responseWriter) WriteHeader(status int) {
+	if w.wrote {
+		return
+	}
+	w.status, w.wrote = status, true
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *responseWriter) Write(b []byte) (int, error) {
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *responseWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

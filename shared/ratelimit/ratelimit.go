@@ -1,0 +1,307 @@
+// Package ratelimit admits or refuses each authenticated request against its
+// account's burst and daily limits, counted with DynamoDB conditional writes
+// so that any number of instances together never admit more than the limit.
+//
+// Each account has one state item (RATE#<account> / STATE) holding the
+// current fixed window (aligned to the epoch) and its count, the current UTC
+// day and its count, the ids of revoked tokens, and the item's birth time. A
+// request is one conditional UpdateItem in the common case; the condition
+// refuses revoked tokens as well, so a revoked token costs the account
+// nothing. A window or day rollover that this instance has not yet seen costs
+// one more write. The item carries a TTL (expiresAt) a day past its last use,
+// so idle accounts leave nothing behind; see auth.Authenticator for why that
+// is safe for revocations.
+package ratelimit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// Limits are the per-account limits.
+type Limits struct {
+	Burst  int
+	Window time.Duration
+	Daily  int
+}
+
+const day = 24 * time.Hour
+
+// StateKey is where an account's admission state lives. It has its own
+// partition so that a busy account's counter never shares throughput with
+// the account's data.
+func StateKey(accountID string) storage.Key {
+	return storage.Key{PK: "RATE#" + accountID, SK: "STATE"}
+}
+
+// Attribute names of the state item.
+const (
+	attrWinStart = "winStart"
+	attrWinCount = "winCount"
+	attrDay      = "day"
+	attrDayCount = "dayCount"
+	attrRevoked  = "revoked"
+	attrBornAt   = "bornAt"
+)
+
+type state struct {
+	WinStart int64    `dynamodbav:"winStart"`
+	WinCount int      `dynamodbav:"winCount"`
+	Day      int64    `dynamodbav:"day"`
+	DayCount int      `dynamodbav:"dayCount"`
+	Revoked  []string `dynamodbav:"revoked,stringset"`
+	BornAt   int64    `dynamodbav:"bornAt"`
+}
+
+// Decision is the outcome of one admission.
+type Decision struct {
+	// Allowed is false when a limit is used up (see RetryAfter).
+	Allowed bool
+	// Revoked is true when the token has been revoked.
+	Revoked bool
+	// Counters after this request, for the X-RateLimit-* headers.
+	Limits          Limits
+	BurstRemaining  int
+	DailyRemaining  int
+	RetryAfter      time.Duration
+	LimitedByDay    bool
+	StateBornAtUnix int64 // state item birth, epoch milliseconds
+}
+
+// SetHeaders writes the public API's rate-limit headers.
+func (d Decision) SetHeaders(h http.Header) {
+	h.Set("X-RateLimit-Max", strconv.Itoa(d.Limits.Burst))
+	h.Set("X-RateLimit-Remaining", strconv.Itoa(max(d.BurstRemaining, 0)))
+	h.Set("X-RateLimit-Interval-Milliseconds", strconv.FormatInt(d.Limits.Window.Milliseconds(), 10))
+	h.Set("X-RateLimit-Limit-Daily", strconv.Itoa(d.Limits.Daily))
+	h.Set("X-RateLimit-Daily-Remaining", strconv.Itoa(max(d.DailyRemaining, 0)))
+}
+
+// Err is the 429 for a refused decision.
+func (d Decision) Err() error {
+	if d.Allowed {
+		return nil
+	}
+	what := fmt.Sprintf("%d requests per %s", d.Limits.Burst, d.Limits.Window)
+	if d.LimitedByDay {
+		what = fmt.Sprintf("%d requests per day", d.Limits.Daily)
+	}
+	secs := int64((d.RetryAfter + time.Second - 1) / time.Second)
+	return &apierror.Error{
+		Code:       apierror.CodeTooManyRequests,
+		Message:    fmt.Sprintf("Too many requests: the account's limit of %s is used up; retry after %d seconds", what, secs),
+		RetryAfter: d.RetryAfter,
+	}
+}
+
+// Limiter admits requests. It is safe for concurrent use.
+type Limiter struct {
+	table  *storage.Table
+	clock  clock.Clock
+	limits Limits
+
+	// seen remembers, per account, the latest window this instance wrote,
+	// so that a rollover usually takes one write instead of two.
+	seen sync.Map // account id -> int64 window start
+}
+
+// New returns a limiter. Limits must be positive and the window must divide
+// a day (config.Load checks this).
+func New(table *storage.Table, c clock.Clock, limits Limits) *Limiter {
+	return &Limiter{table: table, clock: c, limits: limits}
+}
+
+type variant int
+
+const (
+	sameWindow variant = iota // counters continue
+	newWindow                 // window rolls over within the day
+	newDay                    // day rolls over, or the item is new
+)
+
+// maxAttempts bounds the retries when concurrent instances race over a
+// rollover.
+const maxAttempts = 5
+
+// Admit counts one request of tokenID against accountID's limits.
+func (l *Limiter) Admit(ctx context.Context, accountID, tokenID string) (Decision, error) {
+	now := l.clock.Now()
+	win := windowStart(now, l.limits.Window)
+	dayIdx := now.Unix() / int64(day/time.Second)
+
+	v := sameWindow
+	if last, ok := l.seen.Load(accountID); ok {
+		switch lastWin := last.(int64); {
+		case lastWin/int64(day/time.Second) < dayIdx:
+			v = newDay
+		case lastWin < win:
+			v = newWindow
+		}
+	}
+	for attempt := 0; attempt < maxAttempts; attempt++ {
+		out, err := l.update(ctx, accountID, tokenID, v, win, dayIdx, now)
+		if err == nil {
+			l.seen.Store(accountID, win)
+			return l.admitted(out), nil
+		}
+		if !storage.IsConditionFailed(err) {
+			return Decision{}, storage.Classify(err)
+		}
+		st, err := l.read(ctx, accountID, err)
+		if err != nil {
+			return Decision{}, storage.Classify(err)
+		}
+		if st == nil {
+			v = newDay
+			continue
+		}
+		for _, id := range st.Revoked {
+			if id == tokenID {
+				return Decision{Revoked: true, Limits: l.limits}, nil
+			}
+		}
+		// Another instance whose clock runs ahead may have moved the item
+		// to a later window or day: count against that one.
+		win, dayIdx = max(win, st.WinStart), max(dayIdx, st.Day)
+		switch {
+		case st.Day == dayIdx && st.DayCount >= l.limits.Daily:
+			next := time.Unix((dayIdx+1)*int64(day/time.Second), 0)
+			return l.refused(st, win, next.Sub(now), true), nil
+		case st.Day < dayIdx:
+			v = newDay
+		case st.WinStart == win && st.WinCount >= l.limits.Burst:
+			return l.refused(st, win, time.Unix(win, 0).Add(l.limits.Window).Sub(now), false), nil
+		case st.WinStart < win:
+			v = newWindow
+		default:
+			v = sameWindow
+		}
+	}
+	return Decision{}, apierror.Unavailable(fmt.Errorf("rate limit state of %s: too much contention", accountID), time.Second)
+}
+
+func (l *Limiter) update(ctx context.Context, accountID, tokenID string, v variant, win, dayIdx int64, now time.Time) (map[string]types.AttributeValue, error) {
+	n := expression.Name
+	val := expression.Value
+	expiresAt := (dayIdx + 2) * int64(day/time.Second) // at least a day after this request
+	upd := expression.Set(n(storage.AttrExpiresAt), val(expiresAt)).
+		Set(n(attrBornAt), n(attrBornAt).IfNotExists(val(now.UnixMilli())))
+	notRevoked := expression.Not(expression.Contains(n(attrRevoked), tokenID))
+	var cond expression.ConditionBuilder
+	switch v {
+	case sameWindow:
+		upd = upd.Set(n(attrWinCount), n(attrWinCount).Plus(val(1))).
+			Set(n(attrDayCount), n(attrDayCount).Plus(val(1)))
+		cond = expression.And(n(attrWinStart).Equal(val(win)), n(attrDay).Equal(val(dayIdx)),
+			n(attrWinCount).LessThan(val(l.limits.Burst)), n(attrDayCount).LessThan(val(l.limits.Daily)), notRevoked)
+	case newWindow:
+		upd = upd.Set(n(attrWinStart), val(win)).Set(n(attrWinCount), val(1)).
+			Set(n(attrDayCount), n(attrDayCount).Plus(val(1)))
+		cond = expression.And(n(attrWinStart).LessThan(val(win)), n(attrDay).Equal(val(dayIdx)),
+			n(attrDayCount).LessThan(val(l.limits.Daily)), notRevoked)
+	case newDay:
+		upd = upd.Set(n(attrWinStart), val(win)).Set(n(attrWinCount), val(1)).
+			Set(n(attrDay), val(dayIdx)).Set(n(attrDayCount), val(1))
+		cond = expression.And(expression.Or(expression.AttributeNotExists(n(attrDay)), n(attrDay).LessThan(val(dayIdx))), notRevoked)
+	}
+	expr, err := expression.NewBuilder().WithUpdate(upd).WithCondition(cond).Build()
+	if err != nil {
+		return nil, fmt.Errorf("build admission update: %w", err)
+	}
+	out, err := l.table.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                           aws.String(l.table.Name),
+		Key:                                 StateKey(accountID).AV(),
+		UpdateExpression:                    expr.Update(),
+		ConditionExpression:                 expr.Condition(),
+		ExpressionAttributeNames:            expr.Names(),
+		ExpressionAttributeValues:           expr.Values(),
+		ReturnValues:                        types.ReturnValueUpdatedNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out.Attributes, nil
+}
+
+// read returns the state after a failed condition: from the failure itself
+// where the engine returns the old item (DynamoDB does), else by a strongly
+// consistent read (dynalite does not return it).
+func (l *Limiter) read(ctx context.Context, accountID string, condErr error) (*state, error) {
+	if item := conditionFailureItem(condErr); item != nil {
+		var st state
+		if err := attributevalue.UnmarshalMap(item, &st); err != nil {
+			return nil, fmt.Errorf("decode rate state: %w", err)
+		}
+		return &st, nil
+	}
+	return storage.Get[state](ctx, l.table, StateKey(accountID))
+}
+
+func (l *Limiter) admitted(attrs map[string]types.AttributeValue) Decision {
+	var st state
+	_ = attributevalue.UnmarshalMap(attrs, &st) // missing fields stay zero: bornAt 0 forces a token re-check
+	return Decision{
+		Allowed:         true,
+		Limits:          l.limits,
+		BurstRemaining:  l.limits.Burst - st.WinCount,
+		DailyRemaining:  l.limits.Daily - st.DayCount,
+		StateBornAtUnix: st.BornAt,
+	}
+}
+
+func (l *Limiter) refused(st *state, win int64, retry time.Duration, byDay bool) Decision {
+	d := Decision{Limits: l.limits, RetryAfter: max(retry, time.Second), LimitedByDay: byDay}
+	if st.WinStart == win {
+		d.BurstRemaining = l.limits.Burst - st.WinCount
+	} else {
+		d.BurstRemaining = l.limits.Burst
+	}
+	d.DailyRemaining = l.limits.Daily - st.DayCount
+	if byDay {
+		d.BurstRemaining = 0
+	}
+	return d
+}
+
+// RecordRevocation adds tokenID to the account's revoked list, so that the
+// next admission of that token fails on every instance. When the account has
+// no state item there is nothing to update: instances confirm cached tokens
+// against the token item whenever a state item is new to them.
+func (l *Limiter) RecordRevocation(ctx context.Context, accountID, tokenID string) error {
+	upd := expression.Add(expression.Name(attrRevoked), expression.Value(&types.AttributeValueMemberSS{Value: []string{tokenID}}))
+	cond := expression.AttributeExists(expression.Name(storage.AttrPK))
+	err := l.table.Update(ctx, StateKey(accountID), upd, &cond)
+	if storage.IsConditionFailed(err) {
+		return nil
+	}
+	return err
+}
+
+func windowStart(t time.Time, window time.Duration) int64 {
+	secs := int64(window / time.Second)
+	return t.Unix() - t.Unix()%secs
+}
+
+func conditionFailureItem(err error) map[string]types.AttributeValue {
+	var cf *types.ConditionalCheckFailedException
+	if errors.As(err, &cf) && len(cf.Item) > 0 {
+		return cf.Item
+	}
+	return nil
+}

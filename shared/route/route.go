@@ -1,0 +1,125 @@
+// Package route serves a set of operations on the standard library's router:
+// it checks the operation's scope and token kind (pipeline step 8), runs the
+// handler (step 9), and writes every error through apierror.
+package route
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/operations"
+	"github.com/bizplatform/api/shared/reqctx"
+)
+
+// HandlerFunc handles one operation. It writes the success answer itself and
+// returns any failure, which the router writes.
+type HandlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// Route binds an operation to its handler.
+type Route struct {
+	Op     operations.Operation
+	Handle HandlerFunc
+}
+
+// Router serves routes; unknown paths get a JSON 404 and known paths with
+// another method a JSON 405.
+type Router struct {
+	mux    *http.ServeMux
+	routes []Route
+}
+
+// NewRouter registers routes on every pattern of their operation.
+func NewRouter(routes []Route) (*Router, error) {
+	mux := http.NewServeMux()
+	for _, rt := range routes {
+		if rt.Handle == nil {
+			return nil, fmt.Errorf("route %s has no handler", rt.Op.ID())
+		}
+		h := serve(rt)
+		for _, pattern := range rt.Op.Patterns() {
+			if err := register(mux, pattern, h); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return &Router{mux: mux, routes: routes}, nil
+}
+
+func register(mux *http.ServeMux, pattern string, h http.Handler) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("register %s: %v", pattern, v)
+		}
+	}()
+	mux.Handle(pattern, h)
+	return nil
+}
+
+// Routes returns the routes served.
+func (rt *Router) Routes() []Route { return rt.routes }
+
+func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if _, pattern := rt.mux.Handler(r); pattern != "" {
+		rt.mux.ServeHTTP(w, r)
+		return
+	}
+	// Ask the standard router what it would answer, then answer in JSON.
+	probe := &statusProbe{header: http.Header{}}
+	rt.mux.ServeHTTP(probe, r)
+	if probe.status == http.StatusMethodNotAllowed {
+		w.Header().Set("Allow", probe.header.Get("Allow"))
+		apierror.Write(w, r, &apierror.Error{Code: apierror.CodeMethodNotAllowed, Message: fmt.Sprintf("Method %s is not allowed on %s", r.Method, r.URL.Path)})
+		return
+	}
+	apierror.Write(w, r, apierror.NotFound("No operation is served at %s %s", r.Method, r.URL.Path))
+}
+
+func serve(rt Route) http.Handler {
+	op := rt.Op
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		info := reqctx.From(r.Context())
+		info.Route = op.ID()
+		info.ValidationStatus = op.ValidationStatus
+		if err := authorize(r, op); err != nil {
+			apierror.Write(w, r, err)
+			return
+		}
+		if err := rt.Handle(w, r); err != nil {
+			apierror.Write(w, r, err)
+		}
+	})
+}
+
+func authorize(r *http.Request, op operations.Operation) error {
+	p, err := auth.PrincipalFrom(r.Context())
+	if err != nil {
+		return err
+	}
+	if !p.HasScope(op.Scope) {
+		return apierror.Forbidden(fmt.Sprintf("The token is not authorized for this scope: %s needs %s", op.ID(), op.Scope))
+	}
+	if op.MarketplaceOnly && p.Kind != auth.KindMarketplace {
+		return apierror.Forbidden(fmt.Sprintf("%s accepts only a marketplace-app token", op.ID()))
+	}
+	return nil
+}
+
+// statusProbe captures the status and headers the standard router would
+// answer with, discarding its plain-text body.
+type statusProbe struct {
+	header http.Header
+	status int
+}
+
+func (p *statusProbe) Header() http.Header { return p.header }
+func (p *statusProbe) WriteHeader(status int) {
+	if p.status == 0 {
+		p.status = status
+	}
+}
+func (p *statusProbe) Write(b []byte) (int, error) {
+	p.WriteHeader(http.StatusOK)
+	return len(b), nil
+}

@@ -1,0 +1,168 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Get reads one item with a strongly consistent read. It returns nil, nil
+// when the item does not exist.
+func Get[T any](ctx context.Context, t *Table, key Key) (*T, error) {
+	out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:      aws.String(t.Name),
+		Key:            key.AV(),
+		ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return nil, err
+	}
+	if out.Item == nil {
+		return nil, nil
+	}
+	var v T
+	if err := attributevalue.UnmarshalMap(out.Item, &v); err != nil {
+		return nil, fmt.Errorf("decode item %s/%s: %w", key.PK, key.SK, err)
+	}
+	return &v, nil
+}
+
+// Put writes item (a struct with PK and SK attributes). A non-nil cond must
+// hold for the write to happen; a failed condition is reported as the SDK's
+// ConditionalCheckFailedException (see IsConditionFailed).
+func (t *Table) Put(ctx context.Context, item any, cond *expression.ConditionBuilder) error {
+	av, err := attributevalue.MarshalMap(item)
+	if err != nil {
+		return fmt.Errorf("encode item: %w", err)
+	}
+	in := &dynamodb.PutItemInput{TableName: aws.String(t.Name), Item: av}
+	if cond != nil {
+		expr, err := expression.NewBuilder().WithCondition(*cond).Build()
+		if err != nil {
+			return fmt.Errorf("build condition: %w", err)
+		}
+		in.ConditionExpression = expr.Condition()
+		in.ExpressionAttributeNames = expr.Names()
+		in.ExpressionAttributeValues = expr.Values()
+	}
+	_, err = t.DB.PutItem(ctx, in)
+	return err
+}
+
+// Delete removes the item at key. A non-nil cond must hold; a failed
+// condition is reported as ConditionalCheckFailedException.
+func (t *Table) Delete(ctx context.Context, key Key, cond *expression.ConditionBuilder) error {
+	in := &dynamodb.DeleteItemInput{TableName: aws.String(t.Name), Key: key.AV()}
+	if cond != nil {
+		expr, err := expression.NewBuilder().WithCondition(*cond).Build()
+		if err != nil {
+			return fmt.Errorf("build condition: %w", err)
+		}
+		in.ConditionExpression = expr.Condition()
+		in.ExpressionAttributeNames = expr.Names()
+		in.ExpressionAttributeValues = expr.Values()
+	}
+	_, err := t.DB.DeleteItem(ctx, in)
+	return err
+}
+
+// ItemExists is the condition "an item is at this key".
+func ItemExists() *expression.ConditionBuilder {
+	c := expression.AttributeExists(expression.Name(AttrPK))
+	return &c
+}
+
+// ItemAbsent is the condition "no item is at this key".
+func ItemAbsent() *expression.ConditionBuilder {
+	c := expression.AttributeNotExists(expression.Name(AttrPK))
+	return &c
+}
+
+// QueryPartition returns every item of partition pk whose sort key begins
+// with prefix, in sort-key order, with strongly consistent reads.
+func QueryPartition[T any](ctx context.Context, t *Table, pk, prefix string) ([]T, error) {
+	keyCond := expression.Key(AttrPK).Equal(expression.Value(pk))
+	if prefix != "" {
+		keyCond = keyCond.And(expression.Key(AttrSK).BeginsWith(prefix))
+	}
+	expr, err := expression.NewBuilder().WithKeyCondition(keyCond).Build()
+	if err != nil {
+		return nil, fmt.Errorf("build key condition: %w", err)
+	}
+	in := &dynamodb.QueryInput{
+		TableName:                 aws.String(t.Name),
+		KeyConditionExpression:    expr.KeyCondition(),
+		ExpressionAttributeNames:  expr.Names(),
+		ExpressionAttributeValues: expr.Values(),
+		ConsistentRead:            aws.Bool(true),
+	}
+	var all []T
+	p := dynamodb.NewQueryPaginator(t.DB, in)
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var items []T
+		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
+			return nil, fmt.Errorf("decode items of %s: %w", pk, err)
+		}
+		all = append(all, items...)
+	}
+	return all, nil
+}
+
+// BatchPut writes items in batches of 25, retrying unprocessed items. It is
+// for loading data (the demo dataset); requests use conditional writes.
+func (t *Table) BatchPut(ctx context.Context, items []any) error {
+	for start := 0; start < len(items); start += 25 {
+		end := min(start+25, len(items))
+		reqs := make([]types.WriteRequest, 0, end-start)
+		for _, item := range items[start:end] {
+			av, err := attributevalue.MarshalMap(item)
+			if err != nil {
+				return fmt.Errorf("encode item: %w", err)
+			}
+			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: av}})
+		}
+		pending := map[string][]types.WriteRequest{t.Name: reqs}
+		for attempt := 0; len(pending[t.Name]) > 0; attempt++ {
+			if attempt > 10 {
+				return fmt.Errorf("batch write: %d items still unprocessed", len(pending[t.Name]))
+			}
+			out, err := t.DB.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: pending})
+			if err != nil {
+				return err
+			}
+			pending = out.UnprocessedItems
+		}
+	}
+	return nil
+}
+
+// Update applies update to the item at key. A non-nil cond must hold; a
+// failed condition is reported as ConditionalCheckFailedException.
+func (t *Table) Update(ctx context.Context, key Key, update expression.UpdateBuilder, cond *expression.ConditionBuilder) error {
+	b := expression.NewBuilder().WithUpdate(update)
+	if cond != nil {
+		b = b.WithCondition(*cond)
+	}
+	expr, err := b.Build()
+	if err != nil {
+		return fmt.Errorf("build update: %w", err)
+	}
+	_, err = t.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 aws.String(t.Name),
+		Key:                       key.AV(),
+		UpdateExpression:          expr.Update(),
+		ConditionExpression:       expr.Condition(),
+		ExpressionAttributeNames:  expr.Names(),
+		ExpressionAttributeValues: expr.Values(),
+	})
+	return err
+}

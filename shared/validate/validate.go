@@ -1,0 +1,129 @@
+// Package validate collects field-rule violations so that one answer names
+// every broken rule, and holds the rules several areas share.
+package validate
+
+import (
+	"fmt"
+	"net/mail"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/bizplatform/api/shared/apierror"
+)
+
+// Errors collects violations. The zero value is ready to use.
+type Errors struct {
+	list []string
+}
+
+// Add records a violation; msg names the field.
+func (e *Errors) Add(msg string) { e.list = append(e.list, msg) }
+
+// Addf records a formatted violation.
+func (e *Errors) Addf(format string, args ...any) {
+	e.list = append(e.list, fmt.Sprintf(format, args...))
+}
+
+// Check records msg when ok is false, and reports ok.
+func (e *Errors) Check(ok bool, msg string) bool {
+	if !ok {
+		e.Add(msg)
+	}
+	return ok
+}
+
+// Empty reports whether nothing was recorded.
+func (e *Errors) Empty() bool { return len(e.list) == 0 }
+
+// Err returns the violations as a validation error, or nil when there are
+// none.
+func (e *Errors) Err() error {
+	if len(e.list) == 0 {
+		return nil
+	}
+	return apierror.Invalid(slices.Clone(e.list)...)
+}
+
+// Required records a violation when the string pointer is nil or blank.
+func (e *Errors) Required(field string, v *string) bool {
+	return e.Check(v != nil && strings.TrimSpace(*v) != "", field+" is required")
+}
+
+// RequiredPresent records a violation when v is nil.
+func RequiredPresent[T any](e *Errors, field string, v *T) bool {
+	return e.Check(v != nil, field+" is required")
+}
+
+// OneOf records a violation when v is not one of allowed.
+func (e *Errors) OneOf(field, v string, allowed ...string) bool {
+	return e.Check(slices.Contains(allowed, v), fmt.Sprintf("%s must be one of: %s", field, strings.Join(allowed, ", ")))
+}
+
+// MaxLen records a violation when v is longer than n characters.
+func (e *Errors) MaxLen(field, v string, n int) bool {
+	return e.Check(len([]rune(v)) <= n, fmt.Sprintf("%s must be at most %d characters long", field, n))
+}
+
+// ID records a violation when v is not a well-formed id.
+func (e *Errors) ID(field, v string) bool {
+	msg := IDProblem(field, v)
+	return e.Check(msg == "", msg)
+}
+
+// MaxIDLength bounds ids taken from requests before they become key parts.
+const MaxIDLength = 64
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// IDProblem returns why v is not a well-formed id, or "" when it is one. Ids
+// are 1 to 64 characters of letters, digits, '_' and '-', so they can never
+// break out of the key they are placed in.
+func IDProblem(field, v string) string {
+	switch {
+	case v == "":
+		return field + " is required"
+	case len(v) > MaxIDLength || !idPattern.MatchString(v):
+		return fmt.Sprintf("%s must be an id of 1 to %d letters, digits, '_' or '-'", field, MaxIDLength)
+	default:
+		return ""
+	}
+}
+
+var hexIDPattern = regexp.MustCompile(`^[0-9a-fA-F]{24}$`)
+
+// IsHexID reports whether v is a 24-character hexadecimal database id.
+func IsHexID(v string) bool { return hexIDPattern.MatchString(v) }
+
+// IsEmail reports whether v is a plain e-mail address (no display name).
+func IsEmail(v string) bool {
+	if len(v) > 254 || strings.ContainsAny(v, " <>") {
+		return false
+	}
+	addr, err := mail.ParseAddress(v)
+	return err == nil && addr.Address == v && strings.Contains(v[strings.LastIndexByte(v, '@'):], ".")
+}
+
+// IsHTTPSURL reports whether v is a well-formed absolute https URL with a host.
+func IsHTTPSURL(v string) bool {
+	if !strings.HasPrefix(v, "https://") || strings.ContainsAny(v, " \t\r\n") {
+		return false
+	}
+	u, err := url.Parse(v)
+	return err == nil && u.Scheme == "https" && u.Host != "" && u.Hostname() != "" && u.User == nil
+}
+
+// AltType is the only altType value the API accepts.
+const AltType = "account"
+
+// Alt checks an altId/altType pair: both required, altType "account", altId
+// a well-formed id. It does not check account access (see auth).
+func (e *Errors) Alt(altID, altType *string) {
+	if e.Required("altId", altID) {
+		e.ID("altId", *altID)
+	}
+	if e.Required("altType", altType) {
+		e.OneOf("altType", *altType, AltType)
+	}
+}
