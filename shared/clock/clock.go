@@ -47,3 +47,10 @@ func (m *Manual) Set(t time.Time) {
 	defer m.mu.Unlock()
 	m.now = t.UTC()
 }
+
+// TimestampLayout is how the API writes timestamps: UTC with milliseconds,
+// as the public API does ("2024-02-13T10:43:41.026Z").
+const TimestampLayout = "2006-01-02T15:04:05.000Z"
+
+// Timestamp formats t in TimestampLayout.
+func Timestamp(t time.Time) string { return t.UTC().Format(TimestampLayout) }
