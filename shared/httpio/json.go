@@ -55,6 +55,36 @@ func DecodeJSON(r *http.Request, dst any) error {
 	return nil
 }
 
+// DecodeValue strictly decodes a nested JSON value (kept as
+// json.RawMessage by the outer decode) into dst. Errors name the value by
+// its path: field is the path of raw itself ("actionParameters"), so an
+// unknown property reads "property actionParameters.foo should not exist".
+func DecodeValue(raw json.RawMessage, field string, dst any) error {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		return apierror.Invalid(field + " is required")
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(dst)
+	if err == nil {
+		return nil
+	}
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &typeErr):
+		if typeErr.Field == "" {
+			return apierror.Invalid(fmt.Sprintf("%s must be %s", field, describeType(typeErr.Type.String())))
+		}
+		return apierror.Invalid(fmt.Sprintf("%s.%s must be %s", field, typeErr.Field, describeType(typeErr.Type.String())))
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		return apierror.Invalid(fmt.Sprintf("property %s.%s should not exist", field, name))
+	default:
+		return apierror.Invalid(field + " is not valid JSON")
+	}
+}
+
 func readError(err error) error {
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
