@@ -1,14 +1,25 @@
-// Package payments serves the payments area.
+// Package payments serves the payments area: creating a white-label payment
+// integration provider and deleting a coupon.
 package payments
 
 import (
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the payments area.
-var Area = app.Area{Name: "payments", Routes: routes}
+var Area = app.Area{Name: "payments", Routes: routes, Seed: seed}
+
+type handler struct {
+	store *Store
+	deps  app.Deps
+}
 
 func routes(d app.Deps) []route.Route {
-	return nil // TODO(owner of payments): bind the area's operations
+	h := &handler{store: NewStore(d.Table), deps: d}
+	return []route.Route{
+		{Op: operations.CreateWhitelabelProvider, Handle: h.createProvider},
+		{Op: operations.DeleteCoupon, Handle: h.deleteCoupon},
+	}
 }

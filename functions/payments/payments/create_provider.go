@@ -1,0 +1,125 @@
+package payments
+
+import (
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"unicode"
+
+	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/httpio"
+	"github.com/bizplatform/api/shared/ids"
+	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/validate"
+)
+
+// Bounds of the provider's free-text fields: a title is a display name, a
+// description a short paragraph, and 2048 characters fits any real URL.
+const (
+	maxTitleLen       = 100
+	maxDescriptionLen = 1000
+	maxImageURLLen    = 2048
+)
+
+type createProviderRequest struct {
+	AltID       *string `json:"altId"`
+	AltType     *string `json:"altType"`
+	UniqueName  *string `json:"uniqueName"`
+	Title       *string `json:"title"`
+	Provider    *string `json:"provider"`
+	Description *string `json:"description"`
+	ImageURL    *string `json:"imageUrl"`
+}
+
+func (req createProviderRequest) validate() error {
+	var v validate.Errors
+	v.Alt(req.AltID, req.AltType)
+	if req.UniqueName == nil {
+		v.Add("uniqueName is required")
+	} else if msg := uniqueNameProblem(*req.UniqueName); msg != "" {
+		v.Add(msg)
+	}
+	if v.Required("title", req.Title) && v.MaxLen("title", *req.Title, maxTitleLen) {
+		v.Check(!hasControl(*req.Title), "title must be one line without control characters")
+	}
+	if v.Required("provider", req.Provider) {
+		v.OneOf("provider", *req.Provider, gateways...)
+	}
+	if v.Required("description", req.Description) {
+		v.MaxLen("description", *req.Description, maxDescriptionLen)
+	}
+	if v.Required("imageUrl", req.ImageURL) && v.MaxLen("imageUrl", *req.ImageURL, maxImageURLLen) &&
+		v.Check(validate.IsHTTPSURL(*req.ImageURL), "imageUrl must be an absolute URL starting with https://") {
+		v.Check(isPublicURL(*req.ImageURL), "imageUrl must be publicly accessible: its host cannot be a local or private address")
+	}
+	return v.Err()
+}
+
+// createProvider adds a white-label payment provider to the caller's account.
+// The router has already refused tokens other than marketplace-app tokens.
+func (h *handler) createProvider(w http.ResponseWriter, r *http.Request) error {
+	var req createProviderRequest
+	if err := httpio.DecodeJSON(r, &req); err != nil {
+		return err
+	}
+	if err := req.validate(); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	p, err := auth.RequireAccount(ctx, *req.AltID)
+	if err != nil {
+		return err
+	}
+	now := clock.Timestamp(h.deps.Clock.Now())
+	prov := Provider{
+		ID:          ids.Hex24(),
+		AltID:       p.AccountID,
+		AltType:     validate.AltType,
+		Title:       *req.Title,
+		Route:       routeOf(*req.UniqueName),
+		Provider:    *req.Provider,
+		Description: *req.Description,
+		ImageURL:    *req.ImageURL,
+		CreatedAt:   now,
+		UpdatedAt:   now,
+	}
+	created, err := h.store.CreateProvider(ctx, *req.UniqueName, prov)
+	if err != nil {
+		return storage.Classify(err)
+	}
+	if !created {
+		return apierror.Invalid("uniqueName " + *req.UniqueName + " is already used by a provider of this account")
+	}
+	return httpio.WriteJSON(w, http.StatusOK, prov)
+}
+
+func hasControl(s string) bool {
+	return strings.IndexFunc(s, unicode.IsControl) >= 0
+}
+
+// isPublicURL rejects URLs (already known to be well-formed https URLs) whose
+// host can never be publicly accessible: localhost and local-only names,
+// single-label names, and IP literals that are not public unicast
+// addresses. The URL is not fetched.
+func isPublicURL(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return ip.IsGlobalUnicast() && !ip.IsPrivate()
+	}
+	if !strings.Contains(host, ".") {
+		return false // localhost, intranet hosts
+	}
+	for _, local := range []string{".localhost", ".local", ".internal"} {
+		if strings.HasSuffix(host, local) {
+			return false
+		}
+	}
+	return true
+}
