@@ -91,6 +91,7 @@ type Env struct {
 	Server *app.Server
 	HTTP   *httptest.Server
 	areas  []app.Area
+	logOut io.Writer
 }
 
 // Option changes an Env before it starts.
@@ -100,6 +101,9 @@ type Option func(*Env)
 func WithLimits(burst int, window time.Duration, daily int) Option {
 	return func(e *Env) { e.Config.Burst, e.Config.Window, e.Config.Daily = burst, window, daily }
 }
+
+// WithLogOutput sends the request log (JSON lines) to w.
+func WithLogOutput(w io.Writer) Option { return func(e *Env) { e.logOut = w } }
 
 // WithTable serves from an existing table (to run several servers on one).
 func WithTable(table *storage.Table) Option { return func(e *Env) { e.Table = table } }
@@ -124,7 +128,10 @@ func New(t testing.TB, areas []app.Area, opts ...Option) *Env {
 		e.Clock = clock.NewManual(Start)
 	}
 	e.Config.TableName = e.Table.Name
-	e.Deps = app.Deps{Table: e.Table, Clock: e.Clock, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}
+	if e.logOut == nil {
+		e.logOut = io.Discard
+	}
+	e.Deps = app.Deps{Table: e.Table, Clock: e.Clock, Logger: slog.New(slog.NewJSONHandler(e.logOut, nil))}
 	srv, err := app.NewServer(e.Config, e.Deps, areas...)
 	require.NoError(t, err)
 	e.Server = srv

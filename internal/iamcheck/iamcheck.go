@@ -1,0 +1,163 @@
+// Package iamcheck finds the DynamoDB API actions each function can call: the
+// ground truth that template.yaml's least-privilege policies are checked
+// against. It builds the call graph from the function's main (rapid type
+// analysis), keeps the reachable functions of this module, and reads their
+// call sites: a call of a DynamoDB client method is that action, and
+// dynamodb.NewXxxPaginator stands for action Xxx.
+package iamcheck
+
+import (
+	"fmt"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/callgraph"
+	"golang.org/x/tools/go/callgraph/cha"
+	"golang.org/x/tools/go/callgraph/vta"
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/ssa/ssautil"
+)
+
+const (
+	dynamoPkg  = "github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	modulePath = "github.com/bizplatform/api/"
+	adapterPkg = "github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
+)
+
+// Actions loads the main packages (import paths) from the module at dir and
+// returns, per main package, the sorted DynamoDB operations reachable from
+// its main function (e.g. "GetItem", "UpdateItem").
+func Actions(dir string, mains ...string) (map[string][]string, error) {
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: dir}
+	pkgs, err := packages.Load(cfg, mains...)
+	if err != nil {
+		return nil, err
+	}
+	if n := packages.PrintErrors(pkgs); n > 0 {
+		return nil, fmt.Errorf("%d errors loading packages", n)
+	}
+	prog, ssaPkgs := ssautil.AllPackages(pkgs, ssa.InstantiateGenerics)
+	prog.Build()
+	// Variable type analysis follows interface calls and function values
+	// by the types that can actually flow there, without RTA's assumption
+	// that reflection may call any exported method.
+	all := ssautil.AllFunctions(prog)
+	graph := vta.CallGraph(all, cha.CallGraph(prog))
+	var entryPoints []*ssa.Function
+	for fn := range all {
+		if fn.Pkg != nil && fn.Pkg.Pkg.Path() == adapterPkg && fn.Name() == "ProxyWithContext" {
+			entryPoints = append(entryPoints, fn)
+		}
+	}
+	if len(entryPoints) == 0 {
+		return nil, fmt.Errorf("no %s.ProxyWithContext in the program", adapterPkg)
+	}
+
+	out := map[string][]string{}
+	for i, p := range ssaPkgs {
+		if p == nil || p.Pkg.Name() != "main" {
+			return nil, fmt.Errorf("%s is not a main package", pkgs[i].PkgPath)
+		}
+		set := map[string]bool{}
+		roots := []*ssa.Function{p.Func("main"), p.Func("init")}
+		// The Lambda runtime calls the handler passed to lambda.Start by
+		// reflection, which no call graph follows: the API Gateway
+		// adapter's entry point is a root as well.
+		roots = append(roots, entryPoints...)
+		for fn := range reachable(graph, roots...) {
+			if pkg := packageOf(fn); pkg == nil || !strings.HasPrefix(pkg.Pkg.Path(), modulePath) {
+				continue
+			}
+			for _, name := range callSites(fn) {
+				set[name] = true
+			}
+		}
+		var names []string
+		for n := range set {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		out[pkgs[i].PkgPath] = names
+	}
+	return out, nil
+}
+
+func reachable(g *callgraph.Graph, roots ...*ssa.Function) map[*ssa.Function]bool {
+	seen := map[*ssa.Function]bool{}
+	var stack []*callgraph.Node
+	for _, r := range roots {
+		if n := g.Nodes[r]; n != nil {
+			stack = append(stack, n)
+		}
+	}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[n.Func] {
+			continue
+		}
+		seen[n.Func] = true
+		for _, e := range n.Out {
+			stack = append(stack, e.Callee)
+		}
+	}
+	return seen
+}
+
+// packageOf is fn's package; for an instance of a generic function, the
+// package of its origin.
+func packageOf(fn *ssa.Function) *ssa.Package {
+	if fn.Pkg == nil && fn.Origin() != nil {
+		return fn.Origin().Pkg
+	}
+	return fn.Pkg
+}
+
+// callSites returns the DynamoDB actions fn's own body calls (closures
+// included: they are reachable functions of their own).
+func callSites(fn *ssa.Function) []string {
+	var out []string
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			callee := call.Common().StaticCallee()
+			if callee == nil {
+				continue
+			}
+			if name, ok := dynamoOperation(callee); ok {
+				out = append(out, name)
+			}
+			if callee.Pkg != nil && callee.Pkg.Pkg.Path() == dynamoPkg && callee.Signature.Recv() == nil &&
+				strings.HasPrefix(callee.Name(), "New") && strings.HasSuffix(callee.Name(), "Paginator") {
+				out = append(out, strings.TrimSuffix(strings.TrimPrefix(callee.Name(), "New"), "Paginator"))
+			}
+		}
+	}
+	return out
+}
+
+// dynamoOperation reports whether fn is an API operation method of the
+// DynamoDB client, and its name.
+func dynamoOperation(fn *ssa.Function) (string, bool) {
+	recv := fn.Signature.Recv()
+	if recv == nil || !fn.Object().Exported() || fn.Name() == "Options" {
+		return "", false
+	}
+	ptr, ok := recv.Type().(*types.Pointer)
+	if !ok {
+		return "", false
+	}
+	named, ok := ptr.Elem().(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return "", false
+	}
+	if named.Obj().Pkg().Path() != dynamoPkg || named.Obj().Name() != "Client" {
+		return "", false
+	}
+	return fn.Name(), true
+}

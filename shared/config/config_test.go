@@ -1,0 +1,43 @@
+package config
+
+import (
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestDefaultsAreThePublicAPIsFigures(t *testing.T) {
+	c, err := Load(env(nil))
+	require.NoError(t, err)
+	assert.Equal(t, Config{TableName: "platform", Burst: 100, Window: 10 * time.Second, Daily: 200000, LogLevel: slog.LevelInfo, Port: 3000}, c)
+}
+
+func TestEverySettingIsReadFromItsVariable(t *testing.T) {
+	c, err := Load(env(map[string]string{
+		"TABLE_NAME": "t1", "DYNAMODB_ENDPOINT": "http://127.0.0.1:4567", "RATE_LIMIT_BURST": "5",
+		"RATE_LIMIT_WINDOW_SECONDS": "60", "RATE_LIMIT_DAILY": "99", "LOG_LEVEL": "debug", "PORT": "8080",
+	}))
+	require.NoError(t, err)
+	assert.Equal(t, Config{TableName: "t1", Endpoint: "http://127.0.0.1:4567", Region: "us-east-1", Burst: 5, Window: time.Minute, Daily: 99, LogLevel: slog.LevelDebug, Port: 8080}, c)
+}
+
+func TestBadSettingsAreRefusedWithTheirName(t *testing.T) {
+	for name, vars := range map[string]map[string]string{
+		"RATE_LIMIT_BURST":          {"RATE_LIMIT_BURST": "0"},
+		"RATE_LIMIT_DAILY":          {"RATE_LIMIT_DAILY": "lots"},
+		"RATE_LIMIT_WINDOW_SECONDS": {"RATE_LIMIT_WINDOW_SECONDS": "7"},
+		"PORT":                      {"PORT": "70000"},
+		"LOG_LEVEL":                 {"LOG_LEVEL": "loud"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := Load(env(vars))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), name)
+		})
+	}
+}

@@ -1,0 +1,186 @@
+package pipeline_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bizplatform/api/internal/testenv"
+	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/httpio"
+	"github.com/bizplatform/api/shared/operations"
+	"github.com/bizplatform/api/shared/route"
+)
+
+// A test area whose operations exercise the pipeline itself.
+var (
+	echoOp   = operations.Operation{Method: "POST", Path: "/echo", Area: "test", Scope: "contacts.write", ValidationStatus: 422}
+	panicOp  = operations.Operation{Method: "GET", Path: "/panic", Area: "test", Scope: "contacts.readonly", ValidationStatus: 422}
+	silentOp = operations.Operation{Method: "GET", Path: "/silent", Area: "test", Scope: "contacts.readonly", ValidationStatus: 422}
+	failOp   = operations.Operation{Method: "GET", Path: "/fail", Area: "test", Scope: "contacts.readonly", ValidationStatus: 400}
+)
+
+var testArea = app.Area{Name: "test", Routes: func(app.Deps) []route.Route {
+	return []route.Route{
+		{Op: echoOp, Handle: func(w http.ResponseWriter, r *http.Request) error {
+			var body map[string]any
+			if err := httpio.DecodeJSON(r, &body); err != nil {
+				return err
+			}
+			p, _ := auth.PrincipalFrom(r.Context())
+			return httpio.WriteJSON(w, http.StatusOK, map[string]any{"echo": body, "account": p.AccountID})
+		}},
+		{Op: panicOp, Handle: func(http.ResponseWriter, *http.Request) error { panic("boom: secret internals") }},
+		{Op: silentOp, Handle: func(http.ResponseWriter, *http.Request) error { return nil }},
+		{Op: failOp, Handle: func(http.ResponseWriter, *http.Request) error {
+			return apierror.Invalid("name is required", "size must be positive")
+		}},
+	}
+}}
+
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func setup(t *testing.T) (*testenv.Env, string, *syncBuffer) {
+	logs := &syncBuffer{}
+	env := testenv.New(t, []app.Area{testArea}, testenv.WithLogOutput(logs))
+	env.Account(t, "acct1", "co1")
+	token, _ := env.Token(t, "acct1", "contacts.write", "contacts.readonly")
+	return env, token, logs
+}
+
+func TestPipelineChecksHeadersBeforeAuthentication(t *testing.T) {
+	env, token, _ := setup(t)
+	cases := []struct {
+		name    string
+		req     testenv.Request
+		status  int
+		message string
+	}{
+		{"a missing Version header is 400", testenv.Request{Headers: map[string]string{"Version": ""}}, 400, "Version header is required"},
+		{"a wrong Version header is 400", testenv.Request{Headers: map[string]string{"Version": "2021-04-15"}}, 400, "not supported"},
+		{"an Accept header excluding JSON is 406", testenv.Request{Headers: map[string]string{"Accept": "text/html"}}, 406, "application/json"},
+		{"an Accept header giving JSON quality zero is 406", testenv.Request{Headers: map[string]string{"Accept": "application/json;q=0, text/plain"}}, 406, "application/json"},
+		{"a body that is not JSON is 415", testenv.Request{Headers: map[string]string{"Content-Type": "text/plain"}}, 415, "Content-Type: application/json"},
+		{"a body without Content-Type is 415", testenv.Request{Headers: map[string]string{"Content-Type": ""}}, 415, "Content-Type"},
+		{"a body in another charset is 415", testenv.Request{Headers: map[string]string{"Content-Type": "application/json; charset=latin1"}}, 415, "Content-Type"},
+		{"a body over 1 MiB is 413", testenv.Request{Body: `{"x":"` + strings.Repeat("a", 1<<20) + `"}`}, 413, "exceeds"},
+		{"malformed JSON is 400", testenv.Request{Body: `{"x":`}, 400, "not valid JSON"},
+		{"a JSON array is 400", testenv.Request{Body: `[1]`}, 400, "JSON object"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			req := tc.req
+			req.Method, req.Path, req.Token = "POST", "/echo", token
+			if req.Body == nil {
+				req.Body = `{"hello":"world"}`
+			}
+			msg := env.Do(t, req).RequireError(t, tc.status)
+			assert.Contains(t, msg, tc.message)
+		})
+	}
+	t.Run("header checks come before authentication", func(t *testing.T) {
+		resp := env.Do(t, testenv.Request{Method: "POST", Path: "/echo", Body: `{}`, Headers: map[string]string{"Version": "1"}})
+		resp.RequireError(t, http.StatusBadRequest)
+	})
+}
+
+func TestPipelineAcceptsReasonableAcceptHeaders(t *testing.T) {
+	env, token, _ := setup(t)
+	for _, accept := range []string{"", "*/*", "application/*", "application/json", "text/html, application/json;q=0.5", "application/json; charset=utf-8"} {
+		t.Run("Accept "+accept, func(t *testing.T) {
+			resp := env.Do(t, testenv.Request{Method: "POST", Path: "/echo", Token: token, Body: `{"a":1}`, Headers: map[string]string{"Accept": accept}})
+			require.Equal(t, http.StatusOK, resp.Status, "body: %s", resp.Body)
+			assert.JSONEq(t, `{"echo":{"a":1},"account":"acct1"}`, string(resp.Body))
+		})
+	}
+}
+
+func TestPipelineRecoversFromPanicsWithoutLeakingThem(t *testing.T) {
+	env, token, logs := setup(t)
+	resp := env.Do(t, testenv.Request{Method: "GET", Path: "/panic", Token: token})
+	msg := resp.RequireError(t, http.StatusInternalServerError)
+	assert.Equal(t, "Internal server error", msg)
+	assert.NotContains(t, string(resp.Body), "secret internals")
+	assert.Contains(t, logs.String(), "secret internals", "the cause is logged")
+}
+
+func TestPipelineAnswersEvenWhenAHandlerWritesNothing(t *testing.T) {
+	env, token, _ := setup(t)
+	env.Do(t, testenv.Request{Method: "GET", Path: "/silent", Token: token}).RequireError(t, http.StatusInternalServerError)
+}
+
+func TestValidationFailuresAnswerTheOperationsStatusWithEveryViolation(t *testing.T) {
+	env, token, _ := setup(t)
+	resp := env.Do(t, testenv.Request{Method: "GET", Path: "/fail", Token: token})
+	resp.RequireError(t, http.StatusBadRequest)
+	var body struct{ Message []string }
+	resp.JSON(t, &body)
+	assert.Equal(t, []string{"name is required", "size must be positive"}, body.Message)
+
+	resp = env.Do(t, testenv.Request{Method: "POST", Path: "/echo", Token: token, Body: `{"a":1,"b":`})
+	resp.RequireError(t, http.StatusBadRequest)
+}
+
+func TestUnknownRoutesAndMethodsAnswerJSON(t *testing.T) {
+	env, token, _ := setup(t)
+	env.Do(t, testenv.Request{Method: "GET", Path: "/nowhere", Token: token}).RequireError(t, http.StatusNotFound)
+	resp := env.Do(t, testenv.Request{Method: "DELETE", Path: "/echo", Token: token})
+	resp.RequireError(t, http.StatusMethodNotAllowed)
+	assert.Equal(t, "POST", resp.Header.Get("Allow"))
+}
+
+func TestEveryAnswerCarriesARequestIDAndOneLogLineWithoutSecrets(t *testing.T) {
+	env, token, logs := setup(t)
+	resp := env.Do(t, testenv.Request{Method: "POST", Path: "/echo", Token: token, Body: `{"password":"hunter2"}`})
+	require.Equal(t, http.StatusOK, resp.Status)
+	id := resp.Header.Get("X-Request-Id")
+	require.NotEmpty(t, id)
+
+	var line map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		var m map[string]any
+		require.NoError(t, json.Unmarshal([]byte(l), &m), "every log line is JSON: %s", l)
+		if m["request_id"] == id {
+			require.Nil(t, line, "one log line per request")
+			line = m
+		}
+	}
+	require.NotNil(t, line)
+	assert.Equal(t, "POST", line["method"])
+	assert.Equal(t, "POST /echo", line["route"])
+	assert.EqualValues(t, 200, line["status"])
+	assert.Equal(t, "acct1", line["account"])
+	assert.Contains(t, line, "duration_ms")
+	assert.NotContains(t, logs.String(), token, "the token is never logged")
+	assert.NotContains(t, logs.String(), "hunter2", "bodies are never logged")
+}
+
+func TestATokenWithoutTheOperationsScopeIsForbidden(t *testing.T) {
+	env, _, _ := setup(t)
+	readOnly, _ := env.Token(t, "acct1", "contacts.readonly")
+	msg := env.Do(t, testenv.Request{Method: "POST", Path: "/echo", Token: readOnly, Body: `{}`}).RequireError(t, http.StatusForbidden)
+	assert.Contains(t, msg, "contacts.write")
+}

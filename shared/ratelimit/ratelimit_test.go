@@ -1,0 +1,227 @@
+package ratelimit_test
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bizplatform/api/internal/testenv"
+	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/ratelimit"
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// twoInstances starts two servers (two Lambda instances, each with its own
+// caches) on one table and one clock.
+func twoInstances(t *testing.T, burst int, window time.Duration, daily int) (*testenv.Env, *testenv.Env, string) {
+	table := testenv.NewTable(t)
+	clk := clock.NewManual(testenv.Start)
+	a := testenv.New(t, []app.Area{testenv.PingArea}, testenv.WithTable(table), testenv.WithClock(clk), testenv.WithLimits(burst, window, daily))
+	b := testenv.New(t, []app.Area{testenv.PingArea}, testenv.WithTable(table), testenv.WithClock(clk), testenv.WithLimits(burst, window, daily))
+	a.Account(t, "acct1", "co1")
+	token, _ := a.Token(t, "acct1")
+	return a, b, token
+}
+
+func ping(t *testing.T, e *testenv.Env, token string) *testenv.Response {
+	return e.Do(t, testenv.Request{Method: "GET", Path: "/ping", Token: token})
+}
+
+func TestTwoInstancesTogetherAdmitExactlyTheBurstLimit(t *testing.T) {
+	const burst = 100
+	a, b, token := twoInstances(t, burst, 10*time.Second, 200_000)
+
+	var mu sync.Mutex
+	statuses := map[int]int{}
+	var refused []*testenv.Response
+	var wg sync.WaitGroup
+	for i := 0; i < 3*burst; i++ {
+		wg.Add(1)
+		go func(e *testenv.Env) {
+			defer wg.Done()
+			resp := ping(t, e, token)
+			mu.Lock()
+			defer mu.Unlock()
+			statuses[resp.Status]++
+			if resp.Status == http.StatusTooManyRequests {
+				refused = append(refused, resp)
+			}
+		}([]*testenv.Env{a, b}[i%2])
+	}
+	wg.Wait()
+	assert.Equal(t, map[int]int{200: burst, 429: 2 * burst}, statuses)
+
+	t.Run("every refusal carries the rate headers and Retry-After", func(t *testing.T) {
+		for _, resp := range refused {
+			resp.RequireError(t, http.StatusTooManyRequests)
+			assert.Equal(t, "100", resp.Header.Get("X-RateLimit-Max"))
+			assert.Equal(t, "0", resp.Header.Get("X-RateLimit-Remaining"))
+			assert.Equal(t, "10000", resp.Header.Get("X-RateLimit-Interval-Milliseconds"))
+			assert.Equal(t, "200000", resp.Header.Get("X-RateLimit-Limit-Daily"))
+			assert.Equal(t, "199900", resp.Header.Get("X-RateLimit-Daily-Remaining"))
+			// The clock stands 3 s into its window: 7 s remain.
+			assert.Equal(t, "7", resp.Header.Get("Retry-After"))
+		}
+	})
+	t.Run("the next window admits again", func(t *testing.T) {
+		a.Clock.Advance(10 * time.Second)
+		for i, e := range []*testenv.Env{a, b} {
+			resp := ping(t, e, token)
+			require.Equal(t, http.StatusOK, resp.Status)
+			assert.Equal(t, strconv.Itoa(burst-1-i), resp.Header.Get("X-RateLimit-Remaining"))
+		}
+	})
+}
+
+func TestTheDailyLimitHoldsAcrossWindowsAndResetsAtMidnightUTC(t *testing.T) {
+	a, b, token := twoInstances(t, 5, 10*time.Second, 12)
+	admitted := 0
+	for w := 0; w < 4; w++ {
+		for i := 0; i < 5; i++ {
+			if ping(t, []*testenv.Env{a, b}[i%2], token).Status == http.StatusOK {
+				admitted++
+			}
+		}
+		a.Clock.Advance(10 * time.Second)
+	}
+	assert.Equal(t, 12, admitted)
+
+	resp := ping(t, a, token)
+	msg := resp.RequireError(t, http.StatusTooManyRequests)
+	assert.Contains(t, msg, "12 requests per day")
+	assert.Equal(t, "0", resp.Header.Get("X-RateLimit-Daily-Remaining"))
+	midnight := time.Date(2026, 6, 16, 0, 0, 0, 0, time.UTC)
+	wantRetry := int(midnight.Sub(a.Clock.Now()).Seconds())
+	assert.Equal(t, strconv.Itoa(wantRetry), resp.Header.Get("Retry-After"))
+
+	a.Clock.Set(midnight.Add(time.Second))
+	resp = ping(t, b, token)
+	require.Equal(t, http.StatusOK, resp.Status)
+	assert.Equal(t, "11", resp.Header.Get("X-RateLimit-Daily-Remaining"))
+}
+
+func TestAnInstanceWithASlowClockCountsAgainstTheNewerWindow(t *testing.T) {
+	table := testenv.NewTable(t)
+	fast := testenv.New(t, []app.Area{testenv.PingArea}, testenv.WithTable(table), testenv.WithLimits(10, 10*time.Second, 1000),
+		testenv.WithClock(clock.NewManual(testenv.Start.Add(10*time.Second))))
+	slow := testenv.New(t, []app.Area{testenv.PingArea}, testenv.WithTable(table), testenv.WithLimits(10, 10*time.Second, 1000))
+	fast.Account(t, "acct1", "co1")
+	token, _ := fast.Token(t, "acct1")
+
+	for i := 0; i < 6; i++ {
+		require.Equal(t, http.StatusOK, ping(t, fast, token).Status)
+	}
+	admitted := 0
+	for i := 0; i < 10; i++ {
+		if ping(t, slow, token).Status == http.StatusOK {
+			admitted++
+		}
+	}
+	assert.Equal(t, 4, admitted, "both instances together admit at most the burst")
+}
+
+func TestRevocationTakesEffectOnTheNextRequestOnEveryInstance(t *testing.T) {
+	a, b, _ := twoInstances(t, 1000, 10*time.Second, 100000)
+	token, id := a.Token(t, "acct1")
+	require.Equal(t, http.StatusOK, ping(t, a, token).Status)
+	require.Equal(t, http.StatusOK, ping(t, b, token).Status) // both instances cache the token
+
+	_, err := a.Server.Tokens.Revoke(context.Background(), id)
+	require.NoError(t, err)
+	for name, e := range map[string]*testenv.Env{"the revoking instance": a, "another warm instance": b} {
+		t.Run(name, func(t *testing.T) {
+			assert.Contains(t, ping(t, e, token).RequireError(t, http.StatusUnauthorized), "revoked")
+		})
+	}
+	t.Run("a cold instance", func(t *testing.T) {
+		cold := testenv.New(t, []app.Area{testenv.PingArea}, testenv.WithTable(a.Table), testenv.WithClock(a.Clock))
+		assert.Contains(t, ping(t, cold, token).RequireError(t, http.StatusUnauthorized), "revoked")
+	})
+}
+
+func TestRevocationSurvivesTheExpiryOfTheAccountState(t *testing.T) {
+	a, b, _ := twoInstances(t, 1000, 10*time.Second, 100000)
+	token, id := a.Token(t, "acct1")
+	keep, _ := a.Token(t, "acct1")
+	require.Equal(t, http.StatusOK, ping(t, a, token).Status)
+	require.Equal(t, http.StatusOK, ping(t, b, token).Status)
+
+	_, err := a.Server.Tokens.Revoke(context.Background(), id)
+	require.NoError(t, err)
+	// The account goes idle; DynamoDB's TTL deletes its state item with
+	// the revoked list. Both instances still cache the token's facts.
+	a.Clock.Advance(72 * time.Hour)
+	require.NoError(t, a.Table.Delete(context.Background(), ratelimit.StateKey("acct1"), nil))
+
+	for name, e := range map[string]*testenv.Env{"first instance": a, "second instance": b} {
+		t.Run(name, func(t *testing.T) {
+			ping(t, e, token).RequireError(t, http.StatusUnauthorized)
+		})
+	}
+	t.Run("other tokens of the account still work", func(t *testing.T) {
+		assert.Equal(t, http.StatusOK, ping(t, b, keep).Status)
+	})
+}
+
+func TestARevokedTokenDoesNotUseUpTheAccountsLimit(t *testing.T) {
+	a, _, good := twoInstances(t, 3, 10*time.Second, 100)
+	revoked, id := a.Token(t, "acct1")
+	require.Equal(t, http.StatusOK, ping(t, a, revoked).Status)
+	_, err := a.Server.Tokens.Revoke(context.Background(), id)
+	require.NoError(t, err)
+	for i := 0; i < 10; i++ {
+		ping(t, a, revoked).RequireError(t, http.StatusUnauthorized)
+	}
+	// One of three used by the revoked token before its revocation.
+	assert.Equal(t, http.StatusOK, ping(t, a, good).Status)
+	assert.Equal(t, http.StatusOK, ping(t, a, good).Status)
+	ping(t, a, good).RequireError(t, http.StatusTooManyRequests)
+}
+
+func TestTheCriticalPathIsOneWriteWarmAndOneReadMoreCold(t *testing.T) {
+	table := testenv.NewTable(t)
+	counted, calls := testenv.CountingTable(t, table)
+	env := testenv.New(t, []app.Area{testenv.PingArea}, testenv.WithTable(counted))
+	env.Account(t, "acct1", "co1")
+	token, _ := env.Token(t, "acct1")
+	ping(t, env, token)                // the account's state item is born
+	env.Clock.Advance(6 * time.Second) // same 10 s window, past the clock-skew margin
+
+	cold := testenv.New(t, []app.Area{testenv.PingArea}, testenv.WithTable(counted), testenv.WithClock(env.Clock))
+	calls.Take()
+	require.Equal(t, http.StatusOK, ping(t, cold, token).Status)
+	assert.Equal(t, map[string]int{"GetItem": 1, "UpdateItem": 1}, calls.Take(), "a cold instance reads the token once")
+
+	for i := 0; i < 5; i++ {
+		require.Equal(t, http.StatusOK, ping(t, cold, token).Status)
+		assert.Equal(t, map[string]int{"UpdateItem": 1}, calls.Take(), "a warm instance makes one conditional write")
+	}
+	t.Run("a window rollover the instance has seen coming is still one write", func(t *testing.T) {
+		cold.Clock.Advance(10 * time.Second)
+		require.Equal(t, http.StatusOK, ping(t, cold, token).Status)
+		assert.Equal(t, map[string]int{"UpdateItem": 1}, calls.Take())
+	})
+	t.Run("a window another instance rolled over costs a failed write and a read", func(t *testing.T) {
+		cold.Clock.Advance(10 * time.Second)
+		require.Equal(t, http.StatusOK, ping(t, env, token).Status) // the other instance rolls first
+		calls.Take()
+		require.Equal(t, http.StatusOK, ping(t, cold, token).Status)
+		// DynamoDB returns the old item with the failed condition
+		// (ReturnValuesOnConditionCheckFailure); dynalite does not, so the
+		// limiter reads it.
+		assert.Equal(t, map[string]int{"GetItem": 1, "UpdateItem": 2}, calls.Take())
+	})
+	t.Run("the state item carries the TTL attribute", func(t *testing.T) {
+		st, err := storage.Get[map[string]any](context.Background(), table, ratelimit.StateKey("acct1"))
+		require.NoError(t, err)
+		require.NotNil(t, st)
+		assert.Contains(t, *st, storage.AttrExpiresAt)
+	})
+}
