@@ -1,14 +1,25 @@
-// Package adpublishing serves the ad-publishing area.
+// Package adpublishing serves the ad-publishing area: the reporting list of
+// the search ad network (campaigns or ad groups with their metrics over a
+// date range) and the removal of an account's social ad network integration.
 package adpublishing
 
 import (
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the ad-publishing area.
-var Area = app.Area{Name: "ad-publishing", Routes: routes}
+var Area = app.Area{Name: "ad-publishing", Routes: routes, Seed: seed}
+
+type handler struct {
+	store *Store
+}
 
 func routes(d app.Deps) []route.Route {
-	return nil // TODO(owner of ad-publishing): bind the area's operations
+	h := &handler{store: NewStore(d.Table)}
+	return []route.Route{
+		{Op: operations.SearchAdsReportingList, Handle: h.reportingList},
+		{Op: operations.DeleteSocialAdsIntegration, Handle: h.deleteSocialIntegration},
+	}
 }

@@ -1,0 +1,48 @@
+package adpublishing
+
+import (
+	"net/http"
+
+	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/httpio"
+	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/validate"
+)
+
+// deleteIntegrationRequest is the public API's LocationIdBodyDTO.
+type deleteIntegrationRequest struct {
+	LocationID *string `json:"locationId"`
+}
+
+// deleteIntegrationResponse: the public API shows no body; this one says
+// plainly that the integration was removed.
+type deleteIntegrationResponse struct {
+	Success bool `json:"success"`
+}
+
+func (h *handler) deleteSocialIntegration(w http.ResponseWriter, r *http.Request) error {
+	var req deleteIntegrationRequest
+	if err := httpio.DecodeJSON(r, &req); err != nil {
+		return err
+	}
+	var v validate.Errors
+	if v.Required("locationId", req.LocationID) {
+		v.ID("locationId", *req.LocationID)
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	p, err := auth.RequireAccount(r.Context(), *req.LocationID)
+	if err != nil {
+		return err
+	}
+	deleted, err := h.store.DeleteSocialIntegration(r.Context(), p.AccountID)
+	if err != nil {
+		return storage.Classify(err)
+	}
+	if !deleted {
+		return apierror.NotFound("This account has no social ad network integration to remove")
+	}
+	return httpio.WriteJSON(w, http.StatusOK, deleteIntegrationResponse{Success: true})
+}

@@ -1,0 +1,299 @@
+package adpublishing
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// Integration types of the search ad network, the public API's `type`
+// values. Every campaign belongs to exactly one: AD_MANAGER campaigns are
+// created and run through the platform's own ad manager, INTEGRATION
+// campaigns are the other campaigns of the connected ads account. A report
+// request names one type and sees only that type's campaigns, their ad groups
+// and their reporting rows.
+const (
+	TypeAdManager   = "AD_MANAGER"
+	TypeIntegration = "INTEGRATION"
+)
+
+// IntegrationTypes lists the `type` values in the order error messages name them.
+var IntegrationTypes = []string{TypeAdManager, TypeIntegration}
+
+// Statuses a campaign or ad group can have, as the ad network names them.
+var entityStatuses = []string{"ENABLED", "PAUSED", "REMOVED"}
+
+// Report levels: which entity a daily reporting row measures.
+const (
+	levelCampaign = "CAMPAIGN"
+	levelAdGroup  = "ADGROUP"
+)
+
+// Campaign is a search-ad campaign of an account.
+type Campaign struct {
+	ID         string `dynamodbav:"id" json:"id"`
+	LocationID string `dynamodbav:"locationId" json:"locationId"`
+	Type       string `dynamodbav:"type" json:"type"`
+	Name       string `dynamodbav:"name" json:"name"`
+	Status     string `dynamodbav:"status" json:"status"`
+}
+
+// AdGroup is an ad group of a campaign; it has the campaign's type.
+type AdGroup struct {
+	ID         string `dynamodbav:"id" json:"id"`
+	CampaignID string `dynamodbav:"campaignId" json:"campaignId"`
+	LocationID string `dynamodbav:"locationId" json:"locationId"`
+	Type       string `dynamodbav:"type" json:"type"`
+	Name       string `dynamodbav:"name" json:"name"`
+	Status     string `dynamodbav:"status" json:"status"`
+}
+
+// DailyMetrics are one entity's raw figures for one calendar day (the ad
+// account's day). Cost is in micros of the account currency (1 unit =
+// 1,000,000 micros), as the ad network reports it, so sums are exact and
+// rounding happens once, in the answer.
+type DailyMetrics struct {
+	Date        string `dynamodbav:"date" json:"date"`
+	Impressions int64  `dynamodbav:"impressions" json:"impressions"`
+	Clicks      int64  `dynamodbav:"clicks" json:"clicks"`
+	CostMicros  int64  `dynamodbav:"costMicros" json:"costMicros"`
+	Conversions int64  `dynamodbav:"conversions" json:"conversions"`
+}
+
+// Keys.
+//
+// Campaigns and ad groups are small items keyed by type first, so the
+// entities of one type (and the ad groups of one campaign) are one
+// begins_with Query of the account's partition.
+//
+// Daily reporting rows are keyed date-first within (type, level):
+//
+//	SK     SEARCHADS_REPORT#<type>#CAMPAIGN#<yyyy-mm-dd>#<campaignId>
+//	SK     SEARCHADS_REPORT#<type>#ADGROUP#<yyyy-mm-dd>#<campaignId>#<adGroupId>
+//
+// so the report over a range for ALL campaigns (or all ad groups) of a type,
+// the list's main use, is one Query with SK BETWEEN the first and the last
+// day: it reads exactly the rows summed, whatever the history's length.
+// (Entity-first keys would make that request read every entity's whole
+// history and filter it.)
+//
+// A campaignId narrows the list to one campaign. Date-first keys would read
+// every campaign's rows of the range and filter them, so each row is also
+// indexed on GSI1 per campaign, entity level then date:
+//
+//	GSI1PK SEARCHADS_REPORT#<account>#<type>#<campaignId>
+//	GSI1SK CAMPAIGN#<yyyy-mm-dd>  |  ADGROUP#<yyyy-mm-dd>#<adGroupId>
+//
+// and the narrowed report is one BETWEEN Query of that index. The price is a
+// second write per row, paid once when rows are loaded.
+func campaignKey(accountID, typ, campaignID string) storage.Key {
+	return storage.Key{PK: storage.AccountPK(accountID), SK: campaignPrefix(typ) + campaignID}
+}
+
+func campaignPrefix(typ string) string { return "SEARCHADS_CAMPAIGN#" + typ + "#" }
+
+func adGroupKey(accountID, typ, campaignID, adGroupID string) storage.Key {
+	return storage.Key{PK: storage.AccountPK(accountID), SK: adGroupPrefix(typ, campaignID) + adGroupID}
+}
+
+// adGroupPrefix is the sort-key prefix of the ad groups of one campaign, or
+// of every campaign of the type when campaignID is "".
+func adGroupPrefix(typ, campaignID string) string {
+	p := "SEARCHADS_ADGROUP#" + typ + "#"
+	if campaignID != "" {
+		p += campaignID + "#"
+	}
+	return p
+}
+
+// reportDayPrefix is the sort-key prefix of the rows of one level and day.
+func reportDayPrefix(typ, level, date string) string {
+	return "SEARCHADS_REPORT#" + typ + "#" + level + "#" + date
+}
+
+func campaignReportKey(accountID, typ, date, campaignID string) storage.Key {
+	return storage.Key{PK: storage.AccountPK(accountID), SK: reportDayPrefix(typ, levelCampaign, date) + "#" + campaignID}
+}
+
+func adGroupReportKey(accountID, typ, date, campaignID, adGroupID string) storage.Key {
+	return storage.Key{PK: storage.AccountPK(accountID), SK: reportDayPrefix(typ, levelAdGroup, date) + "#" + campaignID + "#" + adGroupID}
+}
+
+// campaignReportsPK is the GSI1 partition of one campaign's reporting rows.
+func campaignReportsPK(accountID, typ, campaignID string) string {
+	return "SEARCHADS_REPORT#" + accountID + "#" + typ + "#" + campaignID
+}
+
+// campaignReportsSK is a row's GSI1 sort key; adGroupID is "" for the
+// campaign's own rows.
+func campaignReportsSK(level, date, adGroupID string) string {
+	sk := level + "#" + date
+	if adGroupID != "" {
+		sk += "#" + adGroupID
+	}
+	return sk
+}
+
+// afterAllIDs sorts after every id (ids are [A-Za-z0-9_-]): "<day>#~" bounds
+// every key of that day from above.
+const afterAllIDs = "~"
+
+type campaignItem struct {
+	storage.Key
+	Campaign
+}
+
+type adGroupItem struct {
+	storage.Key
+	AdGroup
+}
+
+// reportItem is one entity's reporting row of one day. Level says which
+// entity: the campaign itself, or AdGroupID of CampaignID.
+type reportItem struct {
+	storage.Key
+	GSI1PK     string `dynamodbav:"GSI1PK"`
+	GSI1SK     string `dynamodbav:"GSI1SK"`
+	Level      string `dynamodbav:"level"`
+	Type       string `dynamodbav:"type"`
+	CampaignID string `dynamodbav:"campaignId"`
+	AdGroupID  string `dynamodbav:"adGroupId,omitempty"`
+	DailyMetrics
+}
+
+func newCampaignItem(c Campaign) campaignItem {
+	return campaignItem{Key: campaignKey(c.LocationID, c.Type, c.ID), Campaign: c}
+}
+
+func newAdGroupItem(g AdGroup) adGroupItem {
+	return adGroupItem{Key: adGroupKey(g.LocationID, g.Type, g.CampaignID, g.ID), AdGroup: g}
+}
+
+func newCampaignReportItem(c Campaign, m DailyMetrics) reportItem {
+	return reportItem{
+		Key:          campaignReportKey(c.LocationID, c.Type, m.Date, c.ID),
+		GSI1PK:       campaignReportsPK(c.LocationID, c.Type, c.ID),
+		GSI1SK:       campaignReportsSK(levelCampaign, m.Date, ""),
+		Level:        levelCampaign,
+		Type:         c.Type,
+		CampaignID:   c.ID,
+		DailyMetrics: m,
+	}
+}
+
+func newAdGroupReportItem(g AdGroup, m DailyMetrics) reportItem {
+	return reportItem{
+		Key:          adGroupReportKey(g.LocationID, g.Type, m.Date, g.CampaignID, g.ID),
+		GSI1PK:       campaignReportsPK(g.LocationID, g.Type, g.CampaignID),
+		GSI1SK:       campaignReportsSK(levelAdGroup, m.Date, g.ID),
+		Level:        levelAdGroup,
+		Type:         g.Type,
+		CampaignID:   g.CampaignID,
+		AdGroupID:    g.ID,
+		DailyMetrics: m,
+	}
+}
+
+// Store reads and writes the area's records.
+type Store struct {
+	table *storage.Table
+}
+
+// NewStore returns a Store on table.
+func NewStore(table *storage.Table) *Store { return &Store{table: table} }
+
+// Campaign returns the account's campaign of the integration type, or nil.
+func (s *Store) Campaign(ctx context.Context, accountID, typ, campaignID string) (*Campaign, error) {
+	item, err := storage.Get[campaignItem](ctx, s.table, campaignKey(accountID, typ, campaignID))
+	if err != nil || item == nil {
+		return nil, err
+	}
+	return &item.Campaign, nil
+}
+
+// Campaigns returns the account's campaigns of the integration type, by id.
+func (s *Store) Campaigns(ctx context.Context, accountID, typ string) ([]Campaign, error) {
+	items, err := storage.QueryPartition[campaignItem](ctx, s.table, storage.AccountPK(accountID), campaignPrefix(typ))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Campaign, len(items))
+	for i, it := range items {
+		out[i] = it.Campaign
+	}
+	return out, nil
+}
+
+// AdGroups returns the ad groups of one campaign of the integration type, or
+// of all its campaigns when campaignID is "".
+func (s *Store) AdGroups(ctx context.Context, accountID, typ, campaignID string) ([]AdGroup, error) {
+	items, err := storage.QueryPartition[adGroupItem](ctx, s.table, storage.AccountPK(accountID), adGroupPrefix(typ, campaignID))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]AdGroup, len(items))
+	for i, it := range items {
+		out[i] = it.AdGroup
+	}
+	return out, nil
+}
+
+// reportRange asks for the daily rows of one level from start to end (both
+// YYYY-MM-DD, inclusive), of every campaign of the type or of one.
+type reportRange struct {
+	accountID  string
+	typ        string
+	level      string
+	start, end string
+	campaignID string
+}
+
+// reportRows reads the rows of a range with one Query (paged): the base
+// table's date-first keys for every campaign, the per-campaign index for one.
+func (s *Store) reportRows(ctx context.Context, rr reportRange) ([]reportItem, error) {
+	var keyCond expression.KeyConditionBuilder
+	in := &dynamodb.QueryInput{TableName: aws.String(s.table.Name)}
+	if rr.campaignID == "" {
+		keyCond = expression.Key(storage.AttrPK).Equal(expression.Value(storage.AccountPK(rr.accountID))).
+			And(expression.Key(storage.AttrSK).Between(
+				expression.Value(reportDayPrefix(rr.typ, rr.level, rr.start)),
+				expression.Value(reportDayPrefix(rr.typ, rr.level, rr.end)+"#"+afterAllIDs)))
+		in.ConsistentRead = aws.Bool(true)
+	} else {
+		// An index read is eventually consistent: a row loaded a moment ago
+		// may be missing, which a report tolerates.
+		keyCond = expression.Key(storage.AttrGSI1PK).Equal(expression.Value(campaignReportsPK(rr.accountID, rr.typ, rr.campaignID))).
+			And(expression.Key(storage.AttrGSI1SK).Between(
+				expression.Value(rr.level+"#"+rr.start),
+				expression.Value(rr.level+"#"+rr.end+"#"+afterAllIDs)))
+		in.IndexName = aws.String(storage.IndexGSI1)
+	}
+	expr, err := expression.NewBuilder().WithKeyCondition(keyCond).Build()
+	if err != nil {
+		return nil, fmt.Errorf("build report query: %w", err)
+	}
+	in.KeyConditionExpression = expr.KeyCondition()
+	in.ExpressionAttributeNames = expr.Names()
+	in.ExpressionAttributeValues = expr.Values()
+
+	var all []reportItem
+	p := dynamodb.NewQueryPaginator(s.table.DB, in)
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var items []reportItem
+		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
+			return nil, fmt.Errorf("decode report rows: %w", err)
+		}
+		all = append(all, items...)
+	}
+	return all, nil
+}
