@@ -1,14 +1,23 @@
-// Package customfields serves the custom-fields area.
+// Package customfields serves the custom-fields area: updating a custom
+// field of a custom object or of the company object.
 package customfields
 
 import (
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the custom-fields area.
-var Area = app.Area{Name: "custom-fields", Routes: routes}
+var Area = app.Area{Name: "custom-fields", Routes: routes, Seed: seed}
+
+type handler struct {
+	store *Store
+	clock clock.Clock
+}
 
 func routes(d app.Deps) []route.Route {
-	return nil // TODO(owner of custom-fields): bind the area's operations
+	h := &handler{store: NewStore(d.Table), clock: d.Clock}
+	return []route.Route{{Op: operations.UpdateCustomField, Handle: h.update}}
 }

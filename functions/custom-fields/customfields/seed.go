@@ -1,0 +1,89 @@
+package customfields
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/validate"
+)
+
+// SeedData is the custom-fields part of a demo dataset.
+type SeedData struct {
+	CustomFields []Field `json:"customFields"`
+}
+
+func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
+	var data SeedData
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&data); err != nil {
+		return fmt.Errorf("custom-fields: %w", err)
+	}
+	items := make([]any, 0, len(data.CustomFields))
+	for _, f := range data.CustomFields {
+		if err := checkSeedField(f); err != nil {
+			return fmt.Errorf("custom-fields: field %q: %w", f.ID, err)
+		}
+		items = append(items, newItem(f))
+	}
+	return d.Table.BatchPut(ctx, items)
+}
+
+// checkSeedField holds demo data to what the API itself would produce, so
+// the demo never shows a field an update could not have left behind.
+func checkSeedField(f Field) error {
+	for _, id := range [][2]string{{"id", f.ID}, {"locationId", f.LocationID}, {"parentId", f.ParentID}} {
+		if msg := validate.IDProblem(id[0], id[1]); msg != "" {
+			return fmt.Errorf("%s", msg)
+		}
+	}
+	switch {
+	case strings.TrimSpace(f.Name) == "":
+		return fmt.Errorf("name is required")
+	case !slices.Contains(DataTypes, f.DataType):
+		return fmt.Errorf("dataType %q is not one of %s", f.DataType, strings.Join(DataTypes, ", "))
+	case f.ObjectKey == "":
+		return fmt.Errorf("objectKey is required")
+	case !strings.HasPrefix(f.FieldKey, fieldKeyPrefix(f.ObjectKey)) || len(f.FieldKey) == len(fieldKeyPrefix(f.ObjectKey)):
+		return fmt.Errorf("fieldKey %q must be %s<field_name>", f.FieldKey, fieldKeyPrefix(f.ObjectKey))
+	case len(f.Options) > 0 && !hasOptions(f.DataType):
+		return fmt.Errorf("options on a %s field", f.DataType)
+	case f.DataType != TypeFileUpload && (f.AcceptedFormats != "" || f.MaxFileLimit != 0):
+		return fmt.Errorf("acceptedFormats or maxFileLimit on a %s field", f.DataType)
+	case f.AcceptedFormats != "" && !slices.Contains(AcceptedFormats, f.AcceptedFormats):
+		return fmt.Errorf("acceptedFormats %q is not one of %s", f.AcceptedFormats, strings.Join(AcceptedFormats, ", "))
+	case f.MaxFileLimit < 0 || f.MaxFileLimit > MaxFileLimit:
+		return fmt.Errorf("maxFileLimit must be from 1 to %d", MaxFileLimit)
+	case f.AllowCustomOption != nil && f.DataType != TypeRadio:
+		return fmt.Errorf("allowCustomOption on a %s field", f.DataType)
+	}
+	keys, labels := map[string]bool{}, map[string]bool{}
+	for i, o := range f.Options {
+		switch {
+		case o.Key == "" || keys[o.Key]:
+			return fmt.Errorf("options[%d].key must be present and unique", i)
+		case o.Label == "" || o.Label != strings.TrimSpace(o.Label) || labels[o.Label]:
+			return fmt.Errorf("options[%d].label must be present, trimmed and unique", i)
+		case o.URL != "" && (f.DataType != TypeRadio || !isWebURL(o.URL)):
+			return fmt.Errorf("options[%d].url must be an http(s) URL on a RADIO field", i)
+		}
+		keys[o.Key], labels[o.Label] = true, true
+	}
+	for name, ts := range map[string]string{"dateAdded": f.DateAdded, "dateUpdated": f.DateUpdated} {
+		if _, err := time.Parse(time.RFC3339, ts); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// fieldKeyPrefix is how the field keys of an object begin:
+// "custom_object.pet." for the custom object custom_object.pet, "<object>."
+// for a standard object.
+func fieldKeyPrefix(objectKey string) string { return objectKey + "." }

@@ -1,0 +1,259 @@
+package customfields
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/httpio"
+	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/validate"
+)
+
+// maxAttempts bounds the read-change-write rounds of one update. Each lost
+// round means another update of the same field was written, so a handful
+// of rounds absorbs any realistic burst; past them the client retries.
+const maxAttempts = 8
+
+// updateBody is the body of PUT /custom-fields/{id} (UpdateCustomFieldsDTO).
+type updateBody struct {
+	LocationID  *string `json:"locationId"`
+	Name        *string `json:"name"`
+	Description *string `json:"description"`
+	Placeholder *string `json:"placeholder"`
+	ShowInForms *bool   `json:"showInForms"`
+	// Options is kept raw so each option is decoded on its own and its
+	// errors name it (options[2].label), and so that null is told apart
+	// from absent.
+	Options         json.RawMessage `json:"options"`
+	AcceptedFormats *string         `json:"acceptedFormats"`
+	MaxFileLimit    *float64        `json:"maxFileLimit"`
+}
+
+// optionBody is one option of the body (OptionDTO).
+type optionBody struct {
+	// Key is accepted because the public API declares it, and ignored:
+	// keys of existing options never change and new ones are generated.
+	Key   *string `json:"key"`
+	Label *string `json:"label"`
+	URL   *string `json:"url"`
+}
+
+// change is a request that passed the rules that need no stored field: what
+// it sets. Nil pointers are properties the request leaves alone.
+type change struct {
+	locationID      string
+	name            *string
+	description     *string
+	placeholder     *string
+	showInForms     bool
+	options         []optionChange // nil when the request has no options
+	acceptedFormats *string
+	maxFileLimit    *int
+}
+
+// optionChange is one requested option: its label (trimmed) and URL ("" for
+// none).
+type optionChange struct {
+	label string
+	url   string
+}
+
+type updateResponse struct {
+	Field Field `json:"field"`
+}
+
+// parseUpdate decodes the body and checks every rule that holds whatever the
+// stored field is. The violations are returned in v, not as an error, so
+// that the rules that depend on the field can add to the same answer.
+func parseUpdate(r *http.Request, v *validate.Errors) (change, error) {
+	var body updateBody
+	if err := httpio.DecodeJSON(r, &body); err != nil {
+		return change{}, err
+	}
+	var c change
+	if v.Required("locationId", body.LocationID) && v.ID("locationId", *body.LocationID) {
+		c.locationID = *body.LocationID
+	}
+	if validate.RequiredPresent(v, "showInForms", body.ShowInForms) {
+		c.showInForms = *body.ShowInForms
+	}
+	if body.Name != nil {
+		name := strings.TrimSpace(*body.Name)
+		if v.Check(name != "", "name must not be empty") && v.MaxLen("name", name, maxNameLen) {
+			c.name = &name
+		}
+	}
+	if body.Description != nil && v.MaxLen("description", *body.Description, maxDescriptionLen) {
+		c.description = body.Description
+	}
+	if body.Placeholder != nil && v.MaxLen("placeholder", *body.Placeholder, maxPlaceholderLen) {
+		c.placeholder = body.Placeholder
+	}
+	if body.Options != nil {
+		c.options = parseOptions(body.Options, v)
+	}
+	if body.AcceptedFormats != nil && v.OneOf("acceptedFormats", *body.AcceptedFormats, AcceptedFormats...) {
+		c.acceptedFormats = body.AcceptedFormats
+	}
+	if body.MaxFileLimit != nil {
+		n := *body.MaxFileLimit
+		if v.Check(n == math.Trunc(n) && n >= 1 && n <= MaxFileLimit,
+			fmt.Sprintf("maxFileLimit must be a whole number from 1 to %d", MaxFileLimit)) {
+			limit := int(n)
+			c.maxFileLimit = &limit
+		}
+	}
+	return c, nil
+}
+
+// parseOptions checks the options array on its own: an array of at most
+// maxOptions objects, each with a non-empty label unique in the array and an
+// optional well-formed URL. It returns a non-nil slice (possibly empty).
+func parseOptions(raw json.RawMessage, v *validate.Errors) []optionChange {
+	out := []optionChange{}
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		v.Add("options must be an array of options (send every existing option with any new ones)")
+		return out
+	}
+	var items []json.RawMessage
+	if err := httpio.DecodeValue(raw, "options", &items); err != nil {
+		addViolations(v, err)
+		return out
+	}
+	if !v.Check(len(items) <= maxOptions, fmt.Sprintf("options must hold at most %d options", maxOptions)) {
+		return out
+	}
+	firstAt := map[string]int{}
+	for i, item := range items {
+		field := fmt.Sprintf("options[%d]", i)
+		if bytes.Equal(bytes.TrimSpace(item), []byte("null")) {
+			v.Add(field + " must be an object with a label")
+			continue
+		}
+		var o optionBody
+		if err := httpio.DecodeValue(item, field, &o); err != nil {
+			addViolations(v, err)
+			continue
+		}
+		var opt optionChange
+		if o.Label != nil {
+			opt.label = strings.TrimSpace(*o.Label)
+		}
+		if !v.Check(opt.label != "", field+".label is required and must not be empty") ||
+			!v.MaxLen(field+".label", opt.label, maxLabelLen) {
+			continue
+		}
+		if j, dup := firstAt[opt.label]; dup {
+			v.Addf("%s.label %q repeats options[%d].label: labels must be unique", field, opt.label, j)
+			continue
+		}
+		firstAt[opt.label] = i
+		if o.URL != nil {
+			opt.url = strings.TrimSpace(*o.URL)
+		}
+		if opt.url != "" {
+			if !v.MaxLen(field+".url", opt.url, maxURLLen) {
+				continue
+			}
+			v.Check(isWebURL(opt.url), field+".url must be an absolute http or https URL")
+		}
+		out = append(out, opt)
+	}
+	return out
+}
+
+// addViolations adds the violations of a decoding error (always a
+// validation error from httpio.DecodeValue).
+func addViolations(v *validate.Errors, err error) {
+	if e, ok := apierror.As(err); ok && e.Code == apierror.CodeValidation {
+		for _, msg := range e.Violations {
+			v.Add(msg)
+		}
+		return
+	}
+	v.Add("options is not valid")
+}
+
+// isWebURL reports whether s is an absolute http(s) URL with a host and no
+// credentials. Non-ASCII characters must be percent-encoded, as RFC 3986
+// has it; that also keeps maxURLLen a bound in bytes.
+func isWebURL(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] <= ' ' || s[i] >= 0x7f {
+			return false
+		}
+	}
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Hostname() != "" && u.User == nil
+}
+
+func (h *handler) update(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpio.PathID(r, "id")
+	if err != nil {
+		return err
+	}
+	var v validate.Errors
+	c, err := parseUpdate(r, &v)
+	if err != nil {
+		return err
+	}
+	if c.locationID == "" {
+		return v.Err() // no account to check: the locationId violation answers
+	}
+	ctx := r.Context()
+	// The account is checked before the field is read: another account's
+	// caller learns nothing about its fields, not even their rule failures.
+	p, err := auth.RequireAccount(ctx, c.locationID)
+	if err != nil {
+		return err
+	}
+
+	// Optimistic locking: read the field, apply the change, write it back
+	// only if nobody wrote in between; otherwise re-read, re-apply and
+	// re-check. Options another update added meanwhile are kept, not taken
+	// for removals (see unseenLabels).
+	now := h.clock.Now()
+	var firstLabels map[string]bool
+	for attempt := 1; ; attempt++ {
+		item, err := h.store.get(ctx, p.AccountID, id)
+		if err != nil {
+			return storage.Classify(err)
+		}
+		if item == nil {
+			return apierror.NotFound("Custom field %s was not found", id)
+		}
+		if firstLabels == nil {
+			firstLabels = labelSet(item.Options)
+		}
+		updated, problems := apply(item.Field, unseenLabels(*item, firstLabels, now), c, clock.Timestamp(now))
+		for _, msg := range problems {
+			v.Add(msg)
+		}
+		if err := v.Err(); err != nil {
+			return err
+		}
+		written, err := h.store.replace(ctx, p.AccountID, fieldItem{
+			Version:       item.Version,
+			RecentOptions: nextRecent(item.RecentOptions, item.Field, updated, now),
+			Field:         updated,
+		})
+		if err != nil {
+			return storage.Classify(err)
+		}
+		if written {
+			return httpio.WriteJSON(w, http.StatusOK, updateResponse{Field: updated})
+		}
+		if attempt == maxAttempts {
+			return apierror.Unavailable(fmt.Errorf("custom field %s: %d conflicting writes in a row", id, maxAttempts), time.Second)
+		}
+	}
+}
