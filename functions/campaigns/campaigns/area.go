@@ -1,14 +1,23 @@
-// Package campaigns serves the campaigns area.
+// Package campaigns serves the Campaigns area: listing an account's
+// campaigns.
 package campaigns
 
 import (
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
-// Area is the campaigns area.
-var Area = app.Area{Name: "campaigns", Routes: routes}
+// Area is the Campaigns area.
+var Area = app.Area{Name: "campaigns", Routes: routes, Seed: seed}
+
+type handler struct {
+	store *Store
+}
 
 func routes(d app.Deps) []route.Route {
-	return nil // TODO(owner of campaigns): bind the area's operations
+	h := &handler{store: NewStore(d.Table)}
+	return []route.Route{
+		{Op: operations.ListCampaigns, Handle: h.list},
+	}
 }

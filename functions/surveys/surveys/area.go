@@ -1,14 +1,23 @@
-// Package surveys serves the surveys area.
+// Package surveys serves the Surveys area: listing an account's surveys and
+// survey folders.
 package surveys
 
 import (
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
-// Area is the surveys area.
-var Area = app.Area{Name: "surveys", Routes: routes}
+// Area is the Surveys area.
+var Area = app.Area{Name: "surveys", Routes: routes, Seed: seed}
+
+type handler struct {
+	store *Store
+}
 
 func routes(d app.Deps) []route.Route {
-	return nil // TODO(owner of surveys): bind the area's operations
+	h := &handler{store: NewStore(d.Table)}
+	return []route.Route{
+		{Op: operations.ListSurveys, Handle: h.list},
+	}
 }

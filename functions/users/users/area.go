@@ -1,14 +1,23 @@
-// Package users serves the users area.
+// Package users serves the Users area: searching a company's users by
+// e-mail address.
 package users
 
 import (
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
-// Area is the users area.
-var Area = app.Area{Name: "users", Routes: routes}
+// Area is the Users area.
+var Area = app.Area{Name: "users", Routes: routes, Seed: seed}
+
+type handler struct {
+	store *Store
+}
 
 func routes(d app.Deps) []route.Route {
-	return nil // TODO(owner of users): bind the area's operations
+	h := &handler{store: NewStore(d.Table)}
+	return []route.Route{
+		{Op: operations.FilterUsersByEmail, Handle: h.filterByEmail},
+	}
 }

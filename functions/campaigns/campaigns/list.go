@@ -1,0 +1,58 @@
+package campaigns
+
+import (
+	"net/http"
+
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/httpio"
+	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/validate"
+)
+
+type listResponse struct {
+	Campaigns []Campaign `json:"campaigns"`
+}
+
+type listRequest struct {
+	locationID string
+	// status is "" (every campaign) or one of Statuses. Any other value is
+	// refused rather than answered with an empty list: no campaign can have
+	// it, so it is a client's mistake (often a typo) worth naming.
+	status string
+}
+
+func parseList(r *http.Request) (listRequest, error) {
+	var v validate.Errors
+	q := httpio.NewQuery(r, &v)
+	req := listRequest{locationID: q.Required("locationId")}
+	if req.locationID != "" {
+		v.ID("locationId", req.locationID)
+	}
+	if q.Has("status") {
+		req.status = q.String("status")
+		v.OneOf("status", req.status, Statuses...)
+	}
+	return req, v.Err()
+}
+
+func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
+	req, err := parseList(r)
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	if _, err := auth.RequireAccount(ctx, req.locationID); err != nil {
+		return err
+	}
+	all, err := h.store.List(ctx, req.locationID)
+	if err != nil {
+		return storage.Classify(err)
+	}
+	resp := listResponse{Campaigns: []Campaign{}}
+	for _, c := range all {
+		if req.status == "" || c.Status == req.status {
+			resp.Campaigns = append(resp.Campaigns, c)
+		}
+	}
+	return httpio.WriteJSON(w, http.StatusOK, resp)
+}

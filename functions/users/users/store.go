@@ -1,0 +1,227 @@
+package users
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// User is a user of a company, as the API shows it with projection "all".
+type User struct {
+	ID          string      `dynamodbav:"id" json:"id"`
+	Name        string      `dynamodbav:"name,omitempty" json:"name"`
+	FirstName   string      `dynamodbav:"firstName,omitempty" json:"firstName"`
+	LastName    string      `dynamodbav:"lastName,omitempty" json:"lastName"`
+	Email       string      `dynamodbav:"email" json:"email"`
+	Phone       string      `dynamodbav:"phone,omitempty" json:"phone"`
+	Extension   string      `dynamodbav:"extension,omitempty" json:"extension"`
+	Permissions Permissions `dynamodbav:"permissions" json:"permissions"`
+	Scopes      []string    `dynamodbav:"scopes" json:"scopes"`
+	Roles       Roles       `dynamodbav:"roles" json:"roles"`
+	Deleted     bool        `dynamodbav:"deleted" json:"deleted"`
+	// LcPhone maps an account id to the user's inbound phone number there.
+	LcPhone          map[string]string `dynamodbav:"lcPhone" json:"lcPhone"`
+	PlatformLanguage string            `dynamodbav:"platformLanguage,omitempty" json:"platformLanguage"`
+}
+
+// Roles is the user's role: its type (account or agency), the role itself
+// (admin or user), the accounts it covers and whether it is restricted to
+// them. The public API names this single object "roles".
+type Roles struct {
+	Type               string   `dynamodbav:"type" json:"type"`
+	Role               string   `dynamodbav:"role" json:"role"`
+	LocationIDs        []string `dynamodbav:"locationIds" json:"locationIds"`
+	RestrictSubAccount bool     `dynamodbav:"restrictSubAccount" json:"restrictSubAccount"`
+}
+
+// Role types and roles a user can hold.
+var (
+	RoleTypes = []string{"account", "agency"}
+	RoleNames = []string{"admin", "user"}
+)
+
+// PlatformLanguages are the languages a user can choose.
+var PlatformLanguages = []string{"en_US", "es", "fr_CA", "fr_FR", "nl", "de", "pt_PT", "pt_BR", "it", "sv", "da", "fi", "no"}
+
+// normalize gives absent lists and maps their empty value, so every answer
+// has the same shape.
+func (u *User) normalize() {
+	if u.Scopes == nil {
+		u.Scopes = []string{}
+	}
+	if u.Roles.LocationIDs == nil {
+		u.Roles.LocationIDs = []string{}
+	}
+	if u.LcPhone == nil {
+		u.LcPhone = map[string]string{}
+	}
+}
+
+// Users are company-owned: each is stored by id in its company's partition.
+func userKey(companyID, id string) storage.Key {
+	return storage.Key{PK: storage.CompanyPK(companyID), SK: "USER#" + id}
+}
+
+// emailIndexPK is the GSI1 partition of the company's users with one e-mail
+// address (lower-cased), so a search reads only the users it asks about. The
+// company id comes first and is an id (no '#'), so no other company's users
+// can ever share the partition.
+func emailIndexPK(companyID, lowerEmail string) string {
+	return "USEREMAIL#" + companyID + "#" + lowerEmail
+}
+
+// emailIndexSK orders the users sharing an address by id.
+func emailIndexSK(id string) string { return "USER#" + id }
+
+type userItem struct {
+	storage.Key
+	GSI1PK    string `dynamodbav:"GSI1PK"`
+	GSI1SK    string `dynamodbav:"GSI1SK"`
+	CompanyID string `dynamodbav:"companyId"`
+	User
+}
+
+func newUserItem(companyID string, u User) userItem {
+	return userItem{
+		Key:       userKey(companyID, u.ID),
+		GSI1PK:    emailIndexPK(companyID, strings.ToLower(u.Email)),
+		GSI1SK:    emailIndexSK(u.ID),
+		CompanyID: companyID,
+		User:      u,
+	}
+}
+
+// Store reads and writes users.
+type Store struct {
+	table *storage.Table
+}
+
+// NewStore returns a Store on table.
+func NewStore(table *storage.Table) *Store { return &Store{table: table} }
+
+// Get returns the company's user, or nil when it has none with that id.
+func (s *Store) Get(ctx context.Context, companyID, id string) (*User, error) {
+	item, err := storage.Get[userItem](ctx, s.table, userKey(companyID, id))
+	if err != nil || item == nil {
+		return nil, err
+	}
+	item.normalize()
+	return &item.User, nil
+}
+
+// emailLookups bounds the e-mail index queries one search runs at once.
+const emailLookups = 8
+
+// FindByEmails returns the company's users whose e-mail address is one of
+// lowerEmails (lower-cased, distinct) and whose deleted flag is deleted,
+// ordered by e-mail address and then id. It runs one index query per
+// address, a few at a time. The index is eventually consistent: a user
+// written a moment ago may not be found yet.
+func (s *Store) FindByEmails(ctx context.Context, companyID string, lowerEmails []string, deleted bool) ([]User, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	found := make([][]User, len(lowerEmails))
+	errs := make([]error, len(lowerEmails))
+	slots := make(chan struct{}, emailLookups)
+	var wg sync.WaitGroup
+	for i, email := range lowerEmails {
+		wg.Go(func() {
+			select {
+			case slots <- struct{}{}:
+				defer func() { <-slots }()
+			case <-ctx.Done():
+				errs[i] = ctx.Err()
+				return
+			}
+			found[i], errs[i] = s.findByEmail(ctx, companyID, email, deleted)
+			if errs[i] != nil {
+				cancel() // the search fails anyway: stop the other lookups
+			}
+		})
+	}
+	wg.Wait()
+	if err := firstCause(errs); err != nil {
+		return nil, err
+	}
+	var all []User
+	for _, us := range found {
+		all = append(all, us...)
+	}
+	sort.Slice(all, func(i, j int) bool {
+		a, b := strings.ToLower(all[i].Email), strings.ToLower(all[j].Email)
+		if a != b {
+			return a < b
+		}
+		return all[i].ID < all[j].ID
+	})
+	return all, nil
+}
+
+// firstCause returns the first error that is not the cancellation one
+// failed lookup caused in the others, else the first error.
+func firstCause(errs []error) error {
+	var first error
+	for _, err := range errs {
+		if err == nil {
+			continue
+		}
+		if !errors.Is(err, context.Canceled) {
+			return err
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+func (s *Store) findByEmail(ctx context.Context, companyID, lowerEmail string, deleted bool) ([]User, error) {
+	expr, err := expression.NewBuilder().
+		WithKeyCondition(expression.Key(storage.AttrGSI1PK).Equal(expression.Value(emailIndexPK(companyID, lowerEmail)))).
+		WithFilter(expression.Name("deleted").Equal(expression.Value(deleted))).
+		Build()
+	if err != nil {
+		return nil, fmt.Errorf("build user e-mail query: %w", err)
+	}
+	in := &dynamodb.QueryInput{
+		TableName:                 aws.String(s.table.Name),
+		IndexName:                 aws.String(storage.IndexGSI1),
+		KeyConditionExpression:    expr.KeyCondition(),
+		FilterExpression:          expr.Filter(),
+		ExpressionAttributeNames:  expr.Names(),
+		ExpressionAttributeValues: expr.Values(),
+	}
+	var users []User
+	p := dynamodb.NewQueryPaginator(s.table.DB, in)
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var items []userItem
+		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
+			return nil, fmt.Errorf("decode users: %w", err)
+		}
+		for _, it := range items {
+			// The index partition already names the company; checking the
+			// item's own partition too keeps a mis-keyed item from ever
+			// reaching another company.
+			if it.PK != storage.CompanyPK(companyID) {
+				continue
+			}
+			it.normalize()
+			users = append(users, it.User)
+		}
+	}
+	return users, nil
+}
