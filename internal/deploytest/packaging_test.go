@@ -1,0 +1,185 @@
+package deploytest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bizplatform/api/internal/catalog"
+	"github.com/bizplatform/api/internal/demo"
+	"github.com/bizplatform/api/internal/lambdart"
+	"github.com/bizplatform/api/internal/testenv"
+	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/operations"
+)
+
+// buildFunctions builds every function for this machine with the flags the
+// Makefile uses for Lambda, into dir/<area>.
+func buildFunctions(t *testing.T, root, dir string) {
+	t.Helper()
+	args := []string{"build", "-tags", "lambda.norpc", "-trimpath", "-ldflags", "-s -w", "-o", dir + string(filepath.Separator)}
+	for _, area := range operations.Areas {
+		args = append(args, "./functions/"+area)
+	}
+	cmd := exec.Command("go", args...)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "go build: %s", out)
+}
+
+// loadDemo fills a fresh table with the demo dataset and demo tokens, as
+// make run does on first start.
+func loadDemo(t *testing.T) (tableName string) {
+	t.Helper()
+	ctx := context.Background()
+	table := testenv.NewTable(t)
+	deps := app.Deps{Table: table, Clock: clock.System{}}
+	ds, err := demo.Default()
+	require.NoError(t, err)
+	_, err = demo.Load(ctx, deps, ds, catalog.Areas)
+	require.NoError(t, err, "load the demo dataset")
+	srv, err := app.NewServer(config.Config{Burst: 100, Window: 10 * time.Second, Daily: 200000}, deps)
+	require.NoError(t, err)
+	_, err = demo.CreateTokens(ctx, srv.Tokens, testenv.Endpoint(t))
+	require.NoError(t, err)
+	return table.Name
+}
+
+type sampleEvent struct {
+	file    string
+	payload []byte
+	event   struct {
+		RouteKey       string            `json:"routeKey"`
+		Headers        map[string]string `json:"headers"`
+		RequestContext struct {
+			RequestID string `json:"requestId"`
+		} `json:"requestContext"`
+	}
+}
+
+func readEvents(t *testing.T, root, area string) []sampleEvent {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(root, "events", area, "*.json"))
+	require.NoError(t, err)
+	sort.Strings(files)
+	var out []sampleEvent
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		require.NoError(t, err)
+		ev := sampleEvent{file: filepath.Base(f), payload: raw}
+		require.NoError(t, json.Unmarshal(raw, &ev.event), f)
+		out = append(out, ev)
+	}
+	return out
+}
+
+// withoutAuthorization returns the event with its Authorization header
+// removed and its own request id.
+func withoutAuthorization(t *testing.T, payload []byte) []byte {
+	var ev map[string]any
+	require.NoError(t, json.Unmarshal(payload, &ev))
+	delete(ev["headers"].(map[string]any), "authorization")
+	ev["requestContext"].(map[string]any)["requestId"] = "unauthenticated-probe"
+	out, err := json.Marshal(ev)
+	require.NoError(t, err)
+	return out
+}
+
+func TestEveryFunctionBinaryAnswersItsEventsUnderTheLambdaRuntimeAPI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds fifteen binaries")
+	}
+	root := repoRoot(t)
+	binDir := t.TempDir()
+	buildFunctions(t, root, binDir)
+	tableName := loadDemo(t)
+
+	timings := map[string]time.Duration{}
+	for _, area := range operations.Areas {
+		t.Run(area, func(t *testing.T) {
+			events := readEvents(t, root, area)
+			require.NotEmpty(t, events, "events/%s has no event", area)
+
+			rt, err := lambdart.Start()
+			require.NoError(t, err)
+			defer rt.Close()
+			var logs bytes.Buffer
+			cmd := exec.Command(filepath.Join(binDir, area))
+			cmd.Env = []string{
+				"AWS_LAMBDA_RUNTIME_API=" + rt.Addr,
+				"AWS_LAMBDA_FUNCTION_NAME=" + catalog.FunctionName(area),
+				"AWS_LAMBDA_FUNCTION_MEMORY_SIZE=256",
+				"AWS_LAMBDA_FUNCTION_VERSION=$LATEST",
+				"AWS_REGION=us-east-1",
+				"TABLE_NAME=" + tableName,
+				"DYNAMODB_ENDPOINT=" + testenv.Endpoint(t),
+				"LOG_LEVEL=INFO",
+			}
+			cmd.Stdout, cmd.Stderr = &logs, &logs
+			start := time.Now()
+			require.NoError(t, cmd.Start())
+			defer func() {
+				_ = cmd.Process.Kill()
+				_ = cmd.Wait()
+			}()
+
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			for i, ev := range events {
+				res, err := rt.Invoke(ctx, ev.payload)
+				require.NoError(t, err, "%s; function output:\n%s", ev.file, logs.String())
+				if i == 0 {
+					timings[area] = time.Since(start)
+				}
+				gr, err := lambdart.DecodeGatewayResponse(res)
+				require.NoError(t, err, ev.file)
+				assert.True(t, gr.StatusCode >= 200 && gr.StatusCode < 300, "%s: status %d, body %s", ev.file, gr.StatusCode, gr.Body)
+				assert.True(t, json.Valid([]byte(gr.Body)), "%s: body is JSON: %s", ev.file, gr.Body)
+				assert.Contains(t, gr.Headers["Content-Type"], "application/json", ev.file)
+				assert.Equal(t, ev.event.RequestContext.RequestID, gr.Headers["X-Request-Id"], "%s: API Gateway's request id is the request id", ev.file)
+				assert.NotEmpty(t, gr.Headers["X-Ratelimit-Remaining"]+gr.Headers["X-RateLimit-Remaining"], "%s: rate-limit headers", ev.file)
+			}
+
+			res, err := rt.Invoke(ctx, withoutAuthorization(t, events[0].payload))
+			require.NoError(t, err)
+			gr, err := lambdart.DecodeGatewayResponse(res)
+			require.NoError(t, err)
+			assert.Equal(t, http.StatusUnauthorized, gr.StatusCode, "an event without a token: %s", gr.Body)
+			assert.JSONEq(t, `{"statusCode":401,"message":"Missing bearer token: send Authorization: Bearer <token>","error":"Unauthorized"}`, gr.Body)
+
+			for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+				assert.True(t, json.Valid([]byte(line)), "every log line is JSON: %s", line)
+				assert.NotContains(t, line, "bpt_", "no token in the log")
+			}
+		})
+	}
+	var lines []string
+	for _, area := range operations.Areas {
+		lines = append(lines, fmt.Sprintf("%-22s %-15s %8.1f ms", catalog.FunctionName(area), area, float64(timings[area].Microseconds())/1000))
+	}
+	t.Logf("process start to first answer:\n%s", strings.Join(lines, "\n"))
+}
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	require.NoError(t, err)
+	_, err = os.Stat(filepath.Join(root, "go.mod"))
+	require.NoError(t, err)
+	return root
+}

@@ -1,0 +1,326 @@
+package deploytest
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bizplatform/api/internal/catalog"
+	"github.com/bizplatform/api/internal/iamcheck"
+	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/storage"
+)
+
+func readTemplate(t *testing.T) (string, map[string]any, map[string]any) {
+	t.Helper()
+	root := repoRoot(t)
+	tpl, err := ReadTemplate(filepath.Join(root, "template.yaml"))
+	require.NoError(t, err)
+	resources, ok := tpl["Resources"].(map[string]any)
+	require.True(t, ok, "template has Resources")
+	return root, tpl, resources
+}
+
+// servedRoutes are the routes the code serves, per area, as API Gateway
+// route keys ("GET /contacts/").
+func servedRoutes(t *testing.T) map[string][]string {
+	t.Helper()
+	deps := app.Deps{Table: &storage.Table{Name: "unused"}, Clock: clock.System{}}
+	out := map[string][]string{}
+	for _, area := range catalog.Areas {
+		for _, rt := range area.Routes(deps) {
+			for _, p := range rt.Op.Paths() {
+				out[area.Name] = append(out[area.Name], rt.Op.Method+" "+p)
+			}
+		}
+		sort.Strings(out[area.Name])
+	}
+	return out
+}
+
+// templateRoutes are a function's HttpApi event routes.
+func templateRoutes(t *testing.T, fn map[string]any) []string {
+	t.Helper()
+	var out []string
+	events, _ := Path(fn, "Properties", "Events").(map[string]any)
+	for name, ev := range events {
+		if Path(ev, "Type") != "HttpApi" {
+			continue
+		}
+		assert.Equal(t, map[string]any{"Ref": "HttpApi"}, Path(ev, "Properties", "ApiId"), "event %s is on the HttpApi", name)
+		out = append(out, fmt.Sprintf("%v %v", Path(ev, "Properties", "Method"), Path(ev, "Properties", "Path")))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestTemplateGlobalsFollowTheDesign(t *testing.T) {
+	_, tpl, _ := readTemplate(t)
+	assert.Equal(t, "AWS::Serverless-2016-10-31", tpl["Transform"])
+	fn := Path(tpl, "Globals", "Function")
+	assert.Equal(t, "provided.al2023", Path(fn, "Runtime"))
+	assert.Equal(t, []any{"arm64"}, Path(fn, "Architectures"))
+	assert.Equal(t, "bootstrap", Path(fn, "Handler"))
+	assert.Equal(t, "Active", Path(fn, "Tracing"))
+	assert.Equal(t, "JSON", Path(fn, "LoggingConfig", "LogFormat"))
+	vars, _ := Path(fn, "Environment", "Variables").(map[string]any)
+	for _, name := range []string{"TABLE_NAME", "RATE_LIMIT_BURST", "RATE_LIMIT_WINDOW_SECONDS", "RATE_LIMIT_DAILY", "LOG_LEVEL"} {
+		assert.Contains(t, vars, name, "functions get %s", name)
+	}
+	for _, p := range []string{"Stage", "RateLimitBurst", "RateLimitWindowSeconds", "RateLimitDaily", "LogLevel"} {
+		assert.NotNil(t, Path(tpl, "Parameters", p), "parameter %s", p)
+	}
+	for _, o := range []string{"ApiUrl", "TableName"} {
+		assert.NotNil(t, Path(tpl, "Outputs", o), "output %s", o)
+	}
+}
+
+func TestTemplateTableMatchesTheCodesTable(t *testing.T) {
+	_, _, res := readTemplate(t)
+	table := res["Table"]
+	require.NotNil(t, table, "a Table resource")
+	assert.Equal(t, "AWS::DynamoDB::Table", Path(table, "Type"))
+	props := Path(table, "Properties")
+	assert.Equal(t, "PAY_PER_REQUEST", Path(props, "BillingMode"))
+	assert.Equal(t, true, Path(props, "PointInTimeRecoverySpecification", "PointInTimeRecoveryEnabled"))
+	assert.Equal(t, true, Path(props, "DeletionProtectionEnabled"))
+	assert.Equal(t, true, Path(props, "SSESpecification", "SSEEnabled"))
+	assert.Equal(t, storage.AttrExpiresAt, Path(props, "TimeToLiveSpecification", "AttributeName"))
+	assert.Equal(t, true, Path(props, "TimeToLiveSpecification", "Enabled"))
+
+	// The same definition the local engines get (storage.CreateTableInput).
+	want := storage.CreateTableInput("x")
+	toJSON := func(v any) string { b, _ := json.Marshal(v); return string(b) }
+	var attrs []string
+	for _, a := range want.AttributeDefinitions {
+		attrs = append(attrs, fmt.Sprintf("%s:%s", *a.AttributeName, a.AttributeType))
+	}
+	var got []string
+	for _, a := range Path(props, "AttributeDefinitions").([]any) {
+		got = append(got, fmt.Sprintf("%v:%v", Path(a, "AttributeName"), Path(a, "AttributeType")))
+	}
+	assert.ElementsMatch(t, attrs, got, "attribute definitions")
+	var keys []string
+	for _, k := range want.KeySchema {
+		keys = append(keys, fmt.Sprintf("%s:%s", *k.AttributeName, k.KeyType))
+	}
+	var gotKeys []string
+	for _, k := range Path(props, "KeySchema").([]any) {
+		gotKeys = append(gotKeys, fmt.Sprintf("%v:%v", Path(k, "AttributeName"), Path(k, "KeyType")))
+	}
+	assert.Equal(t, keys, gotKeys, "key schema")
+	gsis, _ := Path(props, "GlobalSecondaryIndexes").([]any)
+	require.Len(t, gsis, len(want.GlobalSecondaryIndexes), toJSON(gsis))
+	for i, g := range want.GlobalSecondaryIndexes {
+		assert.Equal(t, *g.IndexName, Path(gsis[i], "IndexName"))
+		assert.Equal(t, string(g.Projection.ProjectionType), Path(gsis[i], "Projection", "ProjectionType"))
+	}
+}
+
+func TestEveryAreaIsOneFunctionServingExactlyItsRoutes(t *testing.T) {
+	_, _, res := readTemplate(t)
+	served := servedRoutes(t)
+	functions := map[string]bool{}
+	for name, r := range res {
+		if Path(r, "Type") == "AWS::Serverless::Function" {
+			functions[name] = true
+		}
+	}
+	allTemplateRoutes := map[string]string{}
+	for _, area := range catalog.Areas {
+		name := catalog.FunctionName(area.Name)
+		t.Run(name, func(t *testing.T) {
+			fn := res[name]
+			require.NotNil(t, fn, "template has %s for area %s", name, area.Name)
+			delete(functions, name)
+			assert.Equal(t, ".", Path(fn, "Properties", "CodeUri"))
+			assert.Equal(t, "makefile", Path(fn, "Metadata", "BuildMethod"))
+			routes := templateRoutes(t, fn)
+			assert.Equal(t, served[area.Name], routes, "the template routes %s exactly the routes its code serves", name)
+			for _, r := range routes {
+				if other, ok := allTemplateRoutes[r]; ok {
+					t.Errorf("route %s is mapped to both %s and %s", r, other, name)
+				}
+				allTemplateRoutes[r] = name
+			}
+			logGroup := Path(fn, "Properties", "LoggingConfig", "LogGroup")
+			require.NotNil(t, logGroup, "%s logs to its own log group", name)
+			lg := res[fmt.Sprint(Path(logGroup, "Ref"))]
+			assert.Equal(t, "AWS::Logs::LogGroup", Path(lg, "Type"))
+			assert.NotNil(t, Path(lg, "Properties", "RetentionInDays"), "%s's log group has a retention", name)
+		})
+	}
+	assert.Empty(t, functions, "functions in the template that serve no area")
+}
+
+func TestTheMakefileBuildsEveryFunctionForLambda(t *testing.T) {
+	root := repoRoot(t)
+	for _, area := range catalog.Areas {
+		name := catalog.FunctionName(area.Name)
+		t.Run(name, func(t *testing.T) {
+			cmd := exec.Command("make", "-n", "build-"+name, "ARTIFACTS_DIR=/artifacts")
+			cmd.Dir = root
+			out, err := cmd.CombinedOutput()
+			require.NoError(t, err, "make has build-%s: %s", name, out)
+			line := string(out)
+			for _, want := range []string{"CGO_ENABLED=0", "GOOS=linux", "GOARCH=arm64", "-tags lambda.norpc", "-trimpath", `-ldflags "-s -w"`, "-o /artifacts/bootstrap", "./functions/" + area.Name} {
+				assert.Contains(t, line, want)
+			}
+		})
+	}
+}
+
+var routeParam = regexp.MustCompile(`\{[^}]+\}`)
+
+func TestEveryEventNamesARouteItsFunctionServes(t *testing.T) {
+	root := repoRoot(t)
+	served := servedRoutes(t)
+	files, err := filepath.Glob(filepath.Join(root, "events", "*", "*.json"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	covered := map[string]bool{}
+	for _, f := range files {
+		rel, _ := filepath.Rel(root, f)
+		t.Run(rel, func(t *testing.T) {
+			area := filepath.Base(filepath.Dir(f))
+			routes, ok := served[area]
+			require.True(t, ok, "events/%s is not an area", area)
+			raw, err := os.ReadFile(f)
+			require.NoError(t, err)
+			var ev struct {
+				RouteKey       string `json:"routeKey"`
+				RawPath        string `json:"rawPath"`
+				RequestContext struct {
+					HTTP struct {
+						Method string `json:"method"`
+						Path   string `json:"path"`
+					} `json:"http"`
+					RouteKey string `json:"routeKey"`
+				} `json:"requestContext"`
+			}
+			require.NoError(t, json.Unmarshal(raw, &ev))
+			assert.Contains(t, routes, ev.RouteKey, "%s's function serves %s", area, ev.RouteKey)
+			assert.Equal(t, ev.RouteKey, ev.RequestContext.RouteKey)
+			method, path, _ := strings.Cut(ev.RouteKey, " ")
+			assert.Equal(t, method, ev.RequestContext.HTTP.Method)
+			pattern := "^" + routeParam.ReplaceAllString(regexp.QuoteMeta(path), "[A-Za-z0-9_-]+") + "$"
+			pattern = strings.ReplaceAll(pattern, `\{`, "{")
+			assert.Regexp(t, regexp.MustCompile(routeParam.ReplaceAllString(pattern, "[A-Za-z0-9_-]+")), ev.RawPath, "rawPath fits the route")
+			covered[ev.RouteKey] = true
+		})
+	}
+	for _, routes := range served {
+		for _, r := range routes {
+			if !strings.HasSuffix(r, "/") || !covered[r] {
+				// Routes without a trailing slash variant must each have an
+				// event; a slash-less variant shares its spec route's event.
+				if !covered[r] && !covered[r+"/"] {
+					t.Errorf("no event for %s", r)
+				}
+			}
+		}
+	}
+}
+
+func TestEachFunctionMayCallExactlyTheDynamoDBActionsItsCodeCalls(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses the call graph of fifteen binaries")
+	}
+	root, _, res := readTemplate(t)
+	var mains []string
+	for _, area := range catalog.Areas {
+		mains = append(mains, "github.com/bizplatform/api/functions/"+area.Name)
+	}
+	actions, err := iamcheck.Actions(root, mains...)
+	require.NoError(t, err)
+	for _, area := range catalog.Areas {
+		name := catalog.FunctionName(area.Name)
+		t.Run(name, func(t *testing.T) {
+			var want []string
+			for _, a := range actions["github.com/bizplatform/api/functions/"+area.Name] {
+				want = append(want, "dynamodb:"+a)
+			}
+			granted, resources := policy(t, res[name])
+			assert.Equal(t, want, granted, "%s's policy grants exactly what its code calls", name)
+			assert.Contains(t, resources, `{"Fn::GetAtt":["Table","Arn"]}`)
+			usesIndex := sourceMentions(t, filepath.Join(root, "functions", area.Name), "storage.IndexGSI1")
+			hasIndex := false
+			for _, r := range resources {
+				hasIndex = hasIndex || strings.Contains(r, "/index/")
+			}
+			assert.Equal(t, usesIndex, hasIndex, "%s may query the table's indexes only if its code does", name)
+		})
+	}
+}
+
+// policy returns the DynamoDB actions (sorted) and resources a function's
+// inline policy statements grant.
+func policy(t *testing.T, fn any) ([]string, []string) {
+	t.Helper()
+	var actions, resources []string
+	for _, p := range asList(Path(fn, "Properties", "Policies")) {
+		for _, st := range asList(Path(p, "Statement")) {
+			assert.Equal(t, "Allow", Path(st, "Effect"))
+			for _, a := range asList(Path(st, "Action")) {
+				actions = append(actions, fmt.Sprint(a))
+			}
+			for _, r := range asList(Path(st, "Resource")) {
+				b, _ := json.Marshal(r)
+				resources = append(resources, string(b))
+			}
+		}
+	}
+	sort.Strings(actions)
+	return actions, resources
+}
+
+func asList(v any) []any {
+	switch x := v.(type) {
+	case []any:
+		return x
+	case nil:
+		return nil
+	default:
+		return []any{x}
+	}
+}
+
+func sourceMentions(t *testing.T, dir, needle string) bool {
+	t.Helper()
+	found := false
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		raw, err := os.ReadFile(path)
+		if err == nil && strings.Contains(string(raw), needle) {
+			found = true
+		}
+		return err
+	})
+	require.NoError(t, err)
+	return found
+}
+
+func TestSamconfigHasDefaultAndProdEnvironments(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(repoRoot(t), "samconfig.toml"))
+	require.NoError(t, err)
+	s := string(raw)
+	for _, want := range []string{
+		"[default.deploy.parameters]", "[prod.deploy.parameters]", "resolve_s3 = true",
+		`capabilities = "CAPABILITY_IAM"`, "confirm_changeset = true", "parameter_overrides",
+		"[default.global.parameters]", "[prod.global.parameters]",
+	} {
+		assert.Contains(t, s, want)
+	}
+}
