@@ -105,7 +105,10 @@ func startEngine(ctx context.Context, getenv func(string) string, out io.Writer)
 	if err != nil {
 		return nil, err
 	}
-	dataDir := filepath.Join(root, ".local", "dynalite")
+	dataDir := getenv("DYNALITE_DATA_DIR")
+	if dataDir == "" {
+		dataDir = filepath.Join(root, ".local", "dynalite")
+	}
 	engine, err := dynalite.Start(ctx, dynalite.Options{Root: root, DataDir: dataDir, Port: port, Log: os.Stderr})
 	if err != nil {
 		return nil, fmt.Errorf("start the local engine on port %d (set DYNALITE_PORT to use another): %w", port, err)

@@ -1,14 +1,25 @@
-// Package emails serves the emails area.
+// Package emails serves the Email templates area: creating an e-mail
+// template, a template folder or an imported template.
 package emails
 
 import (
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the emails area.
-var Area = app.Area{Name: "emails", Routes: routes}
+var Area = app.Area{Name: "emails", Routes: routes, Seed: seed}
+
+type handler struct {
+	store *Store
+	clock clock.Clock
+}
 
 func routes(d app.Deps) []route.Route {
-	return nil // TODO(owner of emails): bind the area's operations
+	h := &handler{store: NewStore(d.Table), clock: d.Clock}
+	return []route.Route{
+		{Op: operations.CreateEmailTemplate, Handle: h.createTemplate},
+	}
 }

@@ -1,14 +1,25 @@
-// Package voiceai serves the voice-ai area.
+// Package voiceai serves the Voice AI area: updating an action attached to a
+// voice agent.
 package voiceai
 
 import (
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the voice-ai area.
-var Area = app.Area{Name: "voice-ai", Routes: routes}
+var Area = app.Area{Name: "voice-ai", Routes: routes, Seed: seed}
+
+type handler struct {
+	store *Store
+	clock clock.Clock
+}
 
 func routes(d app.Deps) []route.Route {
-	return nil // TODO(owner of voice-ai): bind the area's operations
+	h := &handler{store: NewStore(d.Table), clock: d.Clock}
+	return []route.Route{
+		{Op: operations.UpdateVoiceAction, Handle: h.updateAction},
+	}
 }

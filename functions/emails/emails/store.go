@@ -1,0 +1,114 @@
+package emails
+
+import (
+	"context"
+	"errors"
+
+	"github.com/bizplatform/api/shared/ids"
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// Template types, as the public API names them. A folder is a template of
+// type "folder": templates and folders share one id space, so a parentId is
+// checked with a single read.
+const (
+	TypeHTML    = "html"
+	TypeFolder  = "folder"
+	TypeImport  = "import"
+	TypeBuilder = "builder"
+	TypeBlank   = "blank"
+)
+
+// Types lists the template types in the public API's order.
+var Types = []string{TypeHTML, TypeFolder, TypeImport, TypeBuilder, TypeBlank}
+
+// Template is an e-mail template (or folder) as stored.
+type Template struct {
+	ID              string `dynamodbav:"id" json:"id"`
+	LocationID      string `dynamodbav:"locationId" json:"locationId"`
+	Type            string `dynamodbav:"type" json:"type"`
+	Title           string `dynamodbav:"title,omitempty" json:"title,omitempty"`
+	Name            string `dynamodbav:"name,omitempty" json:"name,omitempty"`
+	UpdatedBy       string `dynamodbav:"updatedBy,omitempty" json:"updatedBy,omitempty"`
+	BuilderVersion  string `dynamodbav:"builderVersion" json:"builderVersion"`
+	ParentID        string `dynamodbav:"parentId,omitempty" json:"parentId,omitempty"`
+	TemplateDataURL string `dynamodbav:"templateDataUrl,omitempty" json:"templateDataUrl,omitempty"`
+	ImportProvider  string `dynamodbav:"importProvider,omitempty" json:"importProvider,omitempty"`
+	ImportURL       string `dynamodbav:"importURL,omitempty" json:"importURL,omitempty"`
+	TemplateSource  string `dynamodbav:"templateSource,omitempty" json:"templateSource,omitempty"`
+	// IsPlainText is nil when the creator did not say.
+	IsPlainText *bool  `dynamodbav:"isPlainText,omitempty" json:"isPlainText,omitempty"`
+	DateAdded   string `dynamodbav:"dateAdded" json:"dateAdded"`
+	DateUpdated string `dynamodbav:"dateUpdated" json:"dateUpdated"`
+}
+
+// IsFolder reports whether the template is a folder.
+func (t Template) IsFolder() bool { return t.Type == TypeFolder }
+
+const templatePrefix = "EMAILTEMPLATE#"
+
+// Templates and folders are stored by id in their account's partition.
+func templateKey(accountID, id string) storage.Key {
+	return storage.Key{PK: storage.AccountPK(accountID), SK: templatePrefix + id}
+}
+
+type templateItem struct {
+	storage.Key
+	Template
+}
+
+func newTemplateItem(t Template) templateItem {
+	return templateItem{Key: templateKey(t.LocationID, t.ID), Template: t}
+}
+
+// Store reads and writes e-mail templates.
+type Store struct {
+	table *storage.Table
+}
+
+// NewStore returns a Store on table.
+func NewStore(table *storage.Table) *Store { return &Store{table: table} }
+
+// Get returns the account's template or folder, or nil when it has none with
+// that id.
+func (s *Store) Get(ctx context.Context, accountID, id string) (*Template, error) {
+	item, err := storage.Get[templateItem](ctx, s.table, templateKey(accountID, id))
+	if err != nil || item == nil {
+		return nil, err
+	}
+	return &item.Template, nil
+}
+
+// List returns every template and folder of the account, by id.
+func (s *Store) List(ctx context.Context, accountID string) ([]Template, error) {
+	items, err := storage.QueryPartition[templateItem](ctx, s.table, storage.AccountPK(accountID), templatePrefix)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Template, len(items))
+	for i, it := range items {
+		out[i] = it.Template
+	}
+	return out, nil
+}
+
+// errIDsExhausted means every generated id was taken, which with 96 random
+// bits does not happen short of a broken random source.
+var errIDsExhausted = errors.New("create template: no free id after several attempts")
+
+// Create stores t under a new id and returns that id. A template is one item,
+// written with one conditional put: it is either wholly stored or absent.
+func (s *Store) Create(ctx context.Context, t Template) (string, error) {
+	for range 3 {
+		t.ID = ids.Hex24()
+		err := s.table.Put(ctx, newTemplateItem(t), storage.ItemAbsent())
+		if storage.IsConditionFailed(err) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		return t.ID, nil
+	}
+	return "", errIDsExhausted
+}
