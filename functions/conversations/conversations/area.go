@@ -1,14 +1,23 @@
-// Package conversations serves the conversations area.
+// Package conversations serves the Conversations area: reading one message
+// of the caller's account.
 package conversations
 
 import (
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
-// Area is the conversations area.
-var Area = app.Area{Name: "conversations", Routes: routes}
+// Area is the Conversations area.
+var Area = app.Area{Name: "conversations", Routes: routes, Seed: seed}
+
+type handler struct {
+	store *Store
+}
 
 func routes(d app.Deps) []route.Route {
-	return nil // TODO(owner of conversations): bind the area's operations
+	h := &handler{store: NewStore(d.Table)}
+	return []route.Route{
+		{Op: operations.GetMessage, Handle: h.getMessage},
+	}
 }

@@ -1,14 +1,26 @@
-// Package medias serves the medias area.
+// Package medias serves the Media library area: listing an account's files
+// and folders, and renaming one.
 package medias
 
 import (
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
-// Area is the medias area.
-var Area = app.Area{Name: "medias", Routes: routes}
+// Area is the Media library area.
+var Area = app.Area{Name: "medias", Routes: routes, Seed: seed}
+
+type handler struct {
+	store *Store
+	clock clock.Clock
+}
 
 func routes(d app.Deps) []route.Route {
-	return nil // TODO(owner of medias): bind the area's operations
+	h := &handler{store: NewStore(d.Table), clock: d.Clock}
+	return []route.Route{
+		{Op: operations.ListMediaFiles, Handle: h.list},
+		{Op: operations.UpdateMedia, Handle: h.rename},
+	}
 }

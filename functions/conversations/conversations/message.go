@@ -1,0 +1,41 @@
+package conversations
+
+import (
+	"net/http"
+
+	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/httpio"
+	"github.com/bizplatform/api/shared/storage"
+)
+
+func (h *handler) getMessage(w http.ResponseWriter, r *http.Request) error {
+	id, err := httpio.PathID(r, "id")
+	if err != nil {
+		return err
+	}
+	p, err := auth.PrincipalFrom(r.Context())
+	if err != nil {
+		return err
+	}
+	// Looked up in the token's own account only: another account's message
+	// is indistinguishable from a missing one.
+	m, err := h.store.Get(r.Context(), p.AccountID, id)
+	if err != nil {
+		return storage.Classify(err)
+	}
+	if m == nil {
+		return apierror.NotFound("Message %s was not found", id)
+	}
+	return httpio.WriteJSON(w, http.StatusOK, present(*m))
+}
+
+// present is the message as the API shows it: attachments always present,
+// and always empty for calls and voicemails (whatever an older writer may
+// have stored), whose recordings have an operation of their own.
+func present(m Message) Message {
+	if m.Attachments == nil || m.Type == typeCall || m.Type == typeVoicemail {
+		m.Attachments = []string{}
+	}
+	return m
+}

@@ -1,0 +1,136 @@
+package conversations
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/validate"
+)
+
+// SeedData is the conversations part of a demo dataset.
+type SeedData struct {
+	Messages []Message `json:"messages"`
+}
+
+// seed checks every message (so the dataset only holds what the API could
+// serve) and writes them. Loading twice writes the same items.
+func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
+	var data SeedData
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&data); err != nil {
+		return fmt.Errorf("conversations: %w", err)
+	}
+	items := make([]any, 0, len(data.Messages))
+	seen := map[string]bool{}
+	for i, m := range data.Messages {
+		m, err := checkSeedMessage(m)
+		if err != nil {
+			return fmt.Errorf("conversations: messages[%d] (%s): %w", i, m.ID, err)
+		}
+		key := m.LocationID + "/" + m.ID
+		if seen[key] {
+			return fmt.Errorf("conversations: messages[%d]: id %s appears twice in account %s", i, m.ID, m.LocationID)
+		}
+		seen[key] = true
+		items = append(items, newMessageItem(m))
+	}
+	return d.Table.BatchPut(ctx, items)
+}
+
+// checkSeedMessage validates a demo message and returns it normalized
+// (timestamp in the API's format, attachments never null).
+func checkSeedMessage(m Message) (Message, error) {
+	var problems []string
+	add := func(msg string) {
+		if msg != "" {
+			problems = append(problems, msg)
+		}
+	}
+	add(validate.IDProblem("id", m.ID))
+	add(validate.IDProblem("locationId", m.LocationID))
+	add(validate.IDProblem("contactId", m.ContactID))
+	add(validate.IDProblem("conversationId", m.ConversationID))
+	for field, v := range map[string]string{"userId": m.UserID, "conversationProviderId": m.ConversationProviderID, "chatWidgetId": m.ChatWidgetID} {
+		if v != "" {
+			add(validate.IDProblem(field, v))
+		}
+	}
+	if !slices.Contains(messageTypes, m.MessageType) {
+		add("messageType must be one of the public API's message types")
+	}
+	if m.Type < 1 {
+		add("type must be a positive number")
+	}
+	for name, n := range numericTypeOf {
+		if (m.MessageType == name) != (m.Type == n) {
+			add(fmt.Sprintf("type %d does not go with messageType %s (type %d is %s)", m.Type, m.MessageType, n, name))
+		}
+	}
+	add(oneOf("direction", m.Direction, directions, true))
+	add(oneOf("status", m.Status, statuses, false))
+	add(oneOf("source", m.Source, sources, false))
+	if strings.TrimSpace(m.ContentType) == "" {
+		add("contentType is required")
+	}
+	added, err := time.Parse(time.RFC3339, m.DateAdded)
+	if err != nil {
+		add("dateAdded must be an ISO 8601 timestamp")
+	} else {
+		m.DateAdded = clock.Timestamp(added)
+	}
+	for i, u := range m.Attachments {
+		if !validate.IsHTTPSURL(u) {
+			add(fmt.Sprintf("attachments[%d] must be an https URL", i))
+		}
+	}
+	if m.Attachments == nil {
+		m.Attachments = []string{}
+	}
+	if meta := m.Meta; meta != nil {
+		add(oneOf("meta.callStatus", meta.CallStatus, callStatuses, false))
+		if meta.CallDuration != "" && !isSeconds(meta.CallDuration) {
+			add("meta.callDuration must be a whole number of seconds")
+		}
+		if meta.Email != nil {
+			for i, id := range meta.Email.MessageIDs {
+				add(validate.IDProblem(fmt.Sprintf("meta.email.messageIds[%d]", i), id))
+			}
+		}
+	}
+	if len(problems) > 0 {
+		slices.Sort(problems)
+		return m, fmt.Errorf("%s", strings.Join(problems, "; "))
+	}
+	return m, nil
+}
+
+func oneOf(field, v string, allowed []string, required bool) string {
+	switch {
+	case v == "" && !required:
+		return ""
+	case slices.Contains(allowed, v):
+		return ""
+	default:
+		return fmt.Sprintf("%s must be one of: %s", field, strings.Join(allowed, ", "))
+	}
+}
+
+func isSeconds(s string) bool {
+	if len(s) > 9 {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,77 @@
+package conversations
+
+import (
+	"context"
+
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// Message is a message record, with the public API's field names.
+type Message struct {
+	ID string `dynamodbav:"id" json:"id"`
+	// Type is the numeric message type (1 call, 3 e-mail, 10 voicemail).
+	Type           int    `dynamodbav:"type" json:"type"`
+	MessageType    string `dynamodbav:"messageType" json:"messageType"`
+	LocationID     string `dynamodbav:"locationId" json:"locationId"`
+	ContactID      string `dynamodbav:"contactId" json:"contactId"`
+	ConversationID string `dynamodbav:"conversationId" json:"conversationId"`
+	DateAdded      string `dynamodbav:"dateAdded" json:"dateAdded"`
+	Body           string `dynamodbav:"body,omitempty" json:"body,omitempty"`
+	Direction      string `dynamodbav:"direction" json:"direction"`
+	Status         string `dynamodbav:"status,omitempty" json:"status,omitempty"`
+	ContentType    string `dynamodbav:"contentType" json:"contentType"`
+	// Attachments are attachment URLs.
+	Attachments            []string     `dynamodbav:"attachments" json:"attachments"`
+	Meta                   *MessageMeta `dynamodbav:"meta,omitempty" json:"meta,omitempty"`
+	Source                 string       `dynamodbav:"source,omitempty" json:"source,omitempty"`
+	UserID                 string       `dynamodbav:"userId,omitempty" json:"userId,omitempty"`
+	ConversationProviderID string       `dynamodbav:"conversationProviderId,omitempty" json:"conversationProviderId,omitempty"`
+	ChatWidgetID           string       `dynamodbav:"chatWidgetId,omitempty" json:"chatWidgetId,omitempty"`
+}
+
+// MessageMeta holds the facts of calls (duration, outcome) and e-mails
+// (the thread's message ids).
+type MessageMeta struct {
+	// CallDuration is the call's length in seconds, as a string.
+	CallDuration string     `dynamodbav:"callDuration,omitempty" json:"callDuration,omitempty"`
+	CallStatus   string     `dynamodbav:"callStatus,omitempty" json:"callStatus,omitempty"`
+	Email        *EmailMeta `dynamodbav:"email,omitempty" json:"email,omitempty"`
+}
+
+// EmailMeta lists the ids of every e-mail message of the thread.
+type EmailMeta struct {
+	MessageIDs []string `dynamodbav:"messageIds" json:"messageIds"`
+}
+
+// Messages are stored by id in their account's partition: the only access
+// is a lookup by id, always in the caller's own partition.
+func messageKey(accountID, id string) storage.Key {
+	return storage.Key{PK: storage.AccountPK(accountID), SK: "MESSAGE#" + id}
+}
+
+type messageItem struct {
+	storage.Key
+	Message
+}
+
+func newMessageItem(m Message) messageItem {
+	return messageItem{Key: messageKey(m.LocationID, m.ID), Message: m}
+}
+
+// Store reads and writes messages.
+type Store struct {
+	table *storage.Table
+}
+
+// NewStore returns a Store on table.
+func NewStore(table *storage.Table) *Store { return &Store{table: table} }
+
+// Get returns the account's message, or nil when the account has none with
+// that id.
+func (s *Store) Get(ctx context.Context, accountID, id string) (*Message, error) {
+	item, err := storage.Get[messageItem](ctx, s.table, messageKey(accountID, id))
+	if err != nil || item == nil {
+		return nil, err
+	}
+	return &item.Message, nil
+}

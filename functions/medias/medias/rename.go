@@ -1,0 +1,64 @@
+package medias
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/httpio"
+	"github.com/bizplatform/api/shared/reqctx"
+	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/validate"
+)
+
+type renameRequest struct {
+	Name    *string `json:"name"`
+	AltType *string `json:"altType"`
+	AltID   *string `json:"altId"`
+}
+
+type renameResponse struct {
+	Updated bool   `json:"updated"`
+	TraceID string `json:"traceId"`
+}
+
+// rename gives a file or folder of the caller's account a new name. Only the
+// entry's own item changes: paths below a renamed folder are derived from
+// the names when served, so they follow at once.
+func (h *handler) rename(w http.ResponseWriter, r *http.Request) error {
+	var req renameRequest
+	if err := httpio.DecodeJSON(r, &req); err != nil {
+		return err
+	}
+	var v validate.Errors
+	id := r.PathValue("id")
+	v.ID("id", id)
+	name := ""
+	if req.Name != nil {
+		name = strings.TrimSpace(*req.Name)
+	}
+	if msg := nameProblem("name", name); msg != "" {
+		v.Add(msg)
+	}
+	v.Alt(req.AltID, req.AltType)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	p, err := auth.RequireAccount(ctx, *req.AltID)
+	if err != nil {
+		return err
+	}
+	// The entry is looked up in the token's account only, so another
+	// account's entry is indistinguishable from a missing one.
+	updated, err := h.store.Rename(ctx, p.AccountID, id, name, clock.Timestamp(h.clock.Now()))
+	if err != nil {
+		return storage.Classify(err)
+	}
+	if !updated {
+		return apierror.NotFound("File or folder %s was not found", id)
+	}
+	return httpio.WriteJSON(w, http.StatusOK, renameResponse{Updated: true, TraceID: reqctx.From(ctx).RequestID})
+}

@@ -1,0 +1,185 @@
+package medias
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// Entry types.
+const (
+	TypeFile   = "file"
+	TypeFolder = "folder"
+)
+
+// Entry is a file or folder as stored. Its path is not stored: it is
+// derived from the names of its folders when it is served (see tree.go).
+type Entry struct {
+	ID      string `dynamodbav:"id" json:"_id"`
+	AltID   string `dynamodbav:"altId" json:"altId"`
+	AltType string `dynamodbav:"altType" json:"altType"`
+	Name    string `dynamodbav:"name" json:"name"`
+	// ParentID is the folder holding the entry; empty at the root.
+	ParentID string `dynamodbav:"parentId,omitempty" json:"parentId,omitempty"`
+	// URL is where a file's content is served; folders have none. It names
+	// the stored object by id, so a rename leaves it valid.
+	URL       string `dynamodbav:"url,omitempty" json:"url,omitempty"`
+	Type      string `dynamodbav:"type" json:"type"`
+	CreatedAt string `dynamodbav:"createdAt" json:"createdAt"`
+	UpdatedAt string `dynamodbav:"updatedAt" json:"updatedAt"`
+}
+
+// Each entry is one item in its account's partition, keyed by type, then
+// parent, then id, so that the listings are key ranges read with strongly
+// consistent reads (a rename shows in the very next listing):
+//
+//	MEDIA#<type>#<parent>#         the entries of one type in one folder
+//	MEDIA#<type>#                  every entry of one type (fetchAll)
+//	MEDIA#folder#                  every folder (to derive paths)
+//
+// A rename by id needs the item's key, which holds the parent and type: the
+// GSI1 entry MEDIAID#<account>#<id> finds it. Type and parent never change
+// (no operation moves an entry), so the index's eventual consistency cannot
+// point at a stale key; the write itself goes to the base item.
+func entryKey(accountID, typ, parentID, id string) storage.Key {
+	return storage.Key{PK: storage.AccountPK(accountID), SK: folderPrefix(typ, parentID) + id}
+}
+
+// rootParent stands for "no parent" in keys: '~' is not an id character, so
+// it can be no folder's id.
+const rootParent = "~"
+
+// folderPrefix is the sort-key prefix of the entries of type typ directly in
+// folder parentID ("" for the root).
+func folderPrefix(typ, parentID string) string {
+	if parentID == "" {
+		parentID = rootParent
+	}
+	return typePrefix(typ) + parentID + "#"
+}
+
+// typePrefix is the sort-key prefix of every entry of type typ.
+func typePrefix(typ string) string { return "MEDIA#" + typ + "#" }
+
+func idIndexPK(accountID, id string) string { return "MEDIAID#" + accountID + "#" + id }
+
+// idIndexSK is constant: an id index partition holds one entry.
+const idIndexSK = "MEDIA"
+
+type entryItem struct {
+	storage.Key
+	GSI1PK string `dynamodbav:"GSI1PK"`
+	GSI1SK string `dynamodbav:"GSI1SK"`
+	Entry
+}
+
+func newEntryItem(e Entry) entryItem {
+	return entryItem{
+		Key:    entryKey(e.AltID, e.Type, e.ParentID, e.ID),
+		GSI1PK: idIndexPK(e.AltID, e.ID),
+		GSI1SK: idIndexSK,
+		Entry:  e,
+	}
+}
+
+// Store reads and writes the media library.
+type Store struct {
+	table *storage.Table
+}
+
+// NewStore returns a Store on table.
+func NewStore(table *storage.Table) *Store { return &Store{table: table} }
+
+// locate returns the key of the account's entry with that id, or false.
+func (s *Store) locate(ctx context.Context, accountID, id string) (storage.Key, bool, error) {
+	keyCond := expression.Key(storage.AttrGSI1PK).Equal(expression.Value(idIndexPK(accountID, id)))
+	keyOnly := expression.NamesList(expression.Name(storage.AttrPK), expression.Name(storage.AttrSK))
+	expr, err := expression.NewBuilder().WithKeyCondition(keyCond).WithProjection(keyOnly).Build()
+	if err != nil {
+		return storage.Key{}, false, fmt.Errorf("build media id query: %w", err)
+	}
+	out, err := s.table.DB.Query(ctx, &dynamodb.QueryInput{
+		TableName:                 aws.String(s.table.Name),
+		IndexName:                 aws.String(storage.IndexGSI1),
+		KeyConditionExpression:    expr.KeyCondition(),
+		ExpressionAttributeNames:  expr.Names(),
+		ExpressionAttributeValues: expr.Values(),
+		ProjectionExpression:      expr.Projection(),
+	})
+	if err != nil {
+		return storage.Key{}, false, err
+	}
+	if len(out.Items) == 0 {
+		return storage.Key{}, false, nil
+	}
+	var key storage.Key
+	if err := attributevalue.UnmarshalMap(out.Items[0], &key); err != nil {
+		return storage.Key{}, false, fmt.Errorf("decode media key: %w", err)
+	}
+	// The index is the account's own; the check keeps a lookup inside the
+	// caller's partition even if an item were ever indexed wrongly.
+	if key.PK != storage.AccountPK(accountID) {
+		return storage.Key{}, false, nil
+	}
+	return key, true, nil
+}
+
+// Get returns the account's entry with that id, or nil.
+func (s *Store) Get(ctx context.Context, accountID, id string) (*Entry, error) {
+	key, ok, err := s.locate(ctx, accountID, id)
+	if err != nil || !ok {
+		return nil, err
+	}
+	item, err := storage.Get[entryItem](ctx, s.table, key)
+	if err != nil || item == nil {
+		return nil, err
+	}
+	return &item.Entry, nil
+}
+
+// Rename sets the name of the account's entry and its update time; it
+// reports false when the account has no entry with that id. The write is
+// absolute (not read-modify-write), so concurrent renames need no version:
+// the last one wins and nothing else is touched.
+func (s *Store) Rename(ctx context.Context, accountID, id, name, at string) (bool, error) {
+	key, ok, err := s.locate(ctx, accountID, id)
+	if err != nil || !ok {
+		return false, err
+	}
+	update := expression.Set(expression.Name("name"), expression.Value(name)).
+		Set(expression.Name("updatedAt"), expression.Value(at))
+	err = s.table.Update(ctx, key, update, storage.ItemExists())
+	if storage.IsConditionFailed(err) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// inFolder returns the entries of type typ directly in folder parentID (""
+// for the root).
+func (s *Store) inFolder(ctx context.Context, accountID, typ, parentID string) ([]Entry, error) {
+	return s.query(ctx, accountID, folderPrefix(typ, parentID))
+}
+
+// ofType returns every entry of type typ of the account.
+func (s *Store) ofType(ctx context.Context, accountID, typ string) ([]Entry, error) {
+	return s.query(ctx, accountID, typePrefix(typ))
+}
+
+func (s *Store) query(ctx context.Context, accountID, prefix string) ([]Entry, error) {
+	items, err := storage.QueryPartition[entryItem](ctx, s.table, storage.AccountPK(accountID), prefix)
+	if err != nil {
+		return nil, err
+	}
+	entries := make([]Entry, len(items))
+	for i, it := range items {
+		entries[i] = it.Entry
+	}
+	return entries, nil
+}
