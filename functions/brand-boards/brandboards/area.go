@@ -1,14 +1,27 @@
-// Package brandboards serves the brand-boards area.
+// Package brandboards serves the brand-boards area: creating an account's
+// brand board of logos, colors and fonts, optionally copied from another of
+// its boards and optionally made the account's default.
 package brandboards
 
 import (
+	"log/slog"
+
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the brand-boards area.
-var Area = app.Area{Name: "brand-boards", Routes: routes}
+var Area = app.Area{Name: "brand-boards", Routes: routes, Seed: seed}
+
+type handler struct {
+	store  *Store
+	clock  clock.Clock
+	logger *slog.Logger
+}
 
 func routes(d app.Deps) []route.Route {
-	return nil // TODO(owner of brand-boards): bind the area's operations
+	h := &handler{store: NewStore(d.Table), clock: d.Clock, logger: d.Logger}
+	return []route.Route{{Op: operations.CreateBrandBoard, Handle: h.create}}
 }

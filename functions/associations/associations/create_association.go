@@ -1,0 +1,117 @@
+package associations
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/httpio"
+	"github.com/bizplatform/api/shared/ids"
+	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/validate"
+)
+
+// maxLabelLength bounds an object label.
+const maxLabelLength = 100
+
+// createAssociationRequest is the body of POST /associations/. The public API
+// declares the four label and key fields as objects, but they carry text:
+// only strings are accepted.
+type createAssociationRequest struct {
+	LocationID        *string `json:"locationId"`
+	Key               *string `json:"key"`
+	FirstObjectLabel  *string `json:"firstObjectLabel"`
+	FirstObjectKey    *string `json:"firstObjectKey"`
+	SecondObjectLabel *string `json:"secondObjectLabel"`
+	SecondObjectKey   *string `json:"secondObjectKey"`
+}
+
+// validAssociation is a request that passed the field rules.
+type validAssociation struct {
+	req           createAssociationRequest
+	first, second objectRef
+}
+
+func (req createAssociationRequest) validate() (validAssociation, error) {
+	var v validate.Errors
+	if v.Required("locationId", req.LocationID) {
+		v.ID("locationId", *req.LocationID)
+	}
+	if v.Required("key", req.Key) && validate.IDProblem("key", *req.Key) != "" {
+		v.Addf("key must be 1 to %d letters, digits, '_' or '-' (for example pet_owner)", validate.MaxIDLength)
+	}
+	label := func(field string, val *string) {
+		if v.Required(field, val) {
+			v.MaxLen(field, *val, maxLabelLength)
+		}
+	}
+	objectKey := func(field string, val *string) (objectRef, bool) {
+		if !v.Required(field, val) {
+			return objectRef{}, false
+		}
+		ref, problem := parseObjectKey(field, *val)
+		return ref, v.Check(problem == "", problem)
+	}
+	label("firstObjectLabel", req.FirstObjectLabel)
+	first, okFirst := objectKey("firstObjectKey", req.FirstObjectKey)
+	label("secondObjectLabel", req.SecondObjectLabel)
+	second, okSecond := objectKey("secondObjectKey", req.SecondObjectKey)
+	if okFirst && okSecond && !first.isContact() && !second.isContact() {
+		v.Add("firstObjectKey and secondObjectKey must include a contact: the supported pairs are contact to contact and contact to custom object")
+	}
+	return validAssociation{req: req, first: first, second: second}, v.Err()
+}
+
+func (h *handler) createAssociation(w http.ResponseWriter, r *http.Request) error {
+	var req createAssociationRequest
+	if err := httpio.DecodeJSON(r, &req); err != nil {
+		return err
+	}
+	valid, err := req.validate()
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	p, err := auth.RequireAccount(ctx, *req.LocationID)
+	if err != nil {
+		return err
+	}
+	// At most one side is a custom object; it must be one of this account's.
+	for _, side := range []struct {
+		field string
+		ref   objectRef
+	}{{"firstObjectKey", valid.first}, {"secondObjectKey", valid.second}} {
+		if side.ref.isContact() {
+			continue
+		}
+		obj, err := h.store.CustomObject(ctx, p.AccountID, side.ref.customObject)
+		if err != nil {
+			return storage.Classify(err)
+		}
+		if obj == nil {
+			return apierror.Invalid(fmt.Sprintf("%s names the custom object %q, which this account does not have", side.field, side.ref.customObject))
+		}
+	}
+
+	a := Association{
+		LocationID:        p.AccountID,
+		ID:                ids.Alnum20(),
+		Key:               *req.Key,
+		FirstObjectLabel:  *req.FirstObjectLabel,
+		FirstObjectKey:    *req.FirstObjectKey,
+		SecondObjectLabel: *req.SecondObjectLabel,
+		SecondObjectKey:   *req.SecondObjectKey,
+		AssociationType:   AssociationTypeUserDefined,
+	}
+	err = h.store.CreateAssociation(ctx, a, clock.Timestamp(h.clock.Now()))
+	if errors.Is(err, ErrKeyTaken) {
+		return apierror.Invalid(fmt.Sprintf("key %q is already used by another association of this account (keys compare case-insensitively)", a.Key))
+	}
+	if err != nil {
+		return storage.Classify(err)
+	}
+	return httpio.WriteJSON(w, http.StatusCreated, a)
+}

@@ -1,0 +1,258 @@
+package brandboards
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/httpio"
+	"github.com/bizplatform/api/shared/ids"
+	"github.com/bizplatform/api/shared/reqctx"
+	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/validate"
+)
+
+// Board types: how a board was created.
+const (
+	TypeTemplate = "template"
+	TypeBlank    = "blank"
+	TypeSnapshot = "snapshot"
+)
+
+// Bounds that keep a board well inside one storage item.
+const (
+	maxNameLength  = 200
+	maxLabelLength = 100
+	maxFontLength  = 100
+	maxURLLength   = 2048
+	maxPathLength  = 1024
+	maxItems       = 50
+)
+
+// createRequest is the body of POST /brand-boards/. A list that is absent
+// (or null) is copied from the source board; a given list, even empty, is
+// the new board's.
+type createRequest struct {
+	LocationID   *string       `json:"locationId"`
+	Name         *string       `json:"name"`
+	Logos        *[]logoInput  `json:"logos"`
+	Colors       *[]colorInput `json:"colors"`
+	Fonts        *[]fontInput  `json:"fonts"`
+	Default      *bool         `json:"default"`
+	BrandBoardID *string       `json:"brandBoardId"`
+	ParentID     *string       `json:"parentId"`
+	Type         *string       `json:"type"`
+}
+
+type logoInput struct {
+	ID    *string `json:"id"`
+	URL   *string `json:"url"`
+	Label *string `json:"label"`
+	Path  *string `json:"path"`
+}
+
+type colorInput struct {
+	ID    *string `json:"id"`
+	Hexa  *string `json:"hexa"`
+	Rgba  *string `json:"rgba"`
+	Hex   *string `json:"hex"`
+	Rgb   *string `json:"rgb"`
+	Label *string `json:"label"`
+}
+
+type fontInput struct {
+	ID       *string `json:"id"`
+	Font     *string `json:"font"`
+	Fallback *string `json:"fallback"`
+	Label    *string `json:"label"`
+}
+
+// checker adds the rules of list items to validate.Errors.
+type checker struct{ validate.Errors }
+
+// text checks a required string of at most max characters.
+func (c *checker) text(field string, v *string, max int) bool {
+	return c.Required(field, v) && c.MaxLen(field, *v, max)
+}
+
+// itemID checks an item's id and that no earlier item of the list has it.
+func (c *checker) itemID(list string, i int, v *string, seen map[string]int) {
+	field := fmt.Sprintf("%s[%d].id", list, i)
+	if !c.Required(field, v) || !c.ID(field, *v) {
+		return
+	}
+	if j, dup := seen[*v]; dup {
+		c.Addf("%s duplicates %s[%d].id: ids are unique within a board's %s", field, list, j, list)
+		return
+	}
+	seen[*v] = i
+}
+
+// format checks a required string against a notation.
+func (c *checker) format(field string, v *string, ok func(string) bool, rule string) {
+	if c.Required(field, v) {
+		c.Check(ok(*v), field+" "+rule)
+	}
+}
+
+func (c *checker) count(list string, n int) {
+	c.Check(n <= maxItems, fmt.Sprintf("%s must hold at most %d items", list, maxItems))
+}
+
+func (req createRequest) validate() error {
+	var c checker
+	if c.Required("locationId", req.LocationID) {
+		c.ID("locationId", *req.LocationID)
+	}
+	c.text("name", req.Name, maxNameLength)
+	if req.Logos != nil {
+		c.count("logos", len(*req.Logos))
+		seen := map[string]int{}
+		for i, l := range *req.Logos {
+			c.itemID("logos", i, l.ID, seen)
+			if f := fmt.Sprintf("logos[%d].url", i); c.text(f, l.URL, maxURLLength) {
+				c.Check(validate.IsHTTPSURL(*l.URL), f+" must be an https URL of the image")
+			}
+			c.text(fmt.Sprintf("logos[%d].label", i), l.Label, maxLabelLength)
+			c.text(fmt.Sprintf("logos[%d].path", i), l.Path, maxPathLength)
+		}
+	}
+	if req.Colors != nil {
+		c.count("colors", len(*req.Colors))
+		seen := map[string]int{}
+		for i, col := range *req.Colors {
+			c.itemID("colors", i, col.ID, seen)
+			c.format(fmt.Sprintf("colors[%d].hexa", i), col.Hexa, isHexa, hexaRule)
+			c.format(fmt.Sprintf("colors[%d].rgba", i), col.Rgba, isRGBA, rgbaRule)
+			c.format(fmt.Sprintf("colors[%d].hex", i), col.Hex, isHex, hexRule)
+			c.format(fmt.Sprintf("colors[%d].rgb", i), col.Rgb, isRGB, rgbRule)
+			c.text(fmt.Sprintf("colors[%d].label", i), col.Label, maxLabelLength)
+		}
+	}
+	if req.Fonts != nil {
+		c.count("fonts", len(*req.Fonts))
+		seen := map[string]int{}
+		for i, f := range *req.Fonts {
+			c.itemID("fonts", i, f.ID, seen)
+			c.text(fmt.Sprintf("fonts[%d].font", i), f.Font, maxFontLength)
+			c.text(fmt.Sprintf("fonts[%d].fallback", i), f.Fallback, maxFontLength)
+			c.text(fmt.Sprintf("fonts[%d].label", i), f.Label, maxLabelLength)
+		}
+	}
+	if req.BrandBoardID != nil {
+		c.ID("brandBoardId", *req.BrandBoardID)
+	}
+	if req.ParentID != nil {
+		c.ID("parentId", *req.ParentID)
+	}
+	if req.Type != nil && c.OneOf("type", *req.Type, TypeTemplate, TypeBlank, TypeSnapshot) {
+		c.Check(*req.Type != TypeBlank || req.BrandBoardID == nil, "type blank cannot be combined with brandBoardId: a blank board copies nothing")
+	}
+	return c.Err()
+}
+
+func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
+	var req createRequest
+	if err := httpio.DecodeJSON(r, &req); err != nil {
+		return err
+	}
+	if err := req.validate(); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	p, err := auth.RequireAccount(ctx, *req.LocationID)
+	if err != nil {
+		return err
+	}
+
+	now := clock.Timestamp(h.clock.Now())
+	b := Board{
+		ID:         ids.Hex24(),
+		LocationID: p.AccountID,
+		Name:       *req.Name,
+		Logos:      []Logo{},
+		Colors:     []Color{},
+		Fonts:      []Font{},
+		Default:    req.Default != nil && *req.Default,
+		Meta:       Meta{SourceType: TypeBlank},
+		CreatedAt:  now,
+		UpdatedAt:  now,
+	}
+	if req.ParentID != nil {
+		b.ParentID = *req.ParentID
+	}
+	if req.BrandBoardID != nil {
+		// The source is looked up in the caller's account only: another
+		// account's board is not found.
+		src, err := h.store.board(ctx, p.AccountID, *req.BrandBoardID)
+		if err != nil {
+			return storage.Classify(err)
+		}
+		if src == nil || src.Deleted {
+			return apierror.Invalid(fmt.Sprintf("brandBoardId %q does not name a brand board of this account", *req.BrandBoardID))
+		}
+		b.Logos, b.Colors, b.Fonts = orEmpty(src.Logos), orEmpty(src.Colors), orEmpty(src.Fonts)
+		b.OriginID = src.ID
+		b.Meta = Meta{SourceID: src.ID, SourceType: TypeTemplate}
+	}
+	if req.Type != nil {
+		b.Meta.SourceType = *req.Type
+	}
+	if req.Logos != nil {
+		b.Logos = logos(*req.Logos)
+	}
+	if req.Colors != nil {
+		b.Colors = colors(*req.Colors)
+	}
+	if req.Fonts != nil {
+		b.Fonts = fonts(*req.Fonts)
+	}
+
+	err = h.store.Create(ctx, b)
+	var unsettled *SettleError
+	if errors.As(err, &unsettled) {
+		// The board is created and is the default (the pointer says so);
+		// only older flags are left for the next default change to clear.
+		h.logger.WarnContext(ctx, "brand board default flags not settled", "requestId", reqctx.From(ctx).RequestID, "account", p.AccountID, "board", b.ID, "error", unsettled.Err)
+		err = nil
+	}
+	if err != nil {
+		return storage.Classify(err)
+	}
+	return httpio.WriteJSON(w, http.StatusCreated, b)
+}
+
+func logos(in []logoInput) []Logo {
+	out := make([]Logo, len(in))
+	for i, l := range in {
+		out[i] = Logo{ID: *l.ID, URL: *l.URL, Label: *l.Label, Path: *l.Path}
+	}
+	return out
+}
+
+func colors(in []colorInput) []Color {
+	out := make([]Color, len(in))
+	for i, c := range in {
+		out[i] = Color{ID: *c.ID, Hexa: *c.Hexa, Rgba: *c.Rgba, Hex: *c.Hex, Rgb: *c.Rgb, Label: *c.Label}
+	}
+	return out
+}
+
+func fonts(in []fontInput) []Font {
+	out := make([]Font, len(in))
+	for i, f := range in {
+		out[i] = Font{ID: *f.ID, Font: *f.Font, Fallback: *f.Fallback, Label: *f.Label}
+	}
+	return out
+}
+
+// orEmpty answers an absent list as an empty one.
+func orEmpty[T any](list []T) []T {
+	if list == nil {
+		return []T{}
+	}
+	return list
+}
