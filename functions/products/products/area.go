@@ -1,14 +1,25 @@
-// Package products serves the products area.
+// Package products serves the Products area: the bulk update of inventory
+// per price.
 package products
 
 import (
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the products area.
-var Area = app.Area{Name: "products", Routes: routes}
+var Area = app.Area{Name: "products", Routes: routes, Seed: seed}
+
+type handler struct {
+	store *Store
+	clock clock.Clock
+}
 
 func routes(d app.Deps) []route.Route {
-	return nil // TODO(owner of products): bind the area's operations
+	h := &handler{store: NewStore(d.Table), clock: d.Clock}
+	return []route.Route{
+		{Op: operations.UpdateInventory, Handle: h.updateInventory},
+	}
 }

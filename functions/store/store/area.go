@@ -1,14 +1,26 @@
-// Package store serves the store area.
+// Package store serves the Store area: updating a shipping zone and one of
+// its shipping rates.
 package store
 
 import (
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the store area.
-var Area = app.Area{Name: "store", Routes: routes}
+var Area = app.Area{Name: "store", Routes: routes, Seed: seed}
+
+type handler struct {
+	store *Store
+	clock clock.Clock
+}
 
 func routes(d app.Deps) []route.Route {
-	return nil // TODO(owner of store): bind the area's operations
+	h := &handler{store: NewStore(d.Table), clock: d.Clock}
+	return []route.Route{
+		{Op: operations.UpdateShippingZone, Handle: h.updateZone},
+		{Op: operations.UpdateShippingRate, Handle: h.updateRate},
+	}
 }

@@ -1,0 +1,122 @@
+package store
+
+import (
+	"context"
+
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// Rate is a shipping rate of a zone, in the public API's ShippingRateSchema
+// fields and order.
+type Rate struct {
+	AltID       string  `dynamodbav:"altId" json:"altId"`
+	AltType     string  `dynamodbav:"altType" json:"altType"`
+	Name        string  `dynamodbav:"name" json:"name"`
+	Description string  `dynamodbav:"description" json:"description"`
+	Currency    string  `dynamodbav:"currency" json:"currency"`
+	Amount      float64 `dynamodbav:"amount" json:"amount"`
+	// ConditionType is none, price or weight.
+	ConditionType string `dynamodbav:"conditionType" json:"conditionType"`
+	// MinCondition and MaxCondition bound the order price or weight the
+	// rate applies to; 0 means no bound (a null from a client is stored 0).
+	MinCondition  float64 `dynamodbav:"minCondition" json:"minCondition"`
+	MaxCondition  float64 `dynamodbav:"maxCondition" json:"maxCondition"`
+	IsCarrierRate bool    `dynamodbav:"isCarrierRate" json:"isCarrierRate"`
+	// The carrier fields are empty unless IsCarrierRate.
+	ShippingCarrierID       string           `dynamodbav:"shippingCarrierId" json:"shippingCarrierId"`
+	PercentageOfRateFee     *float64         `dynamodbav:"percentageOfRateFee" json:"percentageOfRateFee,omitempty"`
+	ShippingCarrierServices []CarrierService `dynamodbav:"shippingCarrierServices" json:"shippingCarrierServices"`
+	ID                      string           `dynamodbav:"id" json:"_id"`
+	ShippingZoneID          string           `dynamodbav:"shippingZoneId" json:"shippingZoneId"`
+	CreatedAt               string           `dynamodbav:"createdAt" json:"createdAt"`
+	UpdatedAt               string           `dynamodbav:"updatedAt" json:"updatedAt"`
+}
+
+// CarrierService is a service of the carrier a carrier rate quotes.
+type CarrierService struct {
+	Name  string `dynamodbav:"name" json:"name"`
+	Value string `dynamodbav:"value" json:"value"`
+}
+
+// Rates are stored under their zone's id, so a rate is found only through
+// the zone it belongs to, and a zone's rates are one key-prefix query.
+func rateKey(accountID, zoneID, rateID string) storage.Key {
+	return storage.Key{PK: storage.AccountPK(accountID), SK: ratesPrefix(zoneID) + rateID}
+}
+
+func ratesPrefix(zoneID string) string { return "SHIPRATE#" + zoneID + "#" }
+
+type rateItem struct {
+	storage.Key
+	Version int64 `dynamodbav:"version"`
+	Rate
+}
+
+func (r *Rate) normalize() {
+	if r.ShippingCarrierServices == nil {
+		r.ShippingCarrierServices = []CarrierService{}
+	}
+}
+
+// GetRate returns the zone's rate, or nil.
+func (s *Store) GetRate(ctx context.Context, accountID, zoneID, rateID string) (*Rate, error) {
+	item, err := s.rate(ctx, accountID, zoneID, rateID)
+	if err != nil || item == nil {
+		return nil, err
+	}
+	return &item.Rate, nil
+}
+
+func (s *Store) rate(ctx context.Context, accountID, zoneID, rateID string) (*rateItem, error) {
+	item, err := storage.Get[rateItem](ctx, s.table, rateKey(accountID, zoneID, rateID))
+	if err != nil || item == nil {
+		return nil, err
+	}
+	item.normalize()
+	return item, nil
+}
+
+// Rates returns the zone's rates in id order.
+func (s *Store) Rates(ctx context.Context, accountID, zoneID string) ([]Rate, error) {
+	items, err := storage.QueryPartition[rateItem](ctx, s.table, storage.AccountPK(accountID), ratesPrefix(zoneID))
+	if err != nil {
+		return nil, err
+	}
+	rates := make([]Rate, len(items))
+	for i, it := range items {
+		it.normalize()
+		rates[i] = it.Rate
+	}
+	return rates, nil
+}
+
+// UpdateRate applies change to the zone's rate like UpdateZone does to a
+// zone: versioned, retried on conflict, not written when nothing changes.
+func (s *Store) UpdateRate(ctx context.Context, accountID, zoneID, rateID, now string, change func(Rate) (Rate, error)) (Rate, error) {
+	var result Rate
+	err := readModifyWrite(ctx, func() error {
+		item, err := s.rate(ctx, accountID, zoneID, rateID)
+		if err != nil {
+			return err
+		}
+		if item == nil {
+			return ErrNotFound
+		}
+		next, err := change(item.Rate)
+		if err != nil {
+			return err
+		}
+		next.normalize()
+		if equal(next, item.Rate) {
+			result = item.Rate
+			return nil
+		}
+		next.UpdatedAt = now
+		if err := putIfVersion(ctx, s.table, rateItem{Key: item.Key, Version: item.Version + 1, Rate: next}, item.Version); err != nil {
+			return err
+		}
+		result = next
+		return nil
+	})
+	return result, err
+}

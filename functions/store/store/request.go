@@ -1,0 +1,84 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/validate"
+)
+
+// What the store's updates share: path ids, the optional altId/altType, and
+// the answer's envelope.
+
+// pathHexID returns the path value name, which must be a 24-character
+// hexadecimal id (the format of zone and rate ids), in lower case: stored
+// ids are lower case and hexadecimal ids are case-insensitive.
+func pathHexID(r *http.Request, name string) (string, error) {
+	id := r.PathValue(name)
+	if !validate.IsHexID(id) {
+		return "", apierror.Invalid(name + " must be a 24-character hexadecimal id")
+	}
+	return strings.ToLower(id), nil
+}
+
+// altFields are the optional altId/altType of a store body. When present
+// they must name the caller's account and be "account".
+type altFields struct {
+	AltID   field[string] `json:"altId"`
+	AltType field[string] `json:"altType"`
+}
+
+// check records altId/altType violations and reports the well-formed altId
+// the body names ("" when none).
+func (a altFields) check(v *validate.Errors) string {
+	named := ""
+	if a.AltID.Set {
+		if id, ok := a.AltID.value(); !ok {
+			v.Add("altId must be a string")
+		} else if v.ID("altId", id) {
+			named = id
+		}
+	}
+	if a.AltType.Set {
+		if t, ok := a.AltType.value(); !ok {
+			v.Add("altType must be a string")
+		} else {
+			v.OneOf("altType", t, validate.AltType)
+		}
+	}
+	return named
+}
+
+// requireAccount returns the caller's principal, refusing (403) a body that
+// names another account.
+func requireAccount(ctx context.Context, named string) (*auth.Principal, error) {
+	if named != "" {
+		return auth.RequireAccount(ctx, named)
+	}
+	return auth.PrincipalFrom(ctx)
+}
+
+// updateResponse is the public API's Update*ResponseDto envelope.
+type updateResponse[T any] struct {
+	Status  bool   `json:"status"`
+	Message string `json:"message"`
+	Data    T      `json:"data"`
+}
+
+// updateError turns a storage or update failure into the API's answer.
+func updateError(err error, notFound *apierror.Error) error {
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return notFound
+	case errors.Is(err, ErrContention):
+		return apierror.Unavailable(err, time.Second)
+	default:
+		return storage.Classify(err) // validation errors pass through as they are
+	}
+}

@@ -1,0 +1,84 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/validate"
+)
+
+// SeedData is the store part of a demo dataset.
+type SeedData struct {
+	ShippingZones []SeedZone `json:"shippingZones"`
+}
+
+// SeedZone is a zone and its rates. A rate's altId, altType and
+// shippingZoneId come from the zone; altType defaults to "account".
+type SeedZone struct {
+	Zone
+	ShippingRates []Rate `json:"shippingRates"`
+}
+
+// seed writes the zones and rates, checked by the same rules as updates,
+// at version 0.
+func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
+	var data SeedData
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&data); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	now := clock.Timestamp(d.Clock.Now())
+	var items []any
+	for _, z := range data.ShippingZones {
+		if z.AltType == "" {
+			z.AltType = validate.AltType
+		}
+		var v validate.Errors
+		checkSeedIDs(&v, "shipping zone", z.ID, z.AltID, z.AltType)
+		checkName(&v, "name", z.Name)
+		checkCountries(&v, z.Countries)
+		stamp(&v, &z.CreatedAt, &z.UpdatedAt, now)
+		if err := v.Err(); err != nil {
+			return fmt.Errorf("store: shipping zone %s: %w", z.ID, err)
+		}
+		z.normalize()
+		items = append(items, zoneItem{Key: zoneKey(z.AltID, z.ID), Zone: z.Zone})
+		for _, r := range z.ShippingRates {
+			r.AltID, r.AltType, r.ShippingZoneID = z.AltID, z.AltType, z.ID
+			checkSeedIDs(&v, "shipping rate", r.ID, r.AltID, r.AltType)
+			checkRate(&v, r)
+			stamp(&v, &r.CreatedAt, &r.UpdatedAt, now)
+			if err := v.Err(); err != nil {
+				return fmt.Errorf("store: shipping rate %s: %w", r.ID, err)
+			}
+			r.normalize()
+			items = append(items, rateItem{Key: rateKey(r.AltID, z.ID, r.ID), Rate: r})
+		}
+	}
+	return d.Table.BatchPut(ctx, items)
+}
+
+// checkSeedIDs checks a record's id (lower-case 24-character hexadecimal,
+// as requests are normalised) and its account.
+func checkSeedIDs(v *validate.Errors, kind, id, altID, altType string) {
+	v.Check(validate.IsHexID(id) && strings.ToLower(id) == id, kind+" id must be a lower-case 24-character hexadecimal id")
+	v.ID("altId", altID)
+	v.OneOf("altType", altType, validate.AltType)
+}
+
+// stamp fills missing timestamps with now and checks given ones.
+func stamp(v *validate.Errors, created, updated *string, now string) {
+	for _, ts := range []*string{created, updated} {
+		if *ts == "" {
+			*ts = now
+		} else if _, err := time.Parse(time.RFC3339, *ts); err != nil {
+			v.Addf("timestamp %q is not RFC 3339", *ts)
+		}
+	}
+}

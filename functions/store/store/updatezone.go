@@ -1,0 +1,186 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/httpio"
+	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/validate"
+)
+
+// zoneRequest is the public API's UpdateShippingZoneDto: every property is
+// optional, and only those sent change.
+type zoneRequest struct {
+	altFields
+	Name field[string] `json:"name"`
+	// Countries replaces the zone's whole list when sent. Its items are
+	// decoded one by one so that every error names its index.
+	Countries field[[]json.RawMessage] `json:"countries"`
+}
+
+type countryInput struct {
+	// Code is declared a number in the public API but its values are text.
+	Code   *string            `json:"code"`
+	States *[]json.RawMessage `json:"states"`
+}
+
+type stateInput struct {
+	Code *string `json:"code"`
+}
+
+// zoneChange is a checked request: nil fields stay as they are.
+type zoneChange struct {
+	name      *string
+	countries []Country
+}
+
+// zoneView is a zone as the update answers it: ShippingZoneSchema, with the
+// zone's rates.
+type zoneView struct {
+	ID            string    `json:"_id"`
+	AltID         string    `json:"altId"`
+	AltType       string    `json:"altType"`
+	Name          string    `json:"name"`
+	Countries     []Country `json:"countries"`
+	ShippingRates []Rate    `json:"shippingRates"`
+	CreatedAt     string    `json:"createdAt"`
+	UpdatedAt     string    `json:"updatedAt"`
+}
+
+func parseZone(req zoneRequest, v *validate.Errors) zoneChange {
+	var c zoneChange
+	if req.Name.Set {
+		if name, ok := req.Name.value(); !ok {
+			v.Add("name must not be null")
+		} else {
+			name = strings.TrimSpace(name)
+			checkName(v, "name", name)
+			c.name = &name
+		}
+	}
+	if req.Countries.Set {
+		if raws, ok := req.Countries.value(); !ok {
+			v.Add("countries must not be null")
+		} else {
+			c.countries = parseCountries(raws, v)
+		}
+	}
+	return c
+}
+
+func parseCountries(raws []json.RawMessage, v *validate.Errors) []Country {
+	switch {
+	case len(raws) == 0:
+		v.Add("countries must list at least one country")
+		return nil
+	case len(raws) > len(countryCodes):
+		v.Addf("countries must list at most %d countries", len(countryCodes))
+		return nil
+	}
+	countries := make([]Country, 0, len(raws))
+	seen := map[string]int{}
+	for i, raw := range raws {
+		f := fmt.Sprintf("countries[%d]", i)
+		var in countryInput
+		if err := httpio.DecodeValue(raw, f, &in); err != nil {
+			addViolations(v, err)
+			continue
+		}
+		c := Country{States: []State{}}
+		if in.Code != nil {
+			c.Code = *in.Code
+		}
+		statesOK := true
+		if in.States != nil {
+			if len(*in.States) > len(stateCodes) {
+				v.Addf("%s.states must list at most %d states", f, len(stateCodes))
+				continue
+			}
+			for j, rawState := range *in.States {
+				var s stateInput
+				if err := httpio.DecodeValue(rawState, fmt.Sprintf("%s.states[%d]", f, j), &s); err != nil {
+					addViolations(v, err)
+					statesOK = false
+					continue
+				}
+				if s.Code == nil {
+					s.Code = new(string)
+				}
+				c.States = append(c.States, State{Code: *s.Code})
+			}
+		}
+		checkCountry(v, i, c, seen, statesOK)
+		countries = append(countries, c)
+	}
+	return countries
+}
+
+// addViolations copies a validation error's violations into v.
+func addViolations(v *validate.Errors, err error) {
+	if e, ok := apierror.As(err); ok && e.Code == apierror.CodeValidation {
+		for _, m := range e.Violations {
+			v.Add(m)
+		}
+		return
+	}
+	v.Add(err.Error())
+}
+
+// apply returns the zone with the change applied (new slices: the stored
+// zone is left as it is for the comparison that skips no-op writes).
+func (c zoneChange) apply(z Zone) Zone {
+	if c.name != nil {
+		z.Name = *c.name
+	}
+	if c.countries != nil {
+		z.Countries = c.countries
+	}
+	return z
+}
+
+func (h *handler) updateZone(w http.ResponseWriter, r *http.Request) error {
+	zoneID, err := pathHexID(r, "shippingZoneId")
+	if err != nil {
+		return err
+	}
+	var req zoneRequest
+	if err := httpio.DecodeJSON(r, &req); err != nil {
+		return err
+	}
+	var v validate.Errors
+	named := req.check(&v)
+	change := parseZone(req, &v)
+	ctx := r.Context()
+	p, err := requireAccount(ctx, named)
+	if err != nil {
+		return err
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+
+	// The zone is looked up in the caller's partition only: another
+	// account's zone is not found.
+	zone, err := h.store.UpdateZone(ctx, p.AccountID, zoneID, clock.Timestamp(h.clock.Now()),
+		func(z Zone) (Zone, error) { return change.apply(z), nil })
+	if err != nil {
+		return updateError(err, apierror.NotFound("Shipping zone %s was not found", zoneID))
+	}
+	rates, err := h.store.Rates(ctx, p.AccountID, zoneID)
+	if err != nil {
+		return storage.Classify(err)
+	}
+	return httpio.WriteJSON(w, http.StatusOK, updateResponse[zoneView]{
+		Status:  true,
+		Message: "Shipping zone updated",
+		Data: zoneView{
+			ID: zone.ID, AltID: zone.AltID, AltType: zone.AltType, Name: zone.Name, Countries: zone.Countries,
+			ShippingRates: rates, CreatedAt: zone.CreatedAt, UpdatedAt: zone.UpdatedAt,
+		},
+	})
+}

@@ -1,0 +1,127 @@
+package store
+
+import (
+	"context"
+	"errors"
+
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// Zone is a shipping zone, in the public API's ShippingZoneSchema fields
+// (its rates are separate items, see Rate).
+type Zone struct {
+	ID        string    `dynamodbav:"id" json:"_id"`
+	AltID     string    `dynamodbav:"altId" json:"altId"`
+	AltType   string    `dynamodbav:"altType" json:"altType"`
+	Name      string    `dynamodbav:"name" json:"name"`
+	Countries []Country `dynamodbav:"countries" json:"countries"`
+	CreatedAt string    `dynamodbav:"createdAt" json:"createdAt"`
+	UpdatedAt string    `dynamodbav:"updatedAt" json:"updatedAt"`
+}
+
+// Country is a country a zone ships to. No states means every state.
+type Country struct {
+	Code   string  `dynamodbav:"code" json:"code"`
+	States []State `dynamodbav:"states" json:"states"`
+}
+
+// State is a state of a country a zone ships to.
+type State struct {
+	Code string `dynamodbav:"code" json:"code"`
+}
+
+// Zones are stored by id in their account's partition. version guards
+// read-modify-write updates (see readModifyWrite).
+func zoneKey(accountID, zoneID string) storage.Key {
+	return storage.Key{PK: storage.AccountPK(accountID), SK: "SHIPZONE#" + zoneID}
+}
+
+type zoneItem struct {
+	storage.Key
+	Version int64 `dynamodbav:"version"`
+	Zone
+}
+
+// normalize gives absent lists their empty value, so a zone always answers
+// "states": [] rather than null, and comparisons ignore the difference.
+func (z *Zone) normalize() {
+	if z.Countries == nil {
+		z.Countries = []Country{}
+	}
+	for i := range z.Countries {
+		if z.Countries[i].States == nil {
+			z.Countries[i].States = []State{}
+		}
+	}
+}
+
+// Store reads and writes shipping zones and their rates.
+type Store struct {
+	table *storage.Table
+}
+
+// NewStore returns a Store on table.
+func NewStore(table *storage.Table) *Store { return &Store{table: table} }
+
+// ErrNotFound is returned when the account has no such zone or rate.
+var ErrNotFound = errors.New("not found")
+
+// GetZone returns the account's zone, or nil.
+func (s *Store) GetZone(ctx context.Context, accountID, zoneID string) (*Zone, error) {
+	item, err := s.zone(ctx, accountID, zoneID)
+	if err != nil || item == nil {
+		return nil, err
+	}
+	return &item.Zone, nil
+}
+
+// Version returns the zone's version: the number of updates it has had.
+func (s *Store) Version(ctx context.Context, accountID, zoneID string) (int64, error) {
+	item, err := s.zone(ctx, accountID, zoneID)
+	if err != nil || item == nil {
+		return 0, err
+	}
+	return item.Version, nil
+}
+
+func (s *Store) zone(ctx context.Context, accountID, zoneID string) (*zoneItem, error) {
+	item, err := storage.Get[zoneItem](ctx, s.table, zoneKey(accountID, zoneID))
+	if err != nil || item == nil {
+		return nil, err
+	}
+	item.normalize()
+	return item, nil
+}
+
+// UpdateZone applies change to the account's zone and stores the result,
+// stamped updatedAt now, unless it changes nothing. change may run more
+// than once (once per attempt, on the latest stored zone); an error from it
+// ends the update. It returns ErrNotFound when there is no such zone.
+func (s *Store) UpdateZone(ctx context.Context, accountID, zoneID, now string, change func(Zone) (Zone, error)) (Zone, error) {
+	var result Zone
+	err := readModifyWrite(ctx, func() error {
+		item, err := s.zone(ctx, accountID, zoneID)
+		if err != nil {
+			return err
+		}
+		if item == nil {
+			return ErrNotFound
+		}
+		next, err := change(item.Zone)
+		if err != nil {
+			return err
+		}
+		next.normalize()
+		if equal(next, item.Zone) {
+			result = item.Zone
+			return nil
+		}
+		next.UpdatedAt = now
+		if err := putIfVersion(ctx, s.table, zoneItem{Key: item.Key, Version: item.Version + 1, Zone: next}, item.Version); err != nil {
+			return err
+		}
+		result = next
+		return nil
+	})
+	return result, err
+}
