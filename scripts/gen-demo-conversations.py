@@ -70,7 +70,7 @@ def msg(loc, short, n, conv, contact, minutes, message_type, direction, content_
 
 
 A, AS = "demoLocAlpha00000001", "Alpha"
-user = "demoUsrAlpha00000001"
+user = "demoUsrNorth00000007"
 email_thread = [f"demoMsgAlpha{n:08d}" for n in (4, 5, 6)]
 
 # Conversation 1, contact 1: an SMS thread (in, out, in with a photo, out failed then resent).

@@ -47,15 +47,12 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 		endpoint = engine.Endpoint
 	}
 
-	db, err := storage.NewClient(ctx, endpoint, cfg.Region)
+	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	db, err := storage.NewClient(ctx, endpoint, cfg.Region, logger)
 	if err != nil {
 		return err
 	}
-	deps := app.Deps{
-		Table:  &storage.Table{DB: db, Name: cfg.TableName},
-		Clock:  clock.System{},
-		Logger: slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel})),
-	}
+	deps := app.Deps{Table: &storage.Table{DB: db, Name: cfg.TableName}, Clock: clock.System{}, Logger: logger}
 	srv, err := app.NewServer(cfg, deps, catalog.Areas...)
 	if err != nil {
 		return err

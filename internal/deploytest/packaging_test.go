@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -118,7 +119,7 @@ func TestEveryFunctionBinaryAnswersItsEventsUnderTheLambdaRuntimeAPI(t *testing.
 			rt, err := lambdart.Start()
 			require.NoError(t, err)
 			defer rt.Close()
-			var logs bytes.Buffer
+			logs := &lockedBuffer{}
 			cmd := exec.Command(filepath.Join(binDir, area))
 			cmd.Env = []string{
 				"AWS_LAMBDA_RUNTIME_API=" + rt.Addr,
@@ -130,13 +131,18 @@ func TestEveryFunctionBinaryAnswersItsEventsUnderTheLambdaRuntimeAPI(t *testing.
 				"DYNAMODB_ENDPOINT=" + testenv.Endpoint(t),
 				"LOG_LEVEL=INFO",
 			}
-			cmd.Stdout, cmd.Stderr = &logs, &logs
+			cmd.Stdout, cmd.Stderr = logs, logs
 			start := time.Now()
 			require.NoError(t, cmd.Start())
-			defer func() {
-				_ = cmd.Process.Kill()
-				_ = cmd.Wait()
-			}()
+			stopped := false
+			stop := func() {
+				if !stopped {
+					stopped = true
+					_ = cmd.Process.Kill()
+					_ = cmd.Wait() // also waits for the output to be copied
+				}
+			}
+			defer stop()
 
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
@@ -162,6 +168,7 @@ func TestEveryFunctionBinaryAnswersItsEventsUnderTheLambdaRuntimeAPI(t *testing.
 			assert.Equal(t, http.StatusUnauthorized, gr.StatusCode, "an event without a token: %s", gr.Body)
 			assert.JSONEq(t, `{"statusCode":401,"message":"Missing bearer token: send Authorization: Bearer <token>","error":"Unauthorized"}`, gr.Body)
 
+			stop()
 			for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
 				assert.True(t, json.Valid([]byte(line)), "every log line is JSON: %s", line)
 				assert.NotContains(t, line, "bpt_", "no token in the log")
@@ -173,6 +180,24 @@ func TestEveryFunctionBinaryAnswersItsEventsUnderTheLambdaRuntimeAPI(t *testing.
 		lines = append(lines, fmt.Sprintf("%-22s %-15s %8.1f ms", catalog.FunctionName(area), area, float64(timings[area].Microseconds())/1000))
 	}
 	t.Logf("process start to first answer:\n%s", strings.Join(lines, "\n"))
+}
+
+// lockedBuffer collects a process's output while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func repoRoot(t *testing.T) string {

@@ -38,50 +38,59 @@ func Actions(dir string, mains ...string) (map[string][]string, error) {
 	if n := packages.PrintErrors(pkgs); n > 0 {
 		return nil, fmt.Errorf("%d errors loading packages", n)
 	}
-	prog, ssaPkgs := ssautil.AllPackages(pkgs, ssa.InstantiateGenerics)
-	prog.Build()
-	// Variable type analysis follows interface calls and function values
-	// by the types that can actually flow there, without RTA's assumption
-	// that reflection may call any exported method.
-	all := ssautil.AllFunctions(prog)
-	graph := vta.CallGraph(all, cha.CallGraph(prog))
-	var entryPoints []*ssa.Function
-	for fn := range all {
-		if fn.Pkg != nil && fn.Pkg.Pkg.Path() == adapterPkg && fn.Name() == "ProxyWithContext" {
-			entryPoints = append(entryPoints, fn)
-		}
-	}
-	if len(entryPoints) == 0 {
-		return nil, fmt.Errorf("no %s.ProxyWithContext in the program", adapterPkg)
-	}
-
 	out := map[string][]string{}
-	for i, p := range ssaPkgs {
-		if p == nil || p.Pkg.Name() != "main" {
-			return nil, fmt.Errorf("%s is not a main package", pkgs[i].PkgPath)
+	for _, pkg := range pkgs {
+		names, err := actionsOf(pkg)
+		if err != nil {
+			return nil, err
 		}
-		set := map[string]bool{}
-		roots := []*ssa.Function{p.Func("main"), p.Func("init")}
-		// The Lambda runtime calls the handler passed to lambda.Start by
-		// reflection, which no call graph follows: the API Gateway
-		// adapter's entry point is a root as well.
-		roots = append(roots, entryPoints...)
-		for fn := range reachable(graph, roots...) {
-			if pkg := packageOf(fn); pkg == nil || !strings.HasPrefix(pkg.Pkg.Path(), modulePath) {
-				continue
-			}
-			for _, name := range callSites(fn) {
-				set[name] = true
-			}
-		}
-		var names []string
-		for n := range set {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		out[pkgs[i].PkgPath] = names
+		out[pkg.PkgPath] = names
 	}
 	return out, nil
+}
+
+// actionsOf analyses one main package as its own program: analysing several
+// together would merge their type flows through the shared adapter, giving
+// every function the union of all functions' actions.
+func actionsOf(pkg *packages.Package) ([]string, error) {
+	prog, ssaPkgs := ssautil.AllPackages([]*packages.Package{pkg}, ssa.InstantiateGenerics)
+	prog.Build()
+	main := ssaPkgs[0]
+	if main == nil || main.Pkg.Name() != "main" {
+		return nil, fmt.Errorf("%s is not a main package", pkg.PkgPath)
+	}
+	// Variable type analysis follows interface calls and function values by
+	// the types that can actually flow there, without RTA's assumption that
+	// reflection may call any exported method.
+	all := ssautil.AllFunctions(prog)
+	graph := vta.CallGraph(all, cha.CallGraph(prog))
+	roots := []*ssa.Function{main.Func("main"), main.Func("init")}
+	// The Lambda runtime calls the handler passed to lambda.Start by
+	// reflection, which no call graph follows: the API Gateway adapter's
+	// entry point is a root as well.
+	for fn := range all {
+		if fn.Pkg != nil && fn.Pkg.Pkg.Path() == adapterPkg && fn.Name() == "ProxyWithContext" {
+			roots = append(roots, fn)
+		}
+	}
+	if len(roots) == 2 {
+		return nil, fmt.Errorf("%s: no %s.ProxyWithContext in the program", pkg.PkgPath, adapterPkg)
+	}
+	set := map[string]bool{}
+	for fn := range reachable(graph, roots...) {
+		if p := packageOf(fn); p == nil || !strings.HasPrefix(p.Pkg.Path(), modulePath) {
+			continue
+		}
+		for _, name := range callSites(fn) {
+			set[name] = true
+		}
+	}
+	names := make([]string, 0, len(set))
+	for n := range set {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names, nil
 }
 
 func reachable(g *callgraph.Graph, roots ...*ssa.Function) map[*ssa.Function]bool {

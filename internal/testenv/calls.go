@@ -31,7 +31,7 @@ func CountingTable(t testing.TB, table *storage.Table) (*storage.Table, *CallCou
 		c.mu.Unlock()
 		return next.HandleFinalize(ctx, in)
 	})
-	db, err := storage.NewClient(context.Background(), Endpoint(t), "us-east-1")
+	db, err := storage.NewClient(context.Background(), Endpoint(t), "us-east-1", nil)
 	require.NoError(t, err)
 	counted := dynamodb.New(db.Options(), func(o *dynamodb.Options) {
 		o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {

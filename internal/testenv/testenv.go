@@ -71,7 +71,7 @@ func Endpoint(t testing.TB) string {
 func NewTable(t testing.TB) *storage.Table {
 	t.Helper()
 	ctx := context.Background()
-	db, err := storage.NewClient(ctx, Endpoint(t), "us-east-1")
+	db, err := storage.NewClient(ctx, Endpoint(t), "us-east-1", nil)
 	require.NoError(t, err)
 	table := &storage.Table{DB: db, Name: "test-" + randomHex(8)}
 	_, err = table.CreateIfMissing(ctx)

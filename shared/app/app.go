@@ -85,7 +85,7 @@ func Connect(ctx context.Context, getenv func(string) string, logOut io.Writer) 
 		return config.Config{}, Deps{}, err
 	}
 	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel}))
-	db, err := storage.NewClient(ctx, cfg.Endpoint, cfg.Region)
+	db, err := storage.NewClient(ctx, cfg.Endpoint, cfg.Region, logger)
 	if err != nil {
 		return config.Config{}, Deps{}, err
 	}

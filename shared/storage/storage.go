@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/url"
 	"os"
@@ -20,6 +21,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/logging"
 
 	"github.com/bizplatform/api/shared/apierror"
 )
@@ -48,8 +50,15 @@ type Table struct {
 // credentials, so unless the environment holds keys it gets placeholder ones
 // (rather than probing the credential chain, which can stall on EC2
 // metadata).
-func NewClient(ctx context.Context, endpoint, region string) (*dynamodb.Client, error) {
+//
+// The SDK's own warnings go to logger (nil: slog.Default) as JSON lines, like
+// every other log line, instead of the SDK's plain-text default.
+func NewClient(ctx context.Context, endpoint, region string, logger *slog.Logger) (*dynamodb.Client, error) {
+	if logger == nil {
+		logger = slog.Default()
+	}
 	opts := []func(*awsconfig.LoadOptions) error{
+		awsconfig.WithLogger(sdkLogger{logger}),
 		// The SDK's own client, so AWS_CA_BUNDLE and proxy settings still apply.
 		awsconfig.WithHTTPClient(awshttp.NewBuildableClient().WithTimeout(10 * time.Second)),
 	}
@@ -68,6 +77,17 @@ func NewClient(ctx context.Context, endpoint, region string) (*dynamodb.Client, 
 			o.BaseEndpoint = aws.String(endpoint)
 		}
 	}), nil
+}
+
+// sdkLogger writes the SDK's log messages through slog.
+type sdkLogger struct{ l *slog.Logger }
+
+func (s sdkLogger) Logf(c logging.Classification, format string, v ...any) {
+	level := slog.LevelWarn
+	if c == logging.Debug {
+		level = slog.LevelDebug
+	}
+	s.l.Log(context.Background(), level, "aws sdk: "+fmt.Sprintf(format, v...))
 }
 
 // IsLocalEndpoint reports whether endpoint names an engine on this machine or

@@ -6,7 +6,7 @@
 package associations
 
 import (
-	"github.com/bizplatform/api/functions/contacts/contacts"
+	"github.com/bizplatform/api/functions/contacts/contactstore"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/operations"
@@ -18,12 +18,12 @@ var Area = app.Area{Name: "associations", Routes: routes, Seed: seed}
 
 type handler struct {
 	store    *Store
-	contacts *contacts.Store
+	contacts *contactstore.Store
 	clock    clock.Clock
 }
 
 func routes(d app.Deps) []route.Route {
-	h := &handler{store: NewStore(d.Table), contacts: contacts.NewStore(d.Table), clock: d.Clock}
+	h := &handler{store: NewStore(d.Table), contacts: contactstore.NewStore(d.Table), clock: d.Clock}
 	return []route.Route{
 		{Op: operations.CreateAssociation, Handle: h.createAssociation},
 		{Op: operations.CreateRelation, Handle: h.createRelation},

@@ -3,6 +3,7 @@
 package contacts
 
 import (
+	"github.com/bizplatform/api/functions/contacts/contactstore"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
@@ -12,11 +13,11 @@ import (
 var Area = app.Area{Name: "contacts", Routes: routes, Seed: seed}
 
 type handler struct {
-	store *Store
+	store *contactstore.Store
 }
 
 func routes(d app.Deps) []route.Route {
-	h := &handler{store: NewStore(d.Table)}
+	h := &handler{store: contactstore.NewStore(d.Table)}
 	return []route.Route{
 		{Op: operations.ListContacts, Handle: h.list},
 		{Op: operations.DeleteTask, Handle: h.deleteTask},

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/functions/contacts/contacts"
+	"github.com/bizplatform/api/functions/contacts/contactstore"
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/operations"
@@ -28,8 +29,8 @@ const (
 )
 
 type listBody struct {
-	Contacts []contacts.Contact `json:"contacts"`
-	Count    int                `json:"count"`
+	Contacts []contactstore.Contact `json:"contacts"`
+	Count    int                    `json:"count"`
 	Meta     struct {
 		Total        int     `json:"total"`
 		CurrentPage  int     `json:"currentPage"`
@@ -116,7 +117,7 @@ func TestListContactsWalksEveryPageOnceInStableOrder(t *testing.T) {
 func TestListContactsPagesNeitherSkipNorRepeatWhileContactsAreAdded(t *testing.T) {
 	env, token := newEnv(t)
 	ids := seedContacts(t, env, acctA, 40)
-	store := contacts.NewStore(env.Table)
+	store := contactstore.NewStore(env.Table)
 
 	var seen []string
 	q := url.Values{"locationId": {acctA}, "limit": {"6"}}
@@ -128,7 +129,7 @@ func TestListContactsPagesNeitherSkipNorRepeatWhileContactsAreAdded(t *testing.T
 		// A contact arrives between every two pages.
 		now := env.Clock.Now().Add(time.Duration(added) * time.Second)
 		id := fmt.Sprintf("late%03d", added)
-		require.NoError(t, store.Put(context.Background(), contacts.Contact{ID: id, LocationID: acctA, FirstName: "Late", DateAdded: now.Format(time.RFC3339)}, now.UnixMilli()))
+		require.NoError(t, store.Put(context.Background(), contactstore.Contact{ID: id, LocationID: acctA, FirstName: "Late", DateAdded: now.Format(time.RFC3339)}, now.UnixMilli()))
 		ids = append(ids, id)
 		if body.Meta.NextPage == nil {
 			break
@@ -258,7 +259,7 @@ func TestListContactsAuth(t *testing.T) {
 func TestDeleteTask(t *testing.T) {
 	env, token := newEnv(t)
 	ids := seedContacts(t, env, acctA, 3)
-	store := contacts.NewStore(env.Table)
+	store := contactstore.NewStore(env.Table)
 	ctx := context.Background()
 
 	t.Run("deletes the task and answers succeded", func(t *testing.T) {

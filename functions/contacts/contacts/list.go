@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bizplatform/api/functions/contacts/contactstore"
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/httpio"
@@ -23,7 +24,7 @@ const (
 )
 
 type listResponse struct {
-	Contacts []Contact `json:"contacts"`
+	Contacts []contactstore.Contact `json:"contacts"`
 	// Count is the number of contacts matching the request (all pages),
 	// the same figure as meta.total.
 	Count int      `json:"count"`
@@ -89,9 +90,9 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 	cursor := ""
 	switch {
 	case req.startAfterID != "" && req.hasStartMs:
-		cursor = orderKey(req.startAfter, req.startAfterID)
+		cursor = contactstore.OrderKey(req.startAfter, req.startAfterID)
 	case req.startAfterID != "":
-		key, ok, err := h.store.orderKeyOf(ctx, req.locationID, req.startAfterID)
+		key, ok, err := h.store.OrderKeyOf(ctx, req.locationID, req.startAfterID)
 		if err != nil {
 			return storage.Classify(err)
 		}
@@ -100,39 +101,39 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 		}
 		cursor = key
 	case req.hasStartMs:
-		cursor = orderKey(req.startAfter, afterAllIDs)
+		cursor = contactstore.OrderKey(req.startAfter, contactstore.AfterAllIDs)
 	}
 
-	pg, err := h.store.listPage(ctx, page{accountID: req.locationID, after: cursor, query: req.query, limit: req.limit})
+	pg, err := h.store.ListPage(ctx, contactstore.Page{AccountID: req.locationID, After: cursor, Query: req.query, Limit: req.limit})
 	if err != nil {
 		return storage.Classify(err)
 	}
-	total, err := h.store.count(ctx, req.locationID, req.query, "")
+	total, err := h.store.Count(ctx, req.locationID, req.query, "")
 	if err != nil {
 		return storage.Classify(err)
 	}
 	current := 1
 	if cursor != "" {
-		before, err := h.store.count(ctx, req.locationID, req.query, cursor)
+		before, err := h.store.Count(ctx, req.locationID, req.query, cursor)
 		if err != nil {
 			return storage.Classify(err)
 		}
 		current = (before+req.limit-1)/req.limit + 1
 	}
 
-	resp := listResponse{Contacts: make([]Contact, len(pg.contacts)), Count: total, Meta: listMeta{Total: total, CurrentPage: current}}
-	for i, it := range pg.contacts {
-		resp.Contacts[i] = it.Contact
+	resp := listResponse{Contacts: make([]contactstore.Contact, len(pg.Entries)), Count: total, Meta: listMeta{Total: total, CurrentPage: current}}
+	for i, e := range pg.Entries {
+		resp.Contacts[i] = e.Contact
 	}
 	if current > 1 {
 		prev := current - 1
 		resp.Meta.PrevPage = &prev
 	}
-	if pg.more {
+	if pg.More {
 		next := current + 1
-		last := pg.contacts[len(pg.contacts)-1]
-		ms, _ := strconv.ParseInt(last.GSI1SK[:13], 10, 64)
-		id := last.ID
+		last := pg.Entries[len(pg.Entries)-1]
+		ms := last.AddedMs()
+		id := last.Contact.ID
 		resp.Meta.NextPage, resp.Meta.StartAfter, resp.Meta.StartAfterID = &next, &ms, &id
 		u := nextPageURL(req, ms, id)
 		resp.Meta.NextPageURL = &u

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/bizplatform/api/functions/contacts/contactstore"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -17,8 +18,8 @@ type SeedData struct {
 
 // SeedContact is a contact and its tasks.
 type SeedContact struct {
-	Contact
-	Tasks []Task `json:"tasks"`
+	contactstore.Contact
+	Tasks []contactstore.Task `json:"tasks"`
 }
 
 func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
@@ -39,19 +40,17 @@ func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 			c.Tags = []string{}
 		}
 		if c.CustomFields == nil {
-			c.CustomFields = []CustomValue{}
+			c.CustomFields = []contactstore.CustomValue{}
 		}
 		if c.Followers == nil {
 			c.Followers = []string{}
 		}
-		items = append(items, newContactItem(c.Contact, added.UnixMilli()))
 		for _, t := range c.Tasks {
 			if msg := validate.IDProblem("task id", t.ID); msg != "" {
 				return fmt.Errorf("contacts: %s", msg)
 			}
-			t.ContactID = c.ID
-			items = append(items, taskItem{Key: taskKey(c.LocationID, c.ID, t.ID), Task: t})
 		}
+		items = append(items, contactstore.Items(c.Contact, added.UnixMilli(), c.Tasks)...)
 	}
 	return d.Table.BatchPut(ctx, items)
 }

@@ -1,8 +1,12 @@
-package contacts
+// Package contactstore stores contacts and their tasks: the one place that
+// builds their keys. The contacts area serves them; other areas (associations)
+// check through it that a contact exists.
+package contactstore
 
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -60,12 +64,13 @@ func contactKey(accountID, id string) storage.Key {
 
 func listPK(accountID string) string { return "CONTACTS#" + accountID }
 
-// orderKey is the GSI1 sort key of a contact added at addedMs.
-func orderKey(addedMs int64, id string) string { return fmt.Sprintf("%013d#%s", addedMs, id) }
+// OrderKey is the list-order key (GSI1 sort key) of a contact added at
+// addedMs: what a cursor is made of.
+func OrderKey(addedMs int64, id string) string { return fmt.Sprintf("%013d#%s", addedMs, id) }
 
-// afterAllIDs sorts after every id (ids are [A-Za-z0-9_-]), so orderKey(ms,
-// afterAllIDs) is past every contact added at ms.
-const afterAllIDs = "~"
+// AfterAllIDs sorts after every id (ids are [A-Za-z0-9_-]), so
+// OrderKey(ms, AfterAllIDs) is past every contact added at ms.
+const AfterAllIDs = "~"
 
 func taskKey(accountID, contactID, taskID string) storage.Key {
 	return storage.Key{PK: storage.AccountPK(accountID), SK: "TASK#" + contactID + "#" + taskID}
@@ -86,12 +91,23 @@ type taskItem struct {
 	Task
 }
 
+// Items are the stored items of a contact and its tasks, for loading data in
+// bulk (the demo dataset).
+func Items(c Contact, addedMs int64, tasks []Task) []any {
+	items := []any{newContactItem(c, addedMs)}
+	for _, t := range tasks {
+		t.ContactID = c.ID
+		items = append(items, taskItem{Key: taskKey(c.LocationID, c.ID, t.ID), Task: t})
+	}
+	return items
+}
+
 func newContactItem(c Contact, addedMs int64) contactItem {
 	search := strings.ToLower(strings.Join([]string{c.FirstName, c.LastName, c.ContactName, c.Email, c.Phone}, " "))
 	return contactItem{
 		Key:     contactKey(c.LocationID, c.ID),
 		GSI1PK:  listPK(c.LocationID),
-		GSI1SK:  orderKey(addedMs, c.ID),
+		GSI1SK:  OrderKey(addedMs, c.ID),
 		Search:  search,
 		Contact: c,
 	}
@@ -115,8 +131,8 @@ func (s *Store) Get(ctx context.Context, accountID, id string) (*Contact, error)
 	return &item.Contact, nil
 }
 
-// orderKeyOf returns the GSI1 sort key of an existing contact.
-func (s *Store) orderKeyOf(ctx context.Context, accountID, id string) (string, bool, error) {
+// OrderKeyOf returns the list-order key of an existing contact.
+func (s *Store) OrderKeyOf(ctx context.Context, accountID, id string) (string, bool, error) {
 	item, err := storage.Get[contactItem](ctx, s.table, contactKey(accountID, id))
 	if err != nil || item == nil {
 		return "", false, err
@@ -129,48 +145,61 @@ func (s *Store) Put(ctx context.Context, c Contact, addedMs int64) error {
 	return s.table.Put(ctx, newContactItem(c, addedMs), nil)
 }
 
-// page asks for up to limit contacts after the cursor (an order key; ""
-// starts at the beginning) whose search text contains query.
-type page struct {
-	accountID string
-	after     string
-	query     string
-	limit     int
+// Page asks for up to Limit contacts of an account after the cursor After
+// (an order key; "" starts at the beginning) whose names, e-mail or phone
+// contain Query.
+type Page struct {
+	AccountID string
+	After     string
+	Query     string
+	Limit     int
 }
 
-// pageResult is one page and whether more matching contacts follow it.
-type pageResult struct {
-	contacts []contactItem
-	more     bool
+// Entry is a listed contact and its place in the list order.
+type Entry struct {
+	Contact  Contact
+	OrderKey string
 }
 
-// listPage reads one page of the list order.
-func (s *Store) listPage(ctx context.Context, p page) (pageResult, error) {
-	in, err := s.listQuery(p.accountID, p.after, p.query, false)
+// AddedMs is the time in the entry's order key (epoch milliseconds).
+func (e Entry) AddedMs() int64 {
+	ms, _ := strconv.ParseInt(e.OrderKey[:13], 10, 64)
+	return ms
+}
+
+// PageResult is one page and whether more matching contacts follow it.
+type PageResult struct {
+	Entries []Entry
+	More    bool
+}
+
+// ListPage reads one page of the list order.
+func (s *Store) ListPage(ctx context.Context, p Page) (PageResult, error) {
+	in, err := s.listQuery(p.AccountID, p.After, p.Query, false)
 	if err != nil {
-		return pageResult{}, err
+		return PageResult{}, err
 	}
-	if p.query == "" {
+	if p.Query == "" {
 		// Without a filter every item read is a match: read one more than
 		// the page to learn whether another page follows.
-		in.Limit = aws.Int32(int32(p.limit + 1))
+		in.Limit = aws.Int32(int32(p.Limit + 1))
 	}
-	var res pageResult
+	var res PageResult
 	for {
 		out, err := s.table.DB.Query(ctx, in)
 		if err != nil {
-			return pageResult{}, err
+			return PageResult{}, err
 		}
 		var items []contactItem
 		if err := attributevalue.UnmarshalListOfMaps(out.Items, &items); err != nil {
-			return pageResult{}, fmt.Errorf("decode contacts: %w", err)
+			return PageResult{}, fmt.Errorf("decode contacts: %w", err)
 		}
 		for _, it := range items {
-			if len(res.contacts) == p.limit {
-				res.more = true
+			if len(res.Entries) == p.Limit {
+				res.More = true
 				return res, nil
 			}
-			res.contacts = append(res.contacts, it)
+			res.Entries = append(res.Entries, Entry{Contact: it.Contact, OrderKey: it.GSI1SK})
 		}
 		if out.LastEvaluatedKey == nil {
 			return res, nil
@@ -179,9 +208,9 @@ func (s *Store) listPage(ctx context.Context, p page) (pageResult, error) {
 	}
 }
 
-// count returns how many contacts match query, in the whole list (upTo "")
-// or up to and including the order key upTo.
-func (s *Store) count(ctx context.Context, accountID, query, upTo string) (int, error) {
+// Count returns how many of the account's contacts match query, in the
+// whole list (upTo "") or up to and including the order key upTo.
+func (s *Store) Count(ctx context.Context, accountID, query, upTo string) (int, error) {
 	in, err := s.listQuery(accountID, upTo, query, true)
 	if err != nil {
 		return 0, err
