@@ -4,6 +4,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -36,6 +37,17 @@ type Area struct {
 	// Seed loads the area's part of a demo dataset (see internal/demo).
 	// Nil when the area has no demo data.
 	Seed func(ctx context.Context, deps Deps, data json.RawMessage) error
+}
+
+// DecodeSeed decodes an area's part of a dataset into dst strictly: a
+// misspelt field in hand-edited data is an error, not a silently lost value.
+func DecodeSeed(area string, raw json.RawMessage, dst any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return fmt.Errorf("%s: %w", area, err)
+	}
+	return nil
 }
 
 // Server is an assembled API.

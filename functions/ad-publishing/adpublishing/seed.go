@@ -1,7 +1,6 @@
 package adpublishing
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -39,11 +38,9 @@ type SeedAdGroup struct {
 // a whole, so a load interrupted half-way is completed by loading again.
 // Entities are written before their reporting rows.
 func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields() // a misspelt field in hand-edited data is an error, not a silent zero
 	var data SeedData
-	if err := dec.Decode(&data); err != nil {
-		return fmt.Errorf("ad-publishing: %w", err)
+	if err := app.DecodeSeed("ad-publishing", raw, &data); err != nil {
+		return err
 	}
 	var entities, rows []any
 	for _, c := range data.SearchAdsCampaigns {

@@ -35,8 +35,8 @@ type SeedAssociation struct {
 // relations point at are not checked: the contacts part may load later.
 func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 	var data SeedData
-	if err := json.Unmarshal(raw, &data); err != nil {
-		return fmt.Errorf("associations: %w", err)
+	if err := app.DecodeSeed("associations", raw, &data); err != nil {
+		return err
 	}
 	var items []any
 	for _, o := range data.CustomObjects {

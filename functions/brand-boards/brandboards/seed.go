@@ -20,8 +20,8 @@ type SeedData struct {
 // through the API before a reload lose their flag too.
 func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 	var data SeedData
-	if err := json.Unmarshal(raw, &data); err != nil {
-		return fmt.Errorf("brand-boards: %w", err)
+	if err := app.DecodeSeed("brand-boards", raw, &data); err != nil {
+		return err
 	}
 	var items []any
 	defaults := map[string]Board{}

@@ -18,8 +18,8 @@ type SeedData struct {
 
 func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 	var data SeedData
-	if err := json.Unmarshal(raw, &data); err != nil {
-		return fmt.Errorf("campaigns: %w", err)
+	if err := app.DecodeSeed("campaigns", raw, &data); err != nil {
+		return err
 	}
 	items := make([]any, 0, len(data.Campaigns))
 	for _, c := range data.Campaigns {

@@ -24,8 +24,8 @@ type SeedContact struct {
 
 func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 	var data SeedData
-	if err := json.Unmarshal(raw, &data); err != nil {
-		return fmt.Errorf("contacts: %w", err)
+	if err := app.DecodeSeed("contacts", raw, &data); err != nil {
+		return err
 	}
 	var items []any
 	for _, c := range data.Contacts {

@@ -1,7 +1,6 @@
 package conversations
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -23,10 +22,8 @@ type SeedData struct {
 // serve) and writes them. Loading twice writes the same items.
 func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 	var data SeedData
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&data); err != nil {
-		return fmt.Errorf("conversations: %w", err)
+	if err := app.DecodeSeed("conversations", raw, &data); err != nil {
+		return err
 	}
 	items := make([]any, 0, len(data.Messages))
 	seen := map[string]bool{}

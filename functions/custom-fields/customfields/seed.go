@@ -1,7 +1,6 @@
 package customfields
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -20,10 +19,8 @@ type SeedData struct {
 
 func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 	var data SeedData
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&data); err != nil {
-		return fmt.Errorf("custom-fields: %w", err)
+	if err := app.DecodeSeed("custom-fields", raw, &data); err != nil {
+		return err
 	}
 	items := make([]any, 0, len(data.CustomFields))
 	for _, f := range data.CustomFields {

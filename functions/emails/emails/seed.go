@@ -22,8 +22,8 @@ type SeedData struct {
 // parent is a folder of the same account, listed in the same dataset.
 func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 	var data SeedData
-	if err := json.Unmarshal(raw, &data); err != nil {
-		return fmt.Errorf("emails: %w", err)
+	if err := app.DecodeSeed("emails", raw, &data); err != nil {
+		return err
 	}
 	folders := map[string]string{} // folder id -> account
 	for _, t := range data.Templates {

@@ -1,7 +1,6 @@
 package medias
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -25,10 +24,8 @@ type SeedData struct {
 // same dataset or already stored. Loading twice writes the same items.
 func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 	var data SeedData
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&data); err != nil {
-		return fmt.Errorf("medias: %w", err)
+	if err := app.DecodeSeed("medias", raw, &data); err != nil {
+		return err
 	}
 	store := NewStore(d.Table)
 	folders := map[string]map[string]Entry{} // account -> folder id -> folder

@@ -26,8 +26,8 @@ type SeedProvider struct {
 
 func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 	var data SeedData
-	if err := json.Unmarshal(raw, &data); err != nil {
-		return fmt.Errorf("payments: %w", err)
+	if err := app.DecodeSeed("payments", raw, &data); err != nil {
+		return err
 	}
 	var items []any
 	for _, c := range data.Coupons {

@@ -26,10 +26,8 @@ type SeedProduct struct {
 
 func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 	var data SeedData
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&data); err != nil {
-		return fmt.Errorf("products: %w", err)
+	if err := app.DecodeSeed("products", raw, &data); err != nil {
+		return err
 	}
 	now := clock.Timestamp(d.Clock.Now())
 	var items []any

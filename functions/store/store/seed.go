@@ -28,10 +28,8 @@ type SeedZone struct {
 // at version 0.
 func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 	var data SeedData
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&data); err != nil {
-		return fmt.Errorf("store: %w", err)
+	if err := app.DecodeSeed("store", raw, &data); err != nil {
+		return err
 	}
 	now := clock.Timestamp(d.Clock.Now())
 	var items []any

@@ -18,8 +18,8 @@ type SeedData struct {
 
 func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 	var data SeedData
-	if err := json.Unmarshal(raw, &data); err != nil {
-		return fmt.Errorf("surveys: %w", err)
+	if err := app.DecodeSeed("surveys", raw, &data); err != nil {
+		return err
 	}
 	items := make([]any, 0, len(data.Surveys))
 	for _, s := range data.Surveys {

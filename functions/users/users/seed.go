@@ -26,8 +26,8 @@ type SeedUser struct {
 
 func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 	var data SeedData
-	if err := json.Unmarshal(raw, &data); err != nil {
-		return fmt.Errorf("users: %w", err)
+	if err := app.DecodeSeed("users", raw, &data); err != nil {
+		return err
 	}
 	items := make([]any, 0, len(data.Users))
 	for i, rawUser := range data.Users {

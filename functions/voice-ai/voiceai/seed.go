@@ -33,8 +33,8 @@ type SeedAction struct {
 
 func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 	var data SeedData
-	if err := json.Unmarshal(raw, &data); err != nil {
-		return fmt.Errorf("voice-ai: %w", err)
+	if err := app.DecodeSeed("voice-ai", raw, &data); err != nil {
+		return err
 	}
 	var items []any
 	for _, ag := range data.Agents {
