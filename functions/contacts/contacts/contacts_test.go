@@ -308,3 +308,32 @@ func TestDeleteTaskAuth(t *testing.T) {
 		},
 	})
 }
+
+func TestContactsOperationsRefuseBadHeadersAndOversizedBodies(t *testing.T) {
+	env, token := newEnv(t)
+	ids := seedContacts(t, env, acctA, 1)
+	list := "/contacts/?locationId=" + acctA
+	task := fmt.Sprintf(taskPath, ids[0], "T0")
+	cases := []struct {
+		name   string
+		req    testenv.Request
+		status int
+	}{
+		{"listing without a Version header is 400", testenv.Request{Method: "GET", Path: list, Headers: map[string]string{"Version": ""}}, http.StatusBadRequest},
+		{"listing with another Version is 400", testenv.Request{Method: "GET", Path: list, Headers: map[string]string{"Version": "2021-04-15"}}, http.StatusBadRequest},
+		{"listing with Accept text/html is 406", testenv.Request{Method: "GET", Path: list, Headers: map[string]string{"Accept": "text/html"}}, http.StatusNotAcceptable},
+		{"deleting without a Version header is 400", testenv.Request{Method: "DELETE", Path: task, Headers: map[string]string{"Version": ""}}, http.StatusBadRequest},
+		{"deleting with Accept text/plain is 406", testenv.Request{Method: "DELETE", Path: task, Headers: map[string]string{"Accept": "text/plain"}}, http.StatusNotAcceptable},
+		{"deleting with a body over 1 MiB is 413", testenv.Request{Method: "DELETE", Path: task, Body: `{"pad":"` + strings.Repeat("x", 1<<20) + `"}`}, http.StatusRequestEntityTooLarge},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			req := tc.req
+			req.Token = token
+			env.Do(t, req).RequireError(t, tc.status)
+		})
+	}
+	task0, err := contactstore.NewStore(env.Table).GetTask(context.Background(), acctA, ids[0], "T0")
+	require.NoError(t, err)
+	assert.NotNil(t, task0, "refused deletes delete nothing")
+}

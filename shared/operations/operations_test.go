@@ -1,0 +1,28 @@
+package operations
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestThereAreTwentyOneOperationsInFifteenAreas(t *testing.T) {
+	assert.Len(t, All, 21)
+	seen := map[string]bool{}
+	for _, op := range All {
+		assert.False(t, seen[op.ID()], "%s listed twice", op.ID())
+		seen[op.ID()] = true
+		assert.Contains(t, Areas, op.Area)
+		assert.Contains(t, []int{400, 422}, op.ValidationStatus)
+	}
+	for _, a := range Areas {
+		assert.NotEmpty(t, OfArea(a), "area %s serves something", a)
+	}
+}
+
+func TestPathsWithATrailingSlashAreAlsoServedWithoutIt(t *testing.T) {
+	assert.Equal(t, []string{"GET /contacts/{$}", "GET /contacts"}, ListContacts.Patterns())
+	assert.Equal(t, []string{"/contacts/", "/contacts"}, ListContacts.Paths())
+	assert.Equal(t, []string{"POST /associations/relations"}, CreateRelation.Patterns())
+	assert.True(t, CreateWhitelabelProvider.MarketplaceOnly)
+}
