@@ -61,7 +61,7 @@ build:
 	@for f in $(FUNCTIONS); do \
 		area=$${f%%:*}; id=$${f##*:}; \
 		$(MAKE) --no-print-directory -s build-$$id ARTIFACTS_DIR=$(BUILD_DIR)/$$area || exit 1; \
-		printf '%-24s %-28s %8d bytes\n' "$$id" "$(BUILD_DIR)/$$area/bootstrap" "$$(stat -c %s $(BUILD_DIR)/$$area/bootstrap)"; \
+		printf '%-24s %-40s %10d bytes\n' "$$id" "$(BUILD_DIR)/$$area/bootstrap" "$$(stat -c %s $(BUILD_DIR)/$$area/bootstrap)"; \
 	done
 
 clean:
