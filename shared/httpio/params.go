@@ -61,6 +61,18 @@ func (q Query) Required(name string) string {
 	return v
 }
 
+// RequiredID returns the parameter and records a violation when it is absent
+// or not a well-formed id (so it can safely become part of a storage key).
+func (q Query) RequiredID(name string) string {
+	v := q.Required(name)
+	if strings.TrimSpace(v) != "" {
+		if msg := validate.IDProblem(name, v); msg != "" {
+			q.errs.Add(msg)
+		}
+	}
+	return v
+}
+
 // Int returns the parameter as an integer in [min, max], or def when absent.
 func (q Query) Int(name string, def, min, max int) int {
 	v := q.String(name)

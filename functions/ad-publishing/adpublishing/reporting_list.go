@@ -69,12 +69,9 @@ func parseReportingList(r *http.Request) (reportingListRequest, error) {
 	var v validate.Errors
 	q := httpio.NewQuery(r, &v)
 	req := reportingListRequest{
-		locationID: q.Required("locationId"),
+		locationID: q.RequiredID("locationId"),
 		listType:   q.Required("listType"),
 		typ:        q.Required("type"),
-	}
-	if req.locationID != "" {
-		v.ID("locationId", req.locationID)
 	}
 	if req.listType != "" {
 		v.OneOf("listType", req.listType, ListTypes...)

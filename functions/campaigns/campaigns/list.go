@@ -24,10 +24,7 @@ type listRequest struct {
 func parseList(r *http.Request) (listRequest, error) {
 	var v validate.Errors
 	q := httpio.NewQuery(r, &v)
-	req := listRequest{locationID: q.Required("locationId")}
-	if req.locationID != "" {
-		v.ID("locationId", req.locationID)
-	}
+	req := listRequest{locationID: q.RequiredID("locationId")}
 	if q.Has("status") {
 		req.status = q.String("status")
 		v.OneOf("status", req.status, Statuses...)

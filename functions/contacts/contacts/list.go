@@ -56,12 +56,9 @@ func parseList(r *http.Request) (listRequest, error) {
 	var v validate.Errors
 	q := httpio.NewQuery(r, &v)
 	req := listRequest{
-		locationID: q.Required("locationId"),
+		locationID: q.RequiredID("locationId"),
 		limit:      q.Int("limit", defaultLimit, 1, maxLimit),
 		query:      strings.TrimSpace(q.String("query")),
-	}
-	if req.locationID != "" {
-		v.ID("locationId", req.locationID)
 	}
 	if q.Has("startAfterId") {
 		req.startAfterID = q.String("startAfterId")

@@ -36,12 +36,9 @@ func parseList(r *http.Request) (listRequest, error) {
 	var v validate.Errors
 	q := httpio.NewQuery(r, &v)
 	req := listRequest{
-		locationID: q.Required("locationId"),
+		locationID: q.RequiredID("locationId"),
 		skip:       q.Int("skip", 0, 0, maxSkip),
 		limit:      q.Int("limit", defaultLimit, 1, maxLimit),
-	}
-	if req.locationID != "" {
-		v.ID("locationId", req.locationID)
 	}
 	if q.Has("type") {
 		req.typ = q.String("type")
