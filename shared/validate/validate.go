@@ -116,10 +116,17 @@ func IsEmail(v string) bool {
 	return err == nil && addr.Address == v && strings.Contains(v[strings.LastIndexByte(v, '@'):], ".")
 }
 
-// IsHTTPSURL reports whether v is a well-formed absolute https URL with a host.
+// IsHTTPSURL reports whether v is a well-formed absolute https URL with a
+// host. Like RFC 3986, it takes printable ASCII only (other characters are
+// percent-encoded), so a URL's length in characters is its size in bytes.
 func IsHTTPSURL(v string) bool {
-	if !strings.HasPrefix(v, "https://") || strings.ContainsAny(v, " \t\r\n") {
+	if !strings.HasPrefix(v, "https://") {
 		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] <= ' ' || v[i] >= 0x7f {
+			return false
+		}
 	}
 	u, err := url.Parse(v)
 	return err == nil && u.Scheme == "https" && u.Host != "" && u.Hostname() != "" && u.User == nil
