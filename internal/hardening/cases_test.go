@@ -32,6 +32,15 @@ const (
 // casesFor derives the bad requests of one operation from its inputs.
 func casesFor(in opInputs) []badCase {
 	g := &generator{in: in}
+	if in.variant != "" {
+		tree := decodeTree(in.body)
+		walk(tree, "", func(p jsonPath, v any) {
+			if g.inFocus(p) {
+				g.valueCases(tree, p, v)
+			}
+		})
+		return g.cases
+	}
 	g.pathCases()
 	g.queryCases()
 	if in.op.TakesBody() {
@@ -43,8 +52,9 @@ func casesFor(in opInputs) []badCase {
 }
 
 type generator struct {
-	in    opInputs
-	cases []badCase
+	in       opInputs
+	cases    []badCase
+	hugeDone bool
 }
 
 func (g *generator) add(name, path, query string, body []byte, names string) {
@@ -67,6 +77,17 @@ func (g *generator) kindOf(key string, fallback kind) kind {
 		return k
 	}
 	return fallback
+}
+
+// inFocus reports whether a variant breaks the value at p.
+func (g *generator) inFocus(p jsonPath) bool {
+	s := p.String()
+	for _, f := range g.in.focus {
+		if s == f || strings.HasPrefix(s, f+".") || strings.HasPrefix(s, f+"[") {
+			return true
+		}
+	}
+	return false
 }
 
 func (g *generator) isOptional(key string) bool { return slices.Contains(g.in.optional, key) }
@@ -362,13 +383,18 @@ func (g *generator) valueCases(tree any, p jsonPath, v any) {
 		return
 	}
 	switch k {
-	case text, id, hexID, enum, intText:
+	case text, id, hexID, enum, intText, webURL:
 		set("as a number", 12345, name)
 		set("as a boolean", true, name)
 		set("as an object", map[string]any{}, name)
 		set("as an array", []any{"a"}, name)
 		set(fmt.Sprintf("of %d characters", longLen), strings.Repeat("x", longLen), name)
-		set(fmt.Sprintf("of %d characters", hugeLen), strings.Repeat("x", hugeLen), name)
+		if !g.hugeDone {
+			// One body near the item limit per description is enough: the
+			// longer-than-any-bound case above shows each field is bounded.
+			g.hugeDone = true
+			set(fmt.Sprintf("of %d characters", hugeLen), strings.Repeat("x", hugeLen), name)
+		}
 		set(fmt.Sprintf("of %d four-byte characters", longLen/4), strings.Repeat("😀", longLen/4), name)
 		set("holding a NUL", "a\x00b", name)
 		set("holding an escape character", "a\x1bb", name)
@@ -417,6 +443,13 @@ func (g *generator) valueCases(tree any, p jsonPath, v any) {
 	case enum:
 		set("naming no known value", "notAKnownValue", name)
 		set("empty", "", name)
+	case webURL:
+		for _, bad := range []string{
+			"https://example.com/café", "not a url", "ftp://example.com/x", "https://", "//example.com/x",
+			"https://user:pw@example.com/", "https://exa mple.com/", "javascript:alert(1)", "https://example.com/" + strings.Repeat("a", 3000),
+		} {
+			set(fmt.Sprintf("as %q", clipName(bad)), bad, name)
+		}
 	case intText:
 		for _, bad := range []string{"NaN", "Infinity", "1e400", "-1", "1.5", "ten", "99999999999999999999", ""} {
 			set(fmt.Sprintf("as %q", bad), bad, name)

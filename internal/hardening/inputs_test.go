@@ -19,6 +19,7 @@ const (
 	boolean             // true or false
 	date                // YYYY-MM-DD (query)
 	intText             // a whole number written as a JSON string ("25")
+	webURL              // an absolute http(s) URL
 )
 
 // opInputs describes one operation's inputs by a request that succeeds on
@@ -48,6 +49,11 @@ type opInputs struct {
 	// absence, so optional values accept it.)
 	strictNull bool
 	nullable   []string
+	// variant names another shape of an operation described already; its
+	// cases break only the body values under the paths in focus (the rest
+	// of the request is the first description's business).
+	variant string
+	focus   []string
 }
 
 // allInputs describes the 21 operations, in the order of operations.All.
@@ -73,7 +79,7 @@ var allInputs = []opInputs{
 		body: `{"altId":"demoLocAlpha00000001","altType":"account","uniqueName":"alpha-direct-pay","title":"Alpha Direct Pay","provider":"authorize-net","description":"Card payments for Alpha Dental Care through Authorize.net","imageUrl":"https://assets.example.com/payments/alpha-direct-pay.png"}`,
 		ok:   http.StatusOK,
 		kinds: map[string]kind{
-			"altId": id, "altType": enum, "provider": enum,
+			"altId": id, "altType": enum, "provider": enum, "imageUrl": webURL,
 		},
 	},
 	{
@@ -157,7 +163,7 @@ var allInputs = []opInputs{
 		ok: http.StatusCreated,
 		kinds: map[string]kind{
 			"locationId": id, "brandBoardId": id, "parentId": id, "type": enum,
-			"logos[].id": id, "colors[].id": id, "fonts[].id": id,
+			"logos[].id": id, "logos[].url": webURL, "colors[].id": id, "fonts[].id": id,
 		},
 		optional: []string{"brandBoardId", "parentId", "type", "default", "logos", "colors", "fonts"},
 	},
@@ -167,7 +173,7 @@ var allInputs = []opInputs{
 		body: `{"locationId":"demoLocAlpha00000001","type":"html","title":"Summer check-up reminder","name":"Summer reminder","updatedBy":"demoUsrNorth00000001","builderVersion":"2","parentId":"demoFldAlpha00000002","templateDataUrl":"https://assets.example.com/emails/summer.json","templateSource":"template_library","isPlainText":false}`,
 		ok:   http.StatusCreated,
 		kinds: map[string]kind{
-			"locationId": id, "type": enum, "updatedBy": id, "builderVersion": enum, "parentId": id,
+			"locationId": id, "type": enum, "updatedBy": id, "builderVersion": enum, "parentId": id, "templateDataUrl": webURL,
 		},
 		optional: []string{"title", "name", "updatedBy", "builderVersion", "parentId", "templateDataUrl", "templateSource", "isPlainText"},
 	},
@@ -249,4 +255,85 @@ var allInputs = []opInputs{
 		ok:    http.StatusOK,
 		kinds: map[string]kind{"locationId": id},
 	},
+
+	// Variants: other shapes of the same operations, so that inputs the
+	// requests above leave out are broken too.
+	{
+		op:   operations.UpdateShippingRate,
+		path: "/store/shipping-zone/a10300000000000000000001/shipping-rate/a10400000000000000000101",
+		body: `{"isCarrierRate":true,"shippingCarrierId":"c10000000000000000000001","percentageOfRateFee":10,"shippingCarrierServices":[{"name":"Ground","value":"ground"},{"name":"Express","value":"express"}]}`,
+		ok:   http.StatusOK,
+		kinds: map[string]kind{
+			"{shippingZoneId}": hexID, "{shippingRateId}": hexID, "shippingCarrierId": hexID,
+		},
+		optional:   []string{"isCarrierRate", "shippingCarrierId", "percentageOfRateFee", "shippingCarrierServices"},
+		strictNull: true,
+		nullable:   []string{"percentageOfRateFee", "shippingCarrierServices"},
+		variant:    "a carrier rate",
+		focus:      []string{"isCarrierRate", "shippingCarrierId", "percentageOfRateFee", "shippingCarrierServices"},
+	},
+	{
+		op:       operations.UpdateCustomField,
+		path:     "/custom-fields/demoFldPetSizeAlpha",
+		body:     `{"locationId":"demoLocAlpha00000001","showInForms":false,"options":[{"label":"Small"},{"label":"Medium","url":"https://example.com/pets/sizes#medium"},{"label":"Large","url":"https://example.com/pets/sizes#large"}]}`,
+		ok:       http.StatusOK,
+		kinds:    map[string]kind{"locationId": id, "options[].url": webURL},
+		optional: []string{"options", "options[].url"},
+		variant:  "a radio field",
+		focus:    []string{"options"},
+	},
+	{
+		op:       operations.UpdateCustomField,
+		path:     "/custom-fields/demoFldPetRecordsAlpha",
+		body:     `{"locationId":"demoLocAlpha00000001","showInForms":true,"acceptedFormats":".png","maxFileLimit":4}`,
+		ok:       http.StatusOK,
+		kinds:    map[string]kind{"locationId": id, "acceptedFormats": enum, "maxFileLimit": integer},
+		optional: []string{"acceptedFormats", "maxFileLimit"},
+		variant:  "a file-upload field",
+		focus:    []string{"acceptedFormats", "maxFileLimit"},
+	},
+	{
+		op:       operations.CreateEmailTemplate,
+		path:     "/emails/builder",
+		body:     `{"locationId":"demoLocAlpha00000001","type":"import","importProvider":"mailchimp","importURL":"https://us1.mailchimp.example.com/templates/42","title":"Imported newsletter"}`,
+		ok:       http.StatusCreated,
+		kinds:    map[string]kind{"locationId": id, "type": enum, "importProvider": enum, "importURL": webURL},
+		optional: []string{"title"},
+		variant:  "an import",
+		focus:    []string{"importProvider", "importURL"},
+	},
+	voiceAction("demoActAlphaDataExtraction", "DATA_EXTRACTION", `{"contactFieldId":"demoCfAlphaDateOfBirth","description":"The caller's date of birth","examples":["1985-04-12","12 April 1985"],"overwriteExistingValue":true}`,
+		map[string]kind{"actionParameters.contactFieldId": id}, "actionParameters.overwriteExistingValue"),
+	voiceAction("demoActAlphaInCallExtraction", "IN_CALL_DATA_EXTRACTION", `{"contactFieldId":"demoCfAlphaInsurer","description":"The caller's insurer","examples":["Delta Dental"],"overwriteExistingValue":false}`,
+		map[string]kind{"actionParameters.contactFieldId": id}, "actionParameters.overwriteExistingValue"),
+	voiceAction("demoActAlphaWorkflowTrigger", "WORKFLOW_TRIGGER", `{"triggerPrompt":"When a first-time caller wants to register","triggerMessage":"I'll send you our forms now.","workflowId":"demoWfAlphaNewPatient"}`,
+		map[string]kind{"actionParameters.workflowId": id}),
+	voiceAction("demoActAlphaSms", "SMS", `{"triggerPrompt":"When the caller asks for a text","triggerMessage":"I'll text you now.","messageBody":"Alpha Dental Care: your appointment is confirmed."}`, nil),
+	voiceAction("demoActAlphaAppointment", "APPOINTMENT_BOOKING", `{"calendarId":"demoCalAlphaCleanings","daysOfOfferingDates":14,"slotsPerDay":4,"hoursBetweenSlots":1.5}`,
+		map[string]kind{"actionParameters.calendarId": id, "actionParameters.daysOfOfferingDates": integer, "actionParameters.slotsPerDay": integer}),
+	voiceAction("demoActAlphaCustomAction", "CUSTOM_ACTION", `{"triggerPrompt":"When the caller asks how much they owe","triggerMessage":"Let me check.","apiDetails":{"url":"https://billing.example.com/api/balances","method":"GET","authenticationRequired":true,"authenticationValue":"key-123","headers":[{"key":"Accept","value":"application/json"}],"parameters":[{"name":"phone","description":"The caller's phone","type":"string","example":"+15551234567"}]},"selectedPaths":["data.balance"]}`,
+		map[string]kind{"actionParameters.apiDetails.url": webURL, "actionParameters.apiDetails.method": enum},
+		"actionParameters.apiDetails.authenticationRequired", "actionParameters.apiDetails.headers", "actionParameters.apiDetails.parameters",
+		"actionParameters.apiDetails.parameters[].description", "actionParameters.apiDetails.parameters[].type", "actionParameters.apiDetails.parameters[].example"),
+	voiceAction("demoActAlphaKnowledgeBase", "KNOWLEDGE_BASE", `{"triggerPrompt":"When the caller asks about prices","knowledgeBaseId":"demoKbAlphaPricing"}`,
+		map[string]kind{"actionParameters.knowledgeBaseId": id}),
+}
+
+// voiceAction describes an update of one of Alpha's demo voice actions
+// that keeps its type, with the given parameters.
+func voiceAction(actionID, actionType, params string, kinds map[string]kind, optional ...string) opInputs {
+	k := map[string]kind{"agentId": id, "locationId": id, "actionType": enum}
+	for p, kk := range kinds {
+		k[p] = kk
+	}
+	return opInputs{
+		op:       operations.UpdateVoiceAction,
+		path:     "/voice-ai/actions/" + actionID,
+		body:     `{"agentId":"demoAgtAlpha00000001","locationId":"demoLocAlpha00000001","actionType":"` + actionType + `","name":"Updated by the battery","actionParameters":` + params + `}`,
+		ok:       http.StatusOK,
+		kinds:    k,
+		optional: optional,
+		variant:  "a " + actionType + " action",
+		focus:    []string{"actionParameters"},
+	}
 }
