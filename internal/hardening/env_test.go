@@ -30,9 +30,24 @@ type demoEnv struct {
 
 func newDemoEnv(t testing.TB, opts ...testenv.Option) *demoEnv {
 	t.Helper()
+	return newDemoEnvOf(t, nil, opts...)
+}
+
+// newDemoEnvOf loads only the accounts and the demo data of the given
+// areas (all of it when parts is nil): loading is most of a test's set-up.
+func newDemoEnvOf(t testing.TB, parts []string, opts ...testenv.Option) *demoEnv {
+	t.Helper()
 	e := testenv.New(t, catalog.Areas, opts...)
 	ds, err := demo.Default()
 	require.NoError(t, err)
+	if parts != nil {
+		keep := demo.Dataset{demo.AccountsPart: ds[demo.AccountsPart]}
+		for _, p := range parts {
+			require.Contains(t, ds, p)
+			keep[p] = ds[p]
+		}
+		ds = keep
+	}
 	_, err = demo.Load(context.Background(), e.Deps, ds, catalog.Areas)
 	require.NoError(t, err)
 	d := &demoEnv{Env: e, private: map[string]string{}, marketplace: map[string]string{}}

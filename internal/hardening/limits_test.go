@@ -36,7 +36,7 @@ func httpsURL(n int) string {
 // naming the bound; a 5xx means a rule lets through a record the database
 // cannot hold.
 func TestTheLargestRequestsTheRulesAllowAreStored(t *testing.T) {
-	d := newDemoEnv(t)
+	d := newDemoEnvOf(t, []string{"brand-boards", "custom-fields", "store", "voice-ai"})
 	token := d.private[demo.AccountAlpha]
 	alpha := storage.AccountPK(demo.AccountAlpha)
 
