@@ -329,6 +329,9 @@ func (g *generator) bodyCases() {
 
 	tree := decodeTree(good)
 	top := tree.(map[string]any)
+	first := sortedKeys(top)[0]
+	g.add(fmt.Sprintf("%s nested 40 levels deep is refused", first), path, query,
+		render(replaceAt(tree, jsonPath{first}, rawJSON(nest(40, "[", "]", `"x"`)))), "levels deep")
 	// Every top-level property given twice (with its own value, so that
 	// only the repetition is wrong).
 	for _, key := range sortedKeys(top) {
