@@ -18,7 +18,7 @@ const maxItemBytes = 400 * 1024
 func rawItems(t testing.TB, table *storage.Table, pk string) map[string]map[string]types.AttributeValue {
 	t.Helper()
 	out := map[string]map[string]types.AttributeValue{}
-	p := dynamodb.NewQueryPaginator(table.DB, &dynamodb.QueryInput{
+	p := dynamodb.NewQueryPaginator(rawClient(t), &dynamodb.QueryInput{
 		TableName: &table.Name, ConsistentRead: ptr(true),
 		KeyConditionExpression:    ptr("PK = :pk"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: pk}},

@@ -179,7 +179,7 @@ func TestNoSecretEverLeaks(t *testing.T) {
 		gone.Account(t, demo.AccountAlpha, demo.CompanyNorth)
 		token, _ := gone.Token(t, demo.AccountAlpha)
 		tokens = append(tokens, token)
-		_, err := gone.Table.DB.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &gone.Table.Name})
+		_, err := rawClient(t).DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &gone.Table.Name})
 		require.NoError(t, err)
 		outage := &session{t: t, baseURL: gone.HTTP.URL, statuses: map[int]int{}}
 		for _, in := range allInputs[:3] {
