@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -34,7 +33,7 @@ func casesFor(in opInputs) []badCase {
 	g := &generator{in: in}
 	if in.variant != "" {
 		tree := decodeTree(in.body)
-		walk(tree, "", func(p jsonPath, v any) {
+		walk(tree, func(p jsonPath, v any) {
 			if g.inFocus(p) {
 				g.valueCases(tree, p, v)
 			}
@@ -339,7 +338,7 @@ func (g *generator) bodyCases() {
 		raw(fmt.Sprintf("%s given twice is refused", key), fmt.Sprintf(`{%q:%s,%s`, key, v, good[1:]), key)
 	}
 	// Every value, and every container, broken in every way its kind allows.
-	walk(tree, "", func(p jsonPath, v any) {
+	walk(tree, func(p jsonPath, v any) {
 		g.valueCases(tree, p, v)
 	})
 }
@@ -363,24 +362,24 @@ func (g *generator) valueCases(tree any, p jsonPath, v any) {
 	if !g.isNullable(key) && !(g.isOptional(key) && !g.strictNull()) {
 		set("as null", nil, name)
 	}
-	switch v.(type) {
+	switch v := v.(type) {
 	case map[string]any:
 		set("as a string", "text", name)
 		set("as a number", 1, name)
 		set("as an array", []any{}, name)
-		dup := fmt.Sprintf("%q:%s,", firstKey(v.(map[string]any)), mustJSON(v.(map[string]any)[firstKey(v.(map[string]any))]))
-		body := render(replaceAt(tree, p, rawJSON("{"+dup+strings.TrimPrefix(string(mustJSON(v)), "{"))))
-		g.add(fmt.Sprintf("%s with a property given twice is refused", p.String()), g.in.path, g.in.query, body, firstKey(v.(map[string]any)))
-		set("with an unknown property", mergeUnknown(v.(map[string]any)), "zzUnknown")
+		first := firstKey(v)
+		twice := fmt.Sprintf("{%q:%s,%s", first, mustJSON(v[first]), strings.TrimPrefix(string(mustJSON(v)), "{"))
+		set("with a property given twice", rawJSON(twice), first)
+		set("with an unknown property", mergeUnknown(v), "zzUnknown")
 		return
 	case []any:
 		set("as a string", "text", name)
 		set("as a number", 1, name)
 		set("as an object", map[string]any{}, name)
-		if items := v.([]any); len(items) > 0 {
-			if _, isObj := items[0].(map[string]any); isObj {
-				set("holding a number", append([]any{1}, items[1:]...), name)
-				set("holding null", append([]any{nil}, items[1:]...), name)
+		if len(v) > 0 {
+			if _, isObj := v[0].(map[string]any); isObj {
+				set("holding a number", append([]any{1}, v[1:]...), name)
+				set("holding null", append([]any{nil}, v[1:]...), name)
 			}
 		}
 		return
@@ -554,7 +553,7 @@ func (p jsonPath) inObject() bool {
 
 // walk calls fn for every value below the root (containers before their
 // contents).
-func walk(v any, _ string, fn func(jsonPath, any)) {
+func walk(v any, fn func(jsonPath, any)) {
 	var rec func(p jsonPath, v any)
 	rec = func(p jsonPath, v any) {
 		if len(p) > 0 {
@@ -662,5 +661,3 @@ func mustJSON(v any) []byte {
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
-
-var _ = url.QueryEscape
