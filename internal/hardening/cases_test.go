@@ -387,19 +387,19 @@ func (g *generator) valueCases(tree any, p jsonPath, v any) {
 	switch k {
 	case text, id, hexID, enum, intText, webURL:
 		set("as a number", 12345, name)
-		set("as a boolean", true, name)
 		set("as an object", map[string]any{}, name)
-		set("as an array", []any{"a"}, name)
 		set(fmt.Sprintf("of %d characters", longLen), strings.Repeat("x", longLen), name)
-		set(fmt.Sprintf("of %d four-byte characters", longLen/4), strings.Repeat("😀", longLen/4), name)
-		set("holding a NUL", "a\x00b", name)
-		set("holding invalid UTF-8", rawJSON("\"a\xffb\""), name)
-		// The decoder refuses these for every string alike, so once per
-		// description shows they reach it: the cases above show each
-		// field is decoded by it.
+		// The body's decoder refuses these for every string alike, whatever
+		// the field, so once per description shows they are refused; the
+		// cases above are per field because each field has its own rules.
 		if !g.centralDone {
 			g.centralDone = true
+			set("as a boolean", true, name)
+			set("as an array", []any{"a"}, name)
 			set(fmt.Sprintf("of %d characters", hugeLen), strings.Repeat("x", hugeLen), name)
+			set(fmt.Sprintf("of %d four-byte characters", longLen/4), strings.Repeat("😀", longLen/4), name)
+			set("holding a NUL", "a\x00b", name)
+			set("holding invalid UTF-8", rawJSON("\"a\xffb\""), name)
 			set("holding an escape character", "a\x1bb", name)
 			set("holding a C1 control character", "a\u0085b", name)
 			set("holding a lone surrogate escape", rawJSON(`"a\ud800b"`), name)
@@ -436,7 +436,7 @@ func (g *generator) valueCases(tree any, p jsonPath, v any) {
 	}
 	switch k {
 	case id, hexID:
-		for _, bad := range []string{"demo#id", "#", "demo/id", "..", "demo..id", "%00", "demo%00id", "demo id", "", " ", strings.Repeat("a", 65), "ACCOUNT#other", "dém"} {
+		for _, bad := range []string{"demo#id", "demo/id", "..", "demo%00id", "demo id", "", strings.Repeat("a", 65), "ACCOUNT#other", "dém"} {
 			set(fmt.Sprintf("as %q", clipName(bad)), bad, name)
 		}
 		if k == hexID {
