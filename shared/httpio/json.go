@@ -25,8 +25,10 @@ func WriteJSON(w http.ResponseWriter, status int, v any) error {
 }
 
 // DecodeJSON decodes the request body, which must be one JSON object, into
-// dst. Unknown properties and values of the wrong type are validation
-// failures naming the property; a missing or malformed body is a bad request.
+// dst. Unknown or repeated properties, values of the wrong type, control
+// characters and out-of-range numbers are validation failures naming the
+// property; a missing or malformed body (bad syntax, not UTF-8, nested too
+// deeply, trailing data) is a bad request.
 func DecodeJSON(r *http.Request, dst any) error {
 	if r.Body == nil {
 		return apierror.BadRequest("A JSON request body is required")
@@ -40,6 +42,9 @@ func DecodeJSON(r *http.Request, dst any) error {
 	}
 	if first := bytes.TrimSpace(raw)[0]; first != '{' {
 		return apierror.BadRequest("The request body must be a JSON object")
+	}
+	if err := scanJSON(raw, ""); err != nil {
+		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
@@ -59,6 +64,8 @@ func DecodeJSON(r *http.Request, dst any) error {
 // json.RawMessage by the outer decode) into dst. Errors name the value by
 // its path: field is the path of raw itself ("actionParameters"), so an
 // unknown property reads "property actionParameters.foo should not exist".
+// raw comes from a body DecodeJSON has already scanned (repeated properties,
+// depth, UTF-8, control characters), so those checks are not repeated.
 func DecodeValue(raw json.RawMessage, field string, dst any) error {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {

@@ -3,8 +3,11 @@ package httpio
 import (
 	"fmt"
 	"net/http"
+	"net/url"
+	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/validate"
@@ -27,9 +30,50 @@ type Query struct {
 	errs   *validate.Errors
 }
 
-// NewQuery reads r's query string, reporting problems into errs.
+// NewQuery reads r's query string, reporting problems into errs. A query
+// string that cannot be read reliably is malformed (400, naming the
+// parameter): a bad percent-escape, a parameter given more than once (which
+// value would count?), a value that is not UTF-8 or holds control
+// characters.
 func NewQuery(r *http.Request, errs *validate.Errors) Query {
-	return Query{values: r.URL.Query(), errs: errs}
+	values, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		errs.Malformed("The query string is malformed: " + clip(err.Error()))
+	}
+	names := make([]string, 0, len(values))
+	for name := range values {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		vs := values[name]
+		shown := clip(name)
+		if msg := valueProblem([]string{name}); msg != "" {
+			shown = strconv.QuoteToASCII(shown)
+			errs.Malformed("The query parameter name " + shown + msg)
+		}
+		if len(vs) > 1 {
+			errs.Malformed(fmt.Sprintf("%s is given %d times: give each query parameter once", shown, len(vs)))
+		}
+		if msg := valueProblem(vs); msg != "" {
+			errs.Malformed(shown + msg)
+		}
+	}
+	return Query{values: values, errs: errs}
+}
+
+// valueProblem tells what makes one of a parameter's values unreadable, as
+// the end of a sentence that starts with its name ("" when nothing does).
+func valueProblem(vs []string) string {
+	for _, v := range vs {
+		switch {
+		case !utf8.ValidString(v):
+			return " is not valid UTF-8 text"
+		case HasForbiddenControl(v):
+			return " must not contain control characters"
+		}
+	}
+	return ""
 }
 
 // Has reports whether the parameter is present (even if empty).
@@ -38,13 +82,10 @@ func (q Query) Has(name string) bool {
 	return ok
 }
 
-// String returns the parameter's value, "" when absent. A parameter given
-// more than once is a violation.
+// String returns the parameter's value, "" when absent. (A parameter given
+// more than once was reported by NewQuery.)
 func (q Query) String(name string) string {
 	vs := q.values[name]
-	if len(vs) > 1 {
-		q.errs.Add(fmt.Sprintf("%s must be given once", name))
-	}
 	if len(vs) == 0 {
 		return ""
 	}

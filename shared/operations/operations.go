@@ -103,6 +103,13 @@ func OfArea(area string) []Operation {
 	return ops
 }
 
+// TakesBody reports whether the operation's request carries a JSON body, as
+// the spec defines it: reads never do, and of the deletes only those that
+// name their record in a body (the task to delete is named by its path).
+func (o Operation) TakesBody() bool {
+	return o.Method != "GET" && o.ID() != DeleteTask.ID()
+}
+
 // Patterns returns the router patterns that serve op: the spec's path, and
 // where the spec writes a trailing slash, the same path without it.
 func (o Operation) Patterns() []string {

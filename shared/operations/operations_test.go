@@ -1,6 +1,7 @@
 package operations
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -25,4 +26,12 @@ func TestPathsWithATrailingSlashAreAlsoServedWithoutIt(t *testing.T) {
 	assert.Equal(t, []string{"/contacts/", "/contacts"}, ListContacts.Paths())
 	assert.Equal(t, []string{"POST /associations/relations"}, CreateRelation.Patterns())
 	assert.True(t, CreateWhitelabelProvider.MarketplaceOnly)
+}
+
+func TestOnlyTheOperationsTheSpecGivesABodyTakeOne(t *testing.T) {
+	bodiless := []Operation{ListContacts, DeleteTask, GetMessage, ListMediaFiles, ListSurveys, ListCampaigns, SearchAdsReportingList}
+	for _, op := range All {
+		assert.Equal(t, !slices.Contains(bodiless, op), op.TakesBody(), op.ID())
+	}
+	assert.True(t, DeleteCoupon.TakesBody(), "a delete that names its record in the body")
 }

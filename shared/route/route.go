@@ -5,7 +5,10 @@ package route
 
 import (
 	"fmt"
+	"io"
 	"net/http"
+	"path"
+	"strings"
 
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
@@ -61,6 +64,12 @@ func register(mux *http.ServeMux, pattern string, h http.Handler) (err error) {
 func (rt *Router) Routes() []Route { return rt.routes }
 
 func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if p := r.URL.EscapedPath(); p != canonicalPath(p) {
+		// The standard router would redirect to the cleaned path with an
+		// HTML body; an API answers in JSON and serves canonical paths only.
+		apierror.Write(w, r, apierror.NotFound("No operation is served at %s %s: paths hold no empty, '.' or '..' segments", r.Method, clipPath(p)))
+		return
+	}
 	if _, pattern := rt.mux.Handler(r); pattern != "" {
 		rt.mux.ServeHTTP(w, r)
 		return
@@ -82,6 +91,10 @@ func serve(rt Route) http.Handler {
 		info := reqctx.From(r.Context())
 		info.Route = op.ID()
 		info.ValidationStatus = op.ValidationStatus
+		if !op.TakesBody() && hasBody(r) {
+			apierror.Write(w, r, apierror.BadRequest("%s takes no request body: send it without one", op.ID()))
+			return
+		}
 		if err := authorize(r, op); err != nil {
 			apierror.Write(w, r, err)
 			return
@@ -104,6 +117,45 @@ func authorize(r *http.Request, op operations.Operation) error {
 		return apierror.Forbidden(fmt.Sprintf("%s accepts only a marketplace-app token", op.ID()))
 	}
 	return nil
+}
+
+// hasBody reports whether the request carries a body of at least one byte.
+// It consumes the body, so it is only asked of operations that take none.
+func hasBody(r *http.Request) bool {
+	if r.ContentLength > 0 {
+		return true
+	}
+	if r.Body == nil || r.Body == http.NoBody {
+		return false
+	}
+	var b [1]byte
+	n, _ := io.ReadFull(r.Body, b[:])
+	return n > 0
+}
+
+// canonicalPath is p as the standard router cleans it: no empty, "." or
+// ".." segments, the trailing slash kept.
+func canonicalPath(p string) string {
+	if p == "" {
+		return "/"
+	}
+	if p[0] != '/' {
+		p = "/" + p
+	}
+	clean := path.Clean(p)
+	if strings.HasSuffix(p, "/") && clean != "/" {
+		clean += "/"
+	}
+	return clean
+}
+
+// clipPath shortens a path before it is echoed in a message.
+func clipPath(p string) string {
+	const max = 200
+	if len(p) <= max {
+		return p
+	}
+	return p[:max] + "..."
 }
 
 // statusProbe captures the status and headers the standard router would

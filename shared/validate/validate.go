@@ -15,8 +15,15 @@ import (
 
 // Errors collects violations. The zero value is ready to use.
 type Errors struct {
-	list []string
+	list      []string
+	malformed []string
 }
+
+// Malformed records a problem that makes the request malformed rather than
+// breaking a field rule (a repeated or undecodable query parameter): Err
+// then answers 400 naming only such problems, whatever status the
+// operation gives rule violations.
+func (e *Errors) Malformed(msg string) { e.malformed = append(e.malformed, msg) }
 
 // Add records a violation; msg names the field.
 func (e *Errors) Add(msg string) { e.list = append(e.list, msg) }
@@ -35,11 +42,15 @@ func (e *Errors) Check(ok bool, msg string) bool {
 }
 
 // Empty reports whether nothing was recorded.
-func (e *Errors) Empty() bool { return len(e.list) == 0 }
+func (e *Errors) Empty() bool { return len(e.list) == 0 && len(e.malformed) == 0 }
 
 // Err returns the violations as a validation error, or nil when there are
-// none.
+// none. Malformed problems take precedence: a request that cannot be read
+// reliably is not judged by its field rules.
 func (e *Errors) Err() error {
+	if len(e.malformed) > 0 {
+		return apierror.BadRequest("%s", strings.Join(e.malformed, "; "))
+	}
 	if len(e.list) == 0 {
 		return nil
 	}
@@ -105,10 +116,17 @@ func IsEmail(v string) bool {
 	return err == nil && addr.Address == v && strings.Contains(v[strings.LastIndexByte(v, '@'):], ".")
 }
 
-// IsHTTPSURL reports whether v is a well-formed absolute https URL with a host.
+// IsHTTPSURL reports whether v is a well-formed absolute https URL with a
+// host. Like RFC 3986, it takes printable ASCII only (other characters are
+// percent-encoded), so a URL's length in characters is its size in bytes.
 func IsHTTPSURL(v string) bool {
-	if !strings.HasPrefix(v, "https://") || strings.ContainsAny(v, " \t\r\n") {
+	if !strings.HasPrefix(v, "https://") {
 		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] <= ' ' || v[i] >= 0x7f {
+			return false
+		}
 	}
 	u, err := url.Parse(v)
 	return err == nil && u.Scheme == "https" && u.Host != "" && u.Hostname() != "" && u.User == nil

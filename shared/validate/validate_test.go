@@ -48,6 +48,9 @@ func TestHTTPSURLs(t *testing.T) {
 		"https://user:pw@example.com/":   false,
 		"https://exa mple.com/":          false,
 		"ftp://example.com":              false,
+		"https://example.com/caf%C3%A9":  true,
+		"https://example.com/café":       false,
+		"https://example.com/a\x7fb":     false,
 	} {
 		assert.Equal(t, ok, IsHTTPSURL(u), u)
 	}

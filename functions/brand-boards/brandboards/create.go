@@ -22,13 +22,15 @@ const (
 	TypeSnapshot = "snapshot"
 )
 
-// Bounds that keep a board well inside one storage item.
+// Bounds that keep a board well inside one storage item: 50 logos, colors
+// and fonts with every text at its bound in four-byte characters (URLs are
+// ASCII) make about 320 KB, below DynamoDB's 400 KB.
 const (
 	maxNameLength  = 200
 	maxLabelLength = 100
 	maxFontLength  = 100
 	maxURLLength   = 2048
-	maxPathLength  = 1024
+	maxPathLength  = 512
 	maxItems       = 50
 )
 

@@ -144,6 +144,11 @@ func parseOptions(raw json.RawMessage, v *validate.Errors) []optionChange {
 			addViolations(v, err)
 			continue
 		}
+		// The key is ignored (keys never change; new ones are derived), but
+		// bounded like every string a request carries.
+		if o.Key != nil {
+			v.MaxLen(field+".key", *o.Key, maxLabelLen)
+		}
 		var opt optionChange
 		if o.Label != nil {
 			opt.label = strings.TrimSpace(*o.Label)

@@ -160,6 +160,8 @@ func TestUpdateRateRejectsBadFields(t *testing.T) {
 		{"currency must be an ISO code", map[string]any{"currency": "dollars"}, []string{"currency must be a three-letter ISO 4217 code"}},
 		{"currency must not be null", map[string]any{"currency": nil}, []string{"currency must not be null"}},
 		{"amount must not be negative", map[string]any{"amount": -0.01}, []string{"amount must be a non-negative number"}},
+		{"amount is bounded", map[string]any{"amount": 1e12}, []string{"amount must be at most 1000000000"}},
+		{"percentageOfRateFee is bounded", map[string]any{"isCarrierRate": true, "shippingCarrierId": "c10000000000000000000001", "percentageOfRateFee": 1e10}, []string{"percentageOfRateFee must be at most 1000000000"}},
 		{"amount must be a number", map[string]any{"amount": "5"}, []string{"amount must be a number"}},
 		{"amount must not be null", map[string]any{"amount": nil}, []string{"amount must not be null"}},
 		{"conditionType must be none, price or weight", map[string]any{"conditionType": "distance"}, []string{"conditionType must be one of: none, price, weight"}},

@@ -84,8 +84,16 @@ func checkCurrency(v *validate.Errors, currency string) {
 	v.Check(currencyPattern.MatchString(currency), "currency must be a three-letter ISO 4217 code such as USD")
 }
 
+// maxNumber bounds amounts, condition bounds and fee percentages: far
+// beyond any real price or weight, and well inside what DynamoDB can store
+// (a number past 1e125 is refused by the database, which would make the
+// request fail with a 500 after validation).
+const maxNumber = 1_000_000_000
+
 func checkNonNegative(v *validate.Errors, field string, n float64, hint string) {
-	v.Check(n >= 0, field+" must be a non-negative number"+hint)
+	if v.Check(n >= 0, field+" must be a non-negative number"+hint) {
+		v.Check(n <= maxNumber, fmt.Sprintf("%s must be at most %d", field, maxNumber))
+	}
 }
 
 const noBound = " (0 or null means no bound)"

@@ -84,12 +84,22 @@ func parseCountries(raws []json.RawMessage, v *validate.Errors) []Country {
 	}
 	countries := make([]Country, 0, len(raws))
 	seen := map[string]int{}
+	states := 0
 	for i, raw := range raws {
 		f := fmt.Sprintf("countries[%d]", i)
 		var in countryInput
 		if err := httpio.DecodeValue(raw, f, &in); err != nil {
 			addViolations(v, err)
 			continue
+		}
+		// A zone is one storage item: bounding the states of the whole zone
+		// by the number of distinct state codes keeps it a few KB, where
+		// every country listing hundreds would pass DynamoDB's 400 KB.
+		if in.States != nil {
+			if states += len(*in.States); states > len(stateCodes) {
+				v.Addf("countries must list at most %d states in all", len(stateCodes))
+				return nil
+			}
 		}
 		c := Country{States: []State{}}
 		if in.Code != nil {

@@ -211,7 +211,7 @@ func TestListSurveysRejectsBadParameters(t *testing.T) {
 		{"type must be folder or survey", "locationId=" + acctA + "&type=quiz", "type must be one of: folder, survey"},
 		{"type is case-sensitive", "locationId=" + acctA + "&type=Folder", "type must be one of: folder, survey"},
 		{"an empty type is refused", "locationId=" + acctA + "&type=", "type must be one of: folder, survey"},
-		{"a parameter given twice is refused", "locationId=" + acctA + "&limit=5&limit=6", "limit must be given once"},
+		{"a parameter given twice is refused", "locationId=" + acctA + "&limit=5&limit=6", "limit is given 2 times"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
