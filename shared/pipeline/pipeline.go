@@ -94,7 +94,7 @@ func (p *pipeline) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	r = r.WithContext(reqctx.With(r.Context(), info))
 	rw := &responseWriter{ResponseWriter: w, r: r}
-	rw.Header().Set("X-Request-Id", info.RequestID)
+	rw.Header()["X-Request-Id"] = []string{info.RequestID} // canonical already
 
 	func() {
 		defer p.recoverPanic(rw, r)
@@ -216,10 +216,11 @@ func (p *pipeline) recentlyRefused(accountID string) bool {
 	return ok && p.opts.Clock.Now().Before(until.(time.Time))
 }
 
+var tooLarge = &apierror.Error{Code: apierror.CodePayloadTooLarge, Message: fmt.Sprintf("The request body exceeds the limit of %d bytes", MaxBodyBytes)}
+
 // limitBody reads the whole body (at most MaxBodyBytes) so that an oversized
 // body is refused before anything else looks at it.
 func limitBody(r *http.Request) (bool, error) {
-	tooLarge := &apierror.Error{Code: apierror.CodePayloadTooLarge, Message: fmt.Sprintf("The request body exceeds the limit of %d bytes", MaxBodyBytes)}
 	if r.ContentLength > MaxBodyBytes {
 		return false, tooLarge
 	}
@@ -252,7 +253,8 @@ func checkVersion(h http.Header) error {
 // checkAccept passes an absent header and any header naming a media range
 // that includes application/json with a non-zero quality.
 func checkAccept(header string) error {
-	if strings.TrimSpace(header) == "" {
+	switch strings.TrimSpace(header) {
+	case "", "application/json", "*/*": // what clients send, without parsing
 		return nil
 	}
 	for _, part := range strings.Split(header, ",") {
@@ -335,8 +337,14 @@ func requestIDFrom(ctx context.Context) string {
 func newRequestID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
-	s := hex.EncodeToString(b[:])
-	return s[0:8] + "-" + s[8:12] + "-" + s[12:16] + "-" + s[16:20] + "-" + s[20:]
+	var s [36]byte
+	hex.Encode(s[0:8], b[0:4])
+	hex.Encode(s[9:13], b[4:6])
+	hex.Encode(s[14:18], b[6:8])
+	hex.Encode(s[19:23], b[8:10])
+	hex.Encode(s[24:36], b[10:16])
+	s[8], s[13], s[18], s[23] = '-', '-', '-', '-'
+	return string(s[:])
 }
 
 // responseWriter records the status for the log line and whether anything

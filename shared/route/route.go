@@ -78,9 +78,10 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func serve(rt Route) http.Handler {
 	op := rt.Op
+	id := op.ID()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info := reqctx.From(r.Context())
-		info.Route = op.ID()
+		info.Route = id
 		info.ValidationStatus = op.ValidationStatus
 		if err := authorize(r, op); err != nil {
 			apierror.Write(w, r, err)
