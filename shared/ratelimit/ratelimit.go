@@ -81,17 +81,23 @@ type Decision struct {
 	RetryAfter      time.Duration
 	LimitedByDay    bool
 	StateBornAtUnix int64 // state item birth, epoch milliseconds
+
+	limitHeaders *[3]string // Limits formatted once by the limiter
 }
 
 // SetHeaders writes the public API's rate-limit headers. It assigns the
 // canonical keys directly, from one backing array: h.Set would canonicalise
 // each key and allocate each value on every request.
 func (d Decision) SetHeaders(h http.Header) {
+	limits := d.limitHeaders
+	if limits == nil {
+		limits = formatLimits(d.Limits)
+	}
 	v := []string{
-		strconv.Itoa(d.Limits.Burst),
+		limits[0],
 		strconv.Itoa(max(d.BurstRemaining, 0)),
-		strconv.FormatInt(d.Limits.Window.Milliseconds(), 10),
-		strconv.Itoa(d.Limits.Daily),
+		limits[1],
+		limits[2],
 		strconv.Itoa(max(d.DailyRemaining, 0)),
 	}
 	h["X-Ratelimit-Max"] = v[0:1:1]
@@ -99,6 +105,12 @@ func (d Decision) SetHeaders(h http.Header) {
 	h["X-Ratelimit-Interval-Milliseconds"] = v[2:3:3]
 	h["X-Ratelimit-Limit-Daily"] = v[3:4:4]
 	h["X-Ratelimit-Daily-Remaining"] = v[4:5:5]
+}
+
+// formatLimits is the limits as header values: burst, window in
+// milliseconds, daily.
+func formatLimits(l Limits) *[3]string {
+	return &[3]string{strconv.Itoa(l.Burst), strconv.FormatInt(l.Window.Milliseconds(), 10), strconv.Itoa(l.Daily)}
 }
 
 // Err is the 429 for a refused decision.
@@ -125,10 +137,12 @@ type Limiter struct {
 	limits Limits
 
 	// seen remembers, per account, the latest window this instance wrote,
-	// so that a rollover usually takes one write instead of two.
-	seen sync.Map // account id -> int64 window start
+	// so that a rollover usually takes one write instead of two, and the
+	// state item's key.
+	seen sync.Map // account id -> *accountEntry
 
 	burstAV, dailyAV types.AttributeValue // the limits as condition values
+	limitHeaders     *[3]string
 	current          atomic.Pointer[windowAVs]
 }
 
@@ -136,7 +150,7 @@ type Limiter struct {
 // a day (config.Load checks this).
 func New(table *storage.Table, c clock.Clock, limits Limits) *Limiter {
 	return &Limiter{table: table, clock: c, limits: limits,
-		burstAV: number(int64(limits.Burst)), dailyAV: number(int64(limits.Daily))}
+		burstAV: number(int64(limits.Burst)), dailyAV: number(int64(limits.Daily)), limitHeaders: formatLimits(limits)}
 }
 
 type variant int
@@ -158,8 +172,9 @@ func (l *Limiter) Admit(ctx context.Context, accountID, tokenID string) (Decisio
 	dayIdx := now.Unix() / int64(day/time.Second)
 
 	v := sameWindow
-	if last, ok := l.seen.Load(accountID); ok {
-		switch lastWin := last.(int64); {
+	entry := l.entry(accountID)
+	if lastWin := entry.win.Load(); lastWin != 0 {
+		switch {
 		case lastWin/int64(day/time.Second) < dayIdx:
 			v = newDay
 		case lastWin < win:
@@ -167,9 +182,9 @@ func (l *Limiter) Admit(ctx context.Context, accountID, tokenID string) (Decisio
 		}
 	}
 	for attempt := 0; attempt < maxAttempts; attempt++ {
-		out, err := l.update(ctx, accountID, tokenID, v, win, dayIdx, now)
+		out, err := l.update(ctx, entry.key, tokenID, v, win, dayIdx, now)
 		if err == nil {
-			l.seen.Store(accountID, win)
+			entry.win.Store(win)
 			return l.admitted(out), nil
 		}
 		if !storage.IsConditionFailed(err) {
@@ -263,7 +278,23 @@ func number(n int64) types.AttributeValue {
 	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
 }
 
-func (l *Limiter) update(ctx context.Context, accountID, tokenID string, v variant, win, dayIdx int64, now time.Time) (map[string]types.AttributeValue, error) {
+// accountEntry is what the limiter keeps per account.
+type accountEntry struct {
+	// key is the state item's key, built once: requests share it (the SDK
+	// only reads it).
+	key map[string]types.AttributeValue
+	win atomic.Int64 // latest window this instance wrote; 0: none yet
+}
+
+func (l *Limiter) entry(accountID string) *accountEntry {
+	if e, ok := l.seen.Load(accountID); ok {
+		return e.(*accountEntry)
+	}
+	e, _ := l.seen.LoadOrStore(accountID, &accountEntry{key: StateKey(accountID).AV()})
+	return e.(*accountEntry)
+}
+
+func (l *Limiter) update(ctx context.Context, key map[string]types.AttributeValue, tokenID string, v variant, win, dayIdx int64, now time.Time) (map[string]types.AttributeValue, error) {
 	e := &admissionExprs[v]
 	wv := l.windowValues(win, dayIdx)
 	values := map[string]types.AttributeValue{
@@ -282,7 +313,7 @@ func (l *Limiter) update(ctx context.Context, accountID, tokenID string, v varia
 	}
 	out, err := l.table.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                           &l.table.Name,
-		Key:                                 StateKey(accountID).AV(),
+		Key:                                 key,
 		UpdateExpression:                    &e.update,
 		ConditionExpression:                 &e.condition,
 		ExpressionAttributeNames:            admissionNames,
@@ -316,6 +347,7 @@ func (l *Limiter) admitted(attrs map[string]types.AttributeValue) Decision {
 	return Decision{
 		Allowed:         true,
 		Limits:          l.limits,
+		limitHeaders:    l.limitHeaders,
 		BurstRemaining:  l.limits.Burst - int(numberAttr(attrs, attrWinCount)),
 		DailyRemaining:  l.limits.Daily - int(numberAttr(attrs, attrDayCount)),
 		StateBornAtUnix: numberAttr(attrs, attrBornAt),
