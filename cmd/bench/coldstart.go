@@ -45,6 +45,7 @@ func runColdStart(args []string) error {
 	fs := flag.NewFlagSet("coldstart", flag.ExitOnError)
 	c.register(fs)
 	rounds := fs.Int("rounds", 7, "starts of each binary")
+	only := fs.String("area", "", "measure this area only")
 	_ = fs.Parse(args)
 	if err := c.init(); err != nil {
 		return err
@@ -79,10 +80,12 @@ func runColdStart(args []string) error {
 	env := []string{
 		"AWS_LAMBDA_FUNCTION_MEMORY_SIZE=256", "AWS_LAMBDA_FUNCTION_VERSION=$LATEST", "AWS_REGION=us-east-1",
 		"TABLE_NAME=" + table.Name, "DYNAMODB_ENDPOINT=" + eng.srv.Endpoint, "LOG_LEVEL=INFO",
-		"AWS_ACCESS_KEY_ID=local", "AWS_SECRET_ACCESS_KEY=local",
 	}
 	var out []ColdStart
 	for _, area := range operations.Areas {
+		if *only != "" && area != *only {
+			continue
+		}
 		var first perf.Event
 		for _, ev := range events {
 			if ev.Area == area {
