@@ -61,6 +61,7 @@ func runCalls(args []string) error {
 		return err
 	}
 	defer eng.stop()
+	eng.proxy.Delay = 20 * time.Millisecond
 	events, err := perf.ReadEvents(c.root)
 	if err != nil {
 		return err

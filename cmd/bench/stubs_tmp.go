@@ -1,5 +1,4 @@
 package main
 
-func runLoad(args []string) error      { return nil }
-func runDataset(args []string) error   { return nil }
-func runReport(args []string) error    { return nil }
+func runDataset(args []string) error { return nil }
+func runReport(args []string) error  { return nil }

@@ -22,6 +22,11 @@ type Call struct {
 // concurrently) told apart from sequential ones.
 type CountingProxy struct {
 	proxy *httputil.ReverseProxy
+	// Delay holds every call this long before forwarding it, as a remote
+	// table's latency would. Calls made at the same time then overlap by
+	// far more than the scheduling jitter of a busy machine, so overlap
+	// (concurrency) is told from sequence reliably.
+	Delay time.Duration
 
 	mu    sync.Mutex
 	calls []Call
@@ -46,6 +51,9 @@ func (c *CountingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		op = op[i+1:]
 	}
 	start := time.Now()
+	if c.Delay > 0 {
+		time.Sleep(c.Delay)
+	}
 	c.proxy.ServeHTTP(w, r)
 	end := time.Now()
 	c.mu.Lock()
