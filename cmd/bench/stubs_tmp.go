@@ -1,4 +1,3 @@
 package main
 
-func runDataset(args []string) error { return nil }
-func runReport(args []string) error  { return nil }
+func runReport(args []string) error { return nil }
