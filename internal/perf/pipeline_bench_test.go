@@ -26,7 +26,8 @@ import (
 func stubServer(b *testing.B) http.Handler {
 	b.Helper()
 	ctx := context.Background()
-	table := &storage.Table{DB: NewStub(), Name: "bench"}
+	stub := NewStub()
+	table := &storage.Table{DB: stub, Name: "bench"}
 	deps := app.Deps{Table: table, Clock: clock.System{}, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}
 	ds, err := demo.Default()
 	if err != nil {
@@ -43,6 +44,7 @@ func stubServer(b *testing.B) http.Handler {
 	if _, err := demo.CreateTokens(ctx, srv.Tokens, "http://127.0.0.1:1"); err != nil {
 		b.Fatal(err)
 	}
+	stub.Freeze()
 	return srv.Handler
 }
 

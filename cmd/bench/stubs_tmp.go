@@ -1,3 +1,0 @@
-package main
-
-func runReport(args []string) error { return nil }
