@@ -206,12 +206,22 @@ func sortKeyRange(items []map[string]types.AttributeValue, skAttr, cond string, 
 	return items[lo:hi]
 }
 
-// patchIndex replaces old by item in the built partitions.
+// patchIndex replaces old by item in the built partitions, found by binary
+// search (they are sorted by their sort key attribute, then SK).
 func (s *Stub) patchIndex(old, item map[string]types.AttributeValue) {
 	for attr, idx := range s.index {
+		skAttr := storage.AttrSK
+		if attr == storage.AttrGSI1PK {
+			skAttr = storage.AttrGSI1SK
+		}
 		part := idx[str(old[attr])]
-		for i := range part {
-			if keyOf(part[i]) == keyOf(old) {
+		wantSK, wantKey := str(old[skAttr]), str(old[storage.AttrSK])
+		i := sort.Search(len(part), func(i int) bool {
+			a := str(part[i][skAttr])
+			return a > wantSK || (a == wantSK && str(part[i][storage.AttrSK]) >= wantKey)
+		})
+		for ; i < len(part) && str(part[i][skAttr]) == wantSK; i++ {
+			if str(part[i][storage.AttrSK]) == wantKey && str(part[i][storage.AttrPK]) == str(old[storage.AttrPK]) {
 				part[i] = item
 			}
 		}
