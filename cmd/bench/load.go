@@ -67,20 +67,23 @@ var mix = map[string]int{
 
 // LoadResult is what `bench load` saves.
 type LoadResult struct {
-	Requests     int            `json:"requests"`
-	Concurrency  int            `json:"concurrency"`
-	RPS          float64        `json:"rps"`
-	LoadRPS      []float64      `json:"rpsByRound"`
-	P50Ms        float64        `json:"p50Ms"`
-	P99Ms        float64        `json:"p99Ms"`
-	Statuses     map[string]int `json:"statuses"`
-	Errors       int            `json:"errors"` // answers other than 2xx and 429, and transport errors
-	CeilingRPS   []float64      `json:"ceilingRpsByRound"`
-	Ceiling      float64        `json:"ceilingRps"`
-	CallsPerReq  float64        `json:"callsPerRequest"`
-	RatioToLimit float64        `json:"ratioToCeiling"`
-	CeilingP50Ms float64        `json:"ceilingP50Ms"`
-	Weights      map[string]int `json:"weights"`
+	Requests    int       `json:"requests"`
+	Concurrency int       `json:"concurrency"`
+	RPS         float64   `json:"rps"`
+	LoadRPS     []float64 `json:"rpsByRound"`
+	// ServerCPUPerRequestUs is the devserver's CPU time (user+system) per
+	// request of the load, from /proc (0 where there is none).
+	ServerCPUPerRequestUs float64        `json:"serverCpuPerRequestUs"`
+	P50Ms                 float64        `json:"p50Ms"`
+	P99Ms                 float64        `json:"p99Ms"`
+	Statuses              map[string]int `json:"statuses"`
+	Errors                int            `json:"errors"` // answers other than 2xx and 429, and transport errors
+	CeilingRPS            []float64      `json:"ceilingRpsByRound"`
+	Ceiling               float64        `json:"ceilingRps"`
+	CallsPerReq           float64        `json:"callsPerRequest"`
+	RatioToLimit          float64        `json:"ratioToCeiling"`
+	CeilingP50Ms          float64        `json:"ceilingP50Ms"`
+	Weights               map[string]int `json:"weights"`
 }
 
 // runLoad starts dynalite and the devserver on it (limits raised), makes
@@ -154,6 +157,7 @@ func runLoad(args []string) error {
 	if _, err := drive(ops.warmUp(), 300, *conc, base); err != nil {
 		return err
 	}
+	cpuBefore := cpuSeconds(srv.Process.Pid)
 	const rounds = 4
 	var all []record
 	var loadRates []float64
@@ -179,6 +183,7 @@ func runLoad(args []string) error {
 		loadRates = append(loadRates, lr.RPS)
 		all = append(all, recs...)
 	}
+	res.ServerCPUPerRequestUs = (cpuSeconds(srv.Process.Pid) - cpuBefore) / float64(len(all)) * 1e6
 	// Medians of the rounds: one round in four may fall in a minute when
 	// the shared machine is busier.
 	summarise(&res, all)
@@ -194,8 +199,8 @@ func runLoad(args []string) error {
 	res.CallsPerReq = weighted / float64(total)
 	res.Ceiling = ceilingRPS
 	res.RatioToLimit = res.RPS / (ceilingRPS / res.CallsPerReq)
-	fmt.Printf("mixed load: %d requests, %d clients: %.0f req/s, p50 %.1f ms, p99 %.1f ms, statuses %v, errors %d\n",
-		len(all), res.Concurrency, res.RPS, res.P50Ms, res.P99Ms, res.Statuses, res.Errors)
+	fmt.Printf("mixed load: %d requests, %d clients: %.0f req/s, p50 %.1f ms, p99 %.1f ms, statuses %v, errors %d; devserver CPU %.0f µs per request\n",
+		len(all), res.Concurrency, res.RPS, res.P50Ms, res.P99Ms, res.Statuses, res.Errors, res.ServerCPUPerRequestUs)
 	fmt.Printf("dynalite ceiling: %.0f GetItem/s (rounds %.0f; load rounds %.0f req/s); %.2f calls per request: limit %.0f req/s; ratio %.2f\n",
 		ceilingRPS, res.CeilingRPS, loadRates, res.CallsPerReq, ceilingRPS/res.CallsPerReq, res.RatioToLimit)
 	return c.save("load.json", res)
@@ -529,6 +534,22 @@ func integrationAccounts(ctx context.Context, table *storage.Table, endpoint str
 		items = append(items, replaceID(src.Item, demo.AccountAlpha, id))
 	}
 	return ids, tokens, batchPutRaw(ctx, table, items)
+}
+
+// cpuSeconds is a process's user+system CPU time, from /proc/<pid>/stat.
+func cpuSeconds(pid int) float64 {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// Fields after the command (which may hold spaces) start after ")".
+	fields := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
+	if len(fields) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseFloat(fields[11], 64)
+	stime, _ := strconv.ParseFloat(fields[12], 64)
+	return (utime + stime) / 100 // clock ticks (USER_HZ = 100 on Linux)
 }
 
 func freePort() (int, error) {
