@@ -2,6 +2,7 @@
 #   make run     local server on http://127.0.0.1:3000 with dynalite
 #   make test    vet + every test (unit, integration on dynalite, packaging)
 #   make build   every Lambda binary (linux/arm64) under bin/lambda, with sizes
+#   make bench   every performance figure, as one table (docs/performance.md)
 # SAM calls the build-<LogicalId> targets (BuildMethod: makefile).
 
 SHELL := /bin/bash
@@ -29,7 +30,7 @@ LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags "-s -w"
 BUILD_DIR := bin/lambda
 DYNALITE := node_modules/dynalite/package.json
 
-.PHONY: run test vet build clean deps
+.PHONY: run test vet build clean deps bench bench-dataset
 
 # One SAM target per function, generated from the list above.
 define lambda_target
@@ -63,6 +64,23 @@ build:
 		$(MAKE) --no-print-directory -s build-$$id ARTIFACTS_DIR=$(BUILD_DIR)/$$area || exit 1; \
 		printf '%-24s %-40s %10d bytes\n' "$$id" "$(BUILD_DIR)/$$area/bootstrap" "$$(stat -c %s $(BUILD_DIR)/$$area/bootstrap)"; \
 	done
+
+# Figures go to bin/bench (JSON and the benchmark output); the last step
+# prints them as one table. About 5-10 minutes.
+BENCH_DIR := bin/bench
+bench: deps
+	@mkdir -p $(BENCH_DIR)
+	go test -run '^$$' -bench . -benchmem -count 5 -benchtime 2000x ./internal/perf/ | tee $(BENCH_DIR)/pipeline.txt
+	go run ./cmd/bench calls
+	go run ./cmd/bench coldstart
+	go run ./cmd/bench dataset
+	go run ./cmd/bench load
+	@echo
+	@go run ./cmd/bench report
+
+# 100,000 contacts in one account (seeding takes several minutes).
+bench-dataset: deps
+	go run ./cmd/bench dataset -large
 
 clean:
 	rm -rf bin .aws-sam

@@ -2,7 +2,8 @@
 // ground truth that template.yaml's least-privilege policies are checked
 // against. It builds the call graph from the function's main (rapid type
 // analysis), keeps the reachable functions of this module, and reads their
-// call sites: a call of a DynamoDB client method is that action, and
+// call sites: a call of a DynamoDB client method (directly, or through an
+// interface the client flows into) is that action, and
 // dynamodb.NewXxxPaginator stands for action Xxx.
 package iamcheck
 
@@ -83,6 +84,15 @@ func actionsOf(pkg *packages.Package) ([]string, error) {
 		}
 		for _, name := range callSites(fn) {
 			set[name] = true
+		}
+		// Calls through an interface (storage.API) are the DynamoDB client's
+		// methods the type analysis says can flow there.
+		if n := graph.Nodes[fn]; n != nil {
+			for _, e := range n.Out {
+				if name, ok := dynamoOperation(e.Callee.Func); ok {
+					set[name] = true
+				}
+			}
 		}
 	}
 	names := make([]string, 0, len(set))

@@ -72,9 +72,13 @@ func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
 	}
 	limiter := ratelimit.New(deps.Table, deps.Clock, ratelimit.Limits{Burst: cfg.Burst, Window: cfg.Window, Daily: cfg.Daily})
 	tokens := auth.NewStore(deps.Table, deps.Clock, limiter)
+	// Handlers read while the pipeline admits the request; their writes
+	// wait for admission (see storage.WithWriteGate).
+	areaDeps := deps
+	areaDeps.Table = &storage.Table{DB: storage.Gated(deps.Table.DB), Name: deps.Table.Name}
 	var routes []route.Route
 	for _, a := range areas {
-		routes = append(routes, a.Routes(deps)...)
+		routes = append(routes, a.Routes(areaDeps)...)
 	}
 	router, err := route.NewRouter(routes)
 	if err != nil {

@@ -37,7 +37,8 @@ func GenerateToken() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return Prefix + body + checksum(Prefix+body), nil
+	sum := checksum(Prefix + body)
+	return Prefix + body + string(sum[:]), nil
 }
 
 // TokenFromBody completes a fixed 32-character body into a token with the
@@ -46,7 +47,8 @@ func TokenFromBody(body string) (string, error) {
 	if len(body) != randomLen || !isBase62(body) {
 		return "", ErrMalformed
 	}
-	return Prefix + body + checksum(Prefix+body), nil
+	sum := checksum(Prefix + body)
+	return Prefix + body + string(sum[:]), nil
 }
 
 // CheckFormat tells whether v is shaped like a token and its checksum holds.
@@ -55,7 +57,7 @@ func CheckFormat(v string) error {
 		return ErrMalformed
 	}
 	split := TokenLength - checksumLen
-	if checksum(v[:split]) != v[split:] {
+	if sum := checksum(v[:split]); string(sum[:]) != v[split:] {
 		return ErrChecksum
 	}
 	return nil
@@ -65,17 +67,21 @@ func CheckFormat(v string) error {
 // which tokens are stored.
 func HashToken(v string) string {
 	sum := sha256.Sum256([]byte(v))
-	return hex.EncodeToString(sum[:])
+	var out [2 * sha256.Size]byte
+	hex.Encode(out[:], sum[:])
+	return string(out[:])
 }
 
-func checksum(s string) string {
+// checksum is computed into an array, and compared without a string
+// conversion (the compiler allocates neither): it runs on every request.
+func checksum(s string) [checksumLen]byte {
 	n := crc32.ChecksumIEEE([]byte(s))
-	out := make([]byte, checksumLen)
+	var out [checksumLen]byte
 	for i := checksumLen - 1; i >= 0; i-- {
 		out[i] = base62[n%62]
 		n /= 62
 	}
-	return string(out)
+	return out
 }
 
 func isBase62(s string) bool {

@@ -7,7 +7,7 @@
 //  4. Version header (400)
 //  5. Accept (406) and Content-Type of bodies (415)
 //  6. bearer authentication (401)
-//  7. per-account rate limit (429)
+//  7. per-account rate limit (429), while the handler already reads (see check)
 //
 // Steps 8 (scope) and 9 (the handler, with its account check) run in the
 // router (package route), once the operation is known.
@@ -27,6 +27,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bizplatform/api/shared/apierror"
@@ -34,6 +35,7 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/ratelimit"
 	"github.com/bizplatform/api/shared/reqctx"
+	"github.com/bizplatform/api/shared/storage"
 )
 
 // APIVersion is the only accepted value of the Version header.
@@ -80,6 +82,8 @@ func New(opts Options, next http.Handler) http.Handler {
 type pipeline struct {
 	opts Options
 	next http.Handler
+	// refused holds, per account, until when its last refusal holds.
+	refused sync.Map // account id -> time.Time
 }
 
 func (p *pipeline) serve(w http.ResponseWriter, r *http.Request) {
@@ -89,8 +93,8 @@ func (p *pipeline) serve(w http.ResponseWriter, r *http.Request) {
 		info.RequestID = newRequestID()
 	}
 	r = r.WithContext(reqctx.With(r.Context(), info))
-	rw := &responseWriter{ResponseWriter: w}
-	rw.Header().Set("X-Request-Id", info.RequestID)
+	rw := &responseWriter{ResponseWriter: w, r: r}
+	rw.Header()["X-Request-Id"] = []string{info.RequestID} // canonical already
 
 	func() {
 		defer p.recoverPanic(rw, r)
@@ -113,7 +117,16 @@ func (p *pipeline) handle(w *responseWriter, r *http.Request) {
 	p.next.ServeHTTP(w, authed)
 }
 
-// check runs steps 3 to 7 and returns the request carrying its principal.
+// check runs steps 3 to 6 and starts step 7, admission, and returns the
+// request carrying its principal.
+//
+// Admission is one conditional write; the handler's reads need not wait for
+// it, so they run at the same time and a read-then-write operation costs two
+// round trips instead of three. Nothing the handler does is visible before
+// admission succeeds: its writes wait for it (storage.WithWriteGate) and so
+// does its answer (responseWriter), which becomes admission's error when
+// admission refuses. An account that was refused recently is admitted first,
+// so that requests over the limit cost no reads.
 func (p *pipeline) check(w *responseWriter, r *http.Request) (*http.Request, error) {
 	hasBody, err := limitBody(r)
 	if err != nil {
@@ -138,30 +151,76 @@ func (p *pipeline) check(w *responseWriter, r *http.Request) (*http.Request, err
 	principal := session.Principal
 	reqctx.From(ctx).Account = principal.AccountID
 
-	decision, err := p.opts.Limiter.Admit(ctx, principal.AccountID, principal.TokenID)
-	if err != nil {
-		return nil, err
-	}
-	if decision.Revoked {
-		session.Revoked()
-		return nil, apierror.Unauthorized("Invalid token: the token has been revoked")
-	}
-	if decision.Allowed {
-		if err := session.Confirm(ctx, decision.StateBornAtUnix); err != nil {
-			return nil, err
+	a := &admission{done: make(chan struct{})}
+	if p.recentlyRefused(principal.AccountID) {
+		p.admit(ctx, session, a)
+		if a.headers {
+			a.decision.SetHeaders(w.Header())
 		}
-	}
-	decision.SetHeaders(w.Header())
-	if err := decision.Err(); err != nil {
-		return nil, err
+		if a.err != nil {
+			return nil, a.err
+		}
+	} else {
+		go p.admit(ctx, session, a)
+		w.admission = a
+		ctx = storage.WithWriteGate(ctx, a.wait)
 	}
 	return r.WithContext(auth.WithPrincipal(ctx, principal)), nil
 }
 
+// admission is one request's step 7, possibly still running.
+type admission struct {
+	done     chan struct{}
+	decision ratelimit.Decision
+	headers  bool // the decision's X-RateLimit-* headers belong on the answer
+	err      error
+}
+
+// wait blocks until admission is decided and returns its error, if any.
+func (a *admission) wait() error {
+	<-a.done
+	return a.err
+}
+
+func (p *pipeline) admit(ctx context.Context, session *auth.Session, a *admission) {
+	defer close(a.done)
+	principal := session.Principal
+	decision, err := p.opts.Limiter.Admit(ctx, principal.AccountID, principal.TokenID)
+	if err != nil {
+		a.err = err
+		return
+	}
+	if decision.Revoked {
+		session.Revoked()
+		a.err = apierror.Unauthorized("Invalid token: the token has been revoked")
+		return
+	}
+	if decision.Allowed {
+		if err := session.Confirm(ctx, decision.StateBornAtUnix); err != nil {
+			a.err = err
+			return
+		}
+		if _, ok := p.refused.Load(principal.AccountID); ok {
+			p.refused.Delete(principal.AccountID)
+		}
+	} else {
+		p.refused.Store(principal.AccountID, p.opts.Clock.Now().Add(decision.RetryAfter))
+	}
+	a.decision, a.headers, a.err = decision, true, decision.Err()
+}
+
+// recentlyRefused reports whether this instance refused the account a
+// request whose Retry-After has not yet passed.
+func (p *pipeline) recentlyRefused(accountID string) bool {
+	until, ok := p.refused.Load(accountID)
+	return ok && p.opts.Clock.Now().Before(until.(time.Time))
+}
+
+var tooLarge = &apierror.Error{Code: apierror.CodePayloadTooLarge, Message: fmt.Sprintf("The request body exceeds the limit of %d bytes", MaxBodyBytes)}
+
 // limitBody reads the whole body (at most MaxBodyBytes) so that an oversized
 // body is refused before anything else looks at it.
 func limitBody(r *http.Request) (bool, error) {
-	tooLarge := &apierror.Error{Code: apierror.CodePayloadTooLarge, Message: fmt.Sprintf("The request body exceeds the limit of %d bytes", MaxBodyBytes)}
 	if r.ContentLength > MaxBodyBytes {
 		return false, tooLarge
 	}
@@ -194,7 +253,8 @@ func checkVersion(h http.Header) error {
 // checkAccept passes an absent header and any header naming a media range
 // that includes application/json with a non-zero quality.
 func checkAccept(header string) error {
-	if strings.TrimSpace(header) == "" {
+	switch strings.TrimSpace(header) {
+	case "", "application/json", "*/*": // what clients send, without parsing
 		return nil
 	}
 	for _, part := range strings.Split(header, ",") {
@@ -277,21 +337,52 @@ func requestIDFrom(ctx context.Context) string {
 func newRequestID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
-	s := hex.EncodeToString(b[:])
-	return s[0:8] + "-" + s[8:12] + "-" + s[12:16] + "-" + s[16:20] + "-" + s[20:]
+	var s [36]byte
+	hex.Encode(s[0:8], b[0:4])
+	hex.Encode(s[9:13], b[4:6])
+	hex.Encode(s[14:18], b[6:8])
+	hex.Encode(s[19:23], b[8:10])
+	hex.Encode(s[24:36], b[10:16])
+	s[8], s[13], s[18], s[23] = '-', '-', '-', '-'
+	return string(s[:])
 }
 
 // responseWriter records the status for the log line and whether anything
-// was written.
+// was written. While admission is pending, the first write waits for it and
+// answers admission's error instead of the handler's answer when it fails.
 type responseWriter struct {
 	http.ResponseWriter
-	status int
-	wrote  bool
+	r         *http.Request
+	status    int
+	wrote     bool
+	admission *admission // pending admission, until the first write
+	discard   bool       // the handler's answer lost to admission's error
 }
 
 func (w *responseWriter) WriteHeader(status int) {
 	if w.wrote {
 		return
+	}
+	if a := w.admission; a != nil {
+		w.admission = nil
+		<-a.done
+		if a.err != nil {
+			// Only the request id survives of what the handler set.
+			h := w.Header()
+			for k := range h {
+				if k != "X-Request-Id" {
+					delete(h, k)
+				}
+			}
+			if a.headers {
+				a.decision.SetHeaders(h)
+			}
+			reqctx.From(w.r.Context()).Cause = nil
+			apierror.Write(w, w.r, a.err)
+			w.discard = true
+			return
+		}
+		a.decision.SetHeaders(w.Header())
 	}
 	w.status, w.wrote = status, true
 	w.ResponseWriter.WriteHeader(status)
@@ -300,6 +391,9 @@ func (w *responseWriter) WriteHeader(status int) {
 func (w *responseWriter) Write(b []byte) (int, error) {
 	if !w.wrote {
 		w.WriteHeader(http.StatusOK)
+	}
+	if w.discard {
+		return len(b), nil
 	}
 	return w.ResponseWriter.Write(b)
 }

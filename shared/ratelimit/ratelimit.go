@@ -20,9 +20,9 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -81,15 +81,36 @@ type Decision struct {
 	RetryAfter      time.Duration
 	LimitedByDay    bool
 	StateBornAtUnix int64 // state item birth, epoch milliseconds
+
+	limitHeaders *[3]string // Limits formatted once by the limiter
 }
 
-// SetHeaders writes the public API's rate-limit headers.
+// SetHeaders writes the public API's rate-limit headers. It assigns the
+// canonical keys directly, from one backing array: h.Set would canonicalise
+// each key and allocate each value on every request.
 func (d Decision) SetHeaders(h http.Header) {
-	h.Set("X-RateLimit-Max", strconv.Itoa(d.Limits.Burst))
-	h.Set("X-RateLimit-Remaining", strconv.Itoa(max(d.BurstRemaining, 0)))
-	h.Set("X-RateLimit-Interval-Milliseconds", strconv.FormatInt(d.Limits.Window.Milliseconds(), 10))
-	h.Set("X-RateLimit-Limit-Daily", strconv.Itoa(d.Limits.Daily))
-	h.Set("X-RateLimit-Daily-Remaining", strconv.Itoa(max(d.DailyRemaining, 0)))
+	limits := d.limitHeaders
+	if limits == nil {
+		limits = formatLimits(d.Limits)
+	}
+	v := []string{
+		limits[0],
+		strconv.Itoa(max(d.BurstRemaining, 0)),
+		limits[1],
+		limits[2],
+		strconv.Itoa(max(d.DailyRemaining, 0)),
+	}
+	h["X-Ratelimit-Max"] = v[0:1:1]
+	h["X-Ratelimit-Remaining"] = v[1:2:2]
+	h["X-Ratelimit-Interval-Milliseconds"] = v[2:3:3]
+	h["X-Ratelimit-Limit-Daily"] = v[3:4:4]
+	h["X-Ratelimit-Daily-Remaining"] = v[4:5:5]
+}
+
+// formatLimits is the limits as header values: burst, window in
+// milliseconds, daily.
+func formatLimits(l Limits) *[3]string {
+	return &[3]string{strconv.Itoa(l.Burst), strconv.FormatInt(l.Window.Milliseconds(), 10), strconv.Itoa(l.Daily)}
 }
 
 // Err is the 429 for a refused decision.
@@ -116,14 +137,20 @@ type Limiter struct {
 	limits Limits
 
 	// seen remembers, per account, the latest window this instance wrote,
-	// so that a rollover usually takes one write instead of two.
-	seen sync.Map // account id -> int64 window start
+	// so that a rollover usually takes one write instead of two, and the
+	// state item's key.
+	seen sync.Map // account id -> *accountEntry
+
+	burstAV, dailyAV types.AttributeValue // the limits as condition values
+	limitHeaders     *[3]string
+	current          atomic.Pointer[windowAVs]
 }
 
 // New returns a limiter. Limits must be positive and the window must divide
 // a day (config.Load checks this).
 func New(table *storage.Table, c clock.Clock, limits Limits) *Limiter {
-	return &Limiter{table: table, clock: c, limits: limits}
+	return &Limiter{table: table, clock: c, limits: limits,
+		burstAV: number(int64(limits.Burst)), dailyAV: number(int64(limits.Daily)), limitHeaders: formatLimits(limits)}
 }
 
 type variant int
@@ -145,8 +172,9 @@ func (l *Limiter) Admit(ctx context.Context, accountID, tokenID string) (Decisio
 	dayIdx := now.Unix() / int64(day/time.Second)
 
 	v := sameWindow
-	if last, ok := l.seen.Load(accountID); ok {
-		switch lastWin := last.(int64); {
+	entry := l.entry(accountID)
+	if lastWin := entry.win.Load(); lastWin != 0 {
+		switch {
 		case lastWin/int64(day/time.Second) < dayIdx:
 			v = newDay
 		case lastWin < win:
@@ -154,9 +182,9 @@ func (l *Limiter) Admit(ctx context.Context, accountID, tokenID string) (Decisio
 		}
 	}
 	for attempt := 0; attempt < maxAttempts; attempt++ {
-		out, err := l.update(ctx, accountID, tokenID, v, win, dayIdx, now)
+		out, err := l.update(ctx, entry.key, tokenID, v, win, dayIdx, now)
 		if err == nil {
-			l.seen.Store(accountID, win)
+			entry.win.Store(win)
 			return l.admitted(out), nil
 		}
 		if !storage.IsConditionFailed(err) {
@@ -195,41 +223,101 @@ func (l *Limiter) Admit(ctx context.Context, accountID, tokenID string) (Decisio
 	return Decision{}, apierror.Unavailable(fmt.Errorf("rate limit state of %s: too much contention", accountID), time.Second)
 }
 
-func (l *Limiter) update(ctx context.Context, accountID, tokenID string, v variant, win, dayIdx int64, now time.Time) (map[string]types.AttributeValue, error) {
-	n := expression.Name
-	val := expression.Value
-	expiresAt := (dayIdx + 2) * int64(day/time.Second) // at least a day after this request
-	upd := expression.Set(n(storage.AttrExpiresAt), val(expiresAt)).
-		Set(n(attrBornAt), n(attrBornAt).IfNotExists(val(now.UnixMilli())))
-	notRevoked := expression.Not(expression.Contains(n(attrRevoked), tokenID))
-	var cond expression.ConditionBuilder
-	switch v {
-	case sameWindow:
-		upd = upd.Set(n(attrWinCount), n(attrWinCount).Plus(val(1))).
-			Set(n(attrDayCount), n(attrDayCount).Plus(val(1)))
-		cond = expression.And(n(attrWinStart).Equal(val(win)), n(attrDay).Equal(val(dayIdx)),
-			n(attrWinCount).LessThan(val(l.limits.Burst)), n(attrDayCount).LessThan(val(l.limits.Daily)), notRevoked)
-	case newWindow:
-		upd = upd.Set(n(attrWinStart), val(win)).Set(n(attrWinCount), val(1)).
-			Set(n(attrDayCount), n(attrDayCount).Plus(val(1)))
-		cond = expression.And(n(attrWinStart).LessThan(val(win)), n(attrDay).Equal(val(dayIdx)),
-			n(attrDayCount).LessThan(val(l.limits.Daily)), notRevoked)
-	case newDay:
-		upd = upd.Set(n(attrWinStart), val(win)).Set(n(attrWinCount), val(1)).
-			Set(n(attrDay), val(dayIdx)).Set(n(attrDayCount), val(1))
-		cond = expression.And(expression.Or(expression.AttributeNotExists(n(attrDay)), n(attrDay).LessThan(val(dayIdx))), notRevoked)
+// The admission update of each variant, written once: building them with
+// the expression builder on every request cost about 200 allocations, two
+// thirds of a whole request's (see docs/performance.md). Only the values
+// change per request. DynamoDB refuses names or values an expression does
+// not use, so each variant lists exactly its own.
+var admissionNames = map[string]string{
+	"#exp": storage.AttrExpiresAt, "#born": attrBornAt, "#ws": attrWinStart, "#wc": attrWinCount,
+	"#day": attrDay, "#dc": attrDayCount, "#rev": attrRevoked,
+}
+
+type admissionExpr struct {
+	update, condition string
+	burst, daily      bool // whether :burst and :daily appear
+}
+
+var admissionExprs = [...]admissionExpr{
+	sameWindow: {
+		update:    "SET #exp = :exp, #born = if_not_exists(#born, :now), #wc = #wc + :one, #dc = #dc + :one",
+		condition: "#ws = :win AND #day = :day AND #wc < :burst AND #dc < :daily AND NOT contains(#rev, :tok)",
+		burst:     true, daily: true,
+	},
+	newWindow: {
+		update:    "SET #exp = :exp, #born = if_not_exists(#born, :now), #ws = :win, #wc = :one, #dc = #dc + :one",
+		condition: "#ws < :win AND #day = :day AND #dc < :daily AND NOT contains(#rev, :tok)",
+		daily:     true,
+	},
+	newDay: {
+		update:    "SET #exp = :exp, #born = if_not_exists(#born, :now), #ws = :win, #wc = :one, #day = :day, #dc = :one",
+		condition: "(attribute_not_exists(#day) OR #day < :day) AND NOT contains(#rev, :tok)",
+	},
+}
+
+var one = &types.AttributeValueMemberN{Value: "1"}
+
+// windowAVs are the condition values of one window, shared by its requests
+// (the SDK only reads them).
+type windowAVs struct {
+	winStart, dayIdx int64
+	win, day, exp    types.AttributeValue
+}
+
+func (l *Limiter) windowValues(win, dayIdx int64) *windowAVs {
+	if c := l.current.Load(); c != nil && c.winStart == win && c.dayIdx == dayIdx {
+		return c
 	}
-	expr, err := expression.NewBuilder().WithUpdate(upd).WithCondition(cond).Build()
-	if err != nil {
-		return nil, fmt.Errorf("build admission update: %w", err)
+	c := &windowAVs{winStart: win, dayIdx: dayIdx, win: number(win), day: number(dayIdx),
+		exp: number((dayIdx + 2) * int64(day/time.Second))} // at least a day after this request
+	l.current.Store(c)
+	return c
+}
+
+func number(n int64) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
+}
+
+// accountEntry is what the limiter keeps per account.
+type accountEntry struct {
+	// key is the state item's key, built once: requests share it (the SDK
+	// only reads it).
+	key map[string]types.AttributeValue
+	win atomic.Int64 // latest window this instance wrote; 0: none yet
+}
+
+func (l *Limiter) entry(accountID string) *accountEntry {
+	if e, ok := l.seen.Load(accountID); ok {
+		return e.(*accountEntry)
+	}
+	e, _ := l.seen.LoadOrStore(accountID, &accountEntry{key: StateKey(accountID).AV()})
+	return e.(*accountEntry)
+}
+
+func (l *Limiter) update(ctx context.Context, key map[string]types.AttributeValue, tokenID string, v variant, win, dayIdx int64, now time.Time) (map[string]types.AttributeValue, error) {
+	e := &admissionExprs[v]
+	wv := l.windowValues(win, dayIdx)
+	values := map[string]types.AttributeValue{
+		":exp": wv.exp,
+		":now": number(now.UnixMilli()),
+		":one": one,
+		":win": wv.win,
+		":day": wv.day,
+		":tok": &types.AttributeValueMemberS{Value: tokenID},
+	}
+	if e.burst {
+		values[":burst"] = l.burstAV
+	}
+	if e.daily {
+		values[":daily"] = l.dailyAV
 	}
 	out, err := l.table.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                           aws.String(l.table.Name),
-		Key:                                 StateKey(accountID).AV(),
-		UpdateExpression:                    expr.Update(),
-		ConditionExpression:                 expr.Condition(),
-		ExpressionAttributeNames:            expr.Names(),
-		ExpressionAttributeValues:           expr.Values(),
+		TableName:                           &l.table.Name,
+		Key:                                 key,
+		UpdateExpression:                    &e.update,
+		ConditionExpression:                 &e.condition,
+		ExpressionAttributeNames:            admissionNames,
+		ExpressionAttributeValues:           values,
 		ReturnValues:                        types.ReturnValueUpdatedNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 	})
@@ -254,15 +342,25 @@ func (l *Limiter) read(ctx context.Context, accountID string, condErr error) (*s
 }
 
 func (l *Limiter) admitted(attrs map[string]types.AttributeValue) Decision {
-	var st state
-	_ = attributevalue.UnmarshalMap(attrs, &st) // missing fields stay zero: bornAt 0 forces a token re-check
+	// Read directly rather than with attributevalue: this runs on every
+	// request. A missing bornAt stays 0, which forces a token re-check.
 	return Decision{
 		Allowed:         true,
 		Limits:          l.limits,
-		BurstRemaining:  l.limits.Burst - st.WinCount,
-		DailyRemaining:  l.limits.Daily - st.DayCount,
-		StateBornAtUnix: st.BornAt,
+		limitHeaders:    l.limitHeaders,
+		BurstRemaining:  l.limits.Burst - int(numberAttr(attrs, attrWinCount)),
+		DailyRemaining:  l.limits.Daily - int(numberAttr(attrs, attrDayCount)),
+		StateBornAtUnix: numberAttr(attrs, attrBornAt),
 	}
+}
+
+func numberAttr(attrs map[string]types.AttributeValue, name string) int64 {
+	n, ok := attrs[name].(*types.AttributeValueMemberN)
+	if !ok {
+		return 0
+	}
+	v, _ := strconv.ParseInt(n.Value, 10, 64)
+	return v
 }
 
 func (l *Limiter) refused(st *state, win int64, retry time.Duration, byDay bool) Decision {

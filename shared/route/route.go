@@ -87,9 +87,10 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func serve(rt Route) http.Handler {
 	op := rt.Op
+	id := op.ID()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info := reqctx.From(r.Context())
-		info.Route = op.ID()
+		info.Route = id
 		info.ValidationStatus = op.ValidationStatus
 		if !op.TakesBody() && hasBody(r) {
 			apierror.Write(w, r, apierror.BadRequest("%s takes no request body: send it without one", op.ID()))

@@ -101,13 +101,35 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 		cursor = contactstore.OrderKey(req.startAfter, contactstore.AfterAllIDs)
 	}
 
+	// Without a filter the total is the account's kept total, read while
+	// the page is; a filtered total can only be counted.
+	type totalRead struct {
+		n    int
+		kept bool
+		err  error
+	}
+	totalDone := make(chan totalRead, 1)
+	go func() {
+		if req.query != "" {
+			totalDone <- totalRead{}
+			return
+		}
+		n, kept, err := h.store.Total(ctx, req.locationID)
+		totalDone <- totalRead{n, kept, err}
+	}()
 	pg, err := h.store.ListPage(ctx, contactstore.Page{AccountID: req.locationID, After: cursor, Query: req.query, Limit: req.limit})
+	tr := <-totalDone
 	if err != nil {
 		return storage.Classify(err)
 	}
-	total, err := h.store.Count(ctx, req.locationID, req.query, "")
-	if err != nil {
-		return storage.Classify(err)
+	if tr.err != nil {
+		return storage.Classify(tr.err)
+	}
+	total := tr.n
+	if !tr.kept {
+		if total, err = h.store.Count(ctx, req.locationID, req.query, ""); err != nil {
+			return storage.Classify(err)
+		}
 	}
 	current := 1
 	if cursor != "" {

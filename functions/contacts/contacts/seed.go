@@ -52,5 +52,18 @@ func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 		}
 		items = append(items, contactstore.Items(c.Contact, added.UnixMilli(), c.Tasks)...)
 	}
-	return d.Table.BatchPut(ctx, items)
+	if err := d.Table.BatchPut(ctx, items); err != nil {
+		return err
+	}
+	store := contactstore.NewStore(d.Table)
+	seen := map[string]bool{}
+	for _, c := range data.Contacts {
+		if !seen[c.LocationID] {
+			seen[c.LocationID] = true
+			if err := store.Recount(ctx, c.LocationID); err != nil {
+				return fmt.Errorf("contacts: total of %s: %w", c.LocationID, err)
+			}
+		}
+	}
+	return nil
 }

@@ -140,9 +140,58 @@ func (s *Store) OrderKeyOf(ctx context.Context, accountID, id string) (string, b
 	return item.GSI1SK, true, nil
 }
 
-// Put stores a contact.
+// Put stores a contact. A new contact also counts in the account's total
+// (when the account has one; see Recount).
 func (s *Store) Put(ctx context.Context, c Contact, addedMs int64) error {
-	return s.table.Put(ctx, newContactItem(c, addedMs), nil)
+	av, err := attributevalue.MarshalMap(newContactItem(c, addedMs))
+	if err != nil {
+		return fmt.Errorf("encode contact: %w", err)
+	}
+	out, err := s.table.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table.Name), Item: av, ReturnValues: types.ReturnValueAllOld})
+	if err != nil || len(out.Attributes) > 0 {
+		return err
+	}
+	// Without transactions the two writes are not atomic: a failure between
+	// them leaves the total one short until the next Recount.
+	cond := expression.AttributeExists(expression.Name(storage.AttrPK))
+	err = s.table.Update(ctx, totalKey(c.LocationID), expression.Add(expression.Name("total"), expression.Value(1)), &cond)
+	if storage.IsConditionFailed(err) {
+		return nil // no total kept yet: the list counts
+	}
+	return err
+}
+
+// The number of an account's contacts is kept in one item, so that a list
+// answers its total with one read instead of counting the whole account
+// (which grew with the account: docs/performance.md).
+func totalKey(accountID string) storage.Key {
+	return storage.Key{PK: storage.AccountPK(accountID), SK: "CONTACTS_TOTAL"}
+}
+
+type totalItem struct {
+	storage.Key
+	Total int `dynamodbav:"total"`
+}
+
+// Total returns the account's number of contacts, and false when the
+// account has no total item yet.
+func (s *Store) Total(ctx context.Context, accountID string) (int, bool, error) {
+	item, err := storage.Get[totalItem](ctx, s.table, totalKey(accountID))
+	if err != nil || item == nil {
+		return 0, false, err
+	}
+	return item.Total, true, nil
+}
+
+// Recount counts the account's contacts and stores the total. Loaders call
+// it after writing contacts in bulk (BatchWriteItem cannot tell new contacts
+// from overwritten ones).
+func (s *Store) Recount(ctx context.Context, accountID string) error {
+	n, err := s.Count(ctx, accountID, "", "")
+	if err != nil {
+		return err
+	}
+	return s.table.Put(ctx, totalItem{Key: totalKey(accountID), Total: n}, nil)
 }
 
 // Page asks for up to Limit contacts of an account after the cursor After

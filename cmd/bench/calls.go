@@ -1,0 +1,212 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/bizplatform/api/internal/catalog"
+	"github.com/bizplatform/api/internal/demo"
+	"github.com/bizplatform/api/internal/perf"
+	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// CallFigures are one request's DynamoDB calls as the proxy saw them.
+type CallFigures struct {
+	Status     int    `json:"status"`
+	Calls      int    `json:"calls"`
+	RoundTrips int    `json:"roundTrips"`
+	Ops        string `json:"ops"`
+}
+
+// OperationCalls are an operation's figures on a warm and a cold instance.
+type OperationCalls struct {
+	Route string      `json:"route"`
+	Event string      `json:"event"`
+	Warm  CallFigures `json:"warm"`
+	Cold  CallFigures `json:"cold"`
+}
+
+// CallsResult is what `bench calls` saves.
+type CallsResult struct {
+	Operations      []OperationCalls `json:"operations"`
+	Unauthenticated CallFigures      `json:"unauthenticated"`
+}
+
+// runCalls sends each operation's sample event to a fresh server (cold: the
+// token was never seen) on one copy of the demo data, and after one warm-up
+// request (warm: token cached, admission state known) on another copy, and
+// counts what reaches the engine through the counting proxy.
+func runCalls(args []string) error {
+	var c common
+	fs := flag.NewFlagSet("calls", flag.ExitOnError)
+	c.register(fs)
+	_ = fs.Parse(args)
+	if err := c.init(); err != nil {
+		return err
+	}
+	ctx := context.Background()
+	eng, err := startEngine(ctx, c.root)
+	if err != nil {
+		return err
+	}
+	defer eng.stop()
+	eng.proxy.Delay = 20 * time.Millisecond
+	events, err := perf.ReadEvents(c.root)
+	if err != nil {
+		return err
+	}
+
+	res := CallsResult{}
+	byRoute := map[string]*OperationCalls{}
+	for _, mode := range []string{"cold", "warm"} {
+		table, err := eng.demoTable(ctx)
+		if err != nil {
+			return err
+		}
+		proxied := &storage.Table{DB: eng.proxied, Name: table.Name}
+		clk := clock.NewManual(time.Now())
+		if err := settleStateItems(proxied, clk, events); err != nil {
+			return err
+		}
+		eng.proxy.Take()
+		for _, ev := range events {
+			srv, err := newServer(proxied, clk)
+			if err != nil {
+				return err
+			}
+			if mode == "warm" {
+				if _, err := send(srv, warmUp(ev)); err != nil {
+					return err
+				}
+				eng.proxy.Take()
+			}
+			req, err := ev.Request("")
+			if err != nil {
+				return err
+			}
+			status, err := send(srv, req)
+			if err != nil {
+				return err
+			}
+			calls := eng.proxy.Take()
+			fig := CallFigures{Status: status, Calls: len(calls), RoundTrips: perf.RoundTrips(calls), Ops: perf.Ops(calls)}
+			if status < 200 || status > 299 {
+				return fmt.Errorf("%s (%s) answered %d", ev.File, mode, status)
+			}
+			oc := byRoute[ev.RouteKey]
+			if oc == nil {
+				oc = &OperationCalls{Route: ev.RouteKey, Event: ev.File}
+				byRoute[ev.RouteKey] = oc
+				res.Operations = append(res.Operations, OperationCalls{})
+			}
+			if mode == "warm" {
+				oc.Warm = fig
+			} else {
+				oc.Cold = fig
+			}
+		}
+		if mode == "warm" {
+			srv, err := newServer(proxied, clk)
+			if err != nil {
+				return err
+			}
+			req, _ := events[0].Request("")
+			req.Header.Del("Authorization")
+			status, err := send(srv, req)
+			if err != nil {
+				return err
+			}
+			calls := eng.proxy.Take()
+			res.Unauthenticated = CallFigures{Status: status, Calls: len(calls), RoundTrips: perf.RoundTrips(calls), Ops: perf.Ops(calls)}
+		}
+	}
+	for i, ev := range uniqueRoutes(events) {
+		res.Operations[i] = *byRoute[ev]
+	}
+	if err := c.save("calls.json", res); err != nil {
+		return err
+	}
+	printCalls(os.Stdout, res)
+	return nil
+}
+
+func uniqueRoutes(events []perf.Event) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, ev := range events {
+		if !seen[ev.RouteKey] {
+			seen[ev.RouteKey] = true
+			out = append(out, ev.RouteKey)
+		}
+	}
+	return out
+}
+
+func newServer(table *storage.Table, clk clock.Clock) (*app.Server, error) {
+	deps := app.Deps{Table: table, Clock: clk, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}
+	return app.NewServer(benchConfig(table.Name), deps, catalog.Areas...)
+}
+
+func send(srv *app.Server, r *http.Request) (int, error) {
+	w := httptest.NewRecorder()
+	srv.Handler.ServeHTTP(w, r)
+	return w.Code, nil
+}
+
+// warmUp is a request with ev's token to a path no operation serves: it
+// passes authentication and admission (the token's facts are then cached)
+// and ends in the router's 404 without touching the area's data.
+func warmUp(ev perf.Event) *http.Request {
+	r := httptest.NewRequest("GET", "/bench-warm-up", nil)
+	for k, v := range ev.Headers {
+		if strings.EqualFold(k, "authorization") || strings.EqualFold(k, "version") {
+			r.Header.Set(k, v)
+		}
+	}
+	return r
+}
+
+// settleStateItems makes every demo account's admission state item exist and
+// be a minute old, as in steady operation: a state item born within seconds
+// of a token read costs one more token read (auth.Session.Confirm), which
+// happens once per account per state item lifetime (a day of idleness).
+func settleStateItems(table *storage.Table, clk *clock.Manual, events []perf.Event) error {
+	srv, err := newServer(table, clk)
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, ev := range events {
+		if seen[ev.Headers["authorization"]] {
+			continue
+		}
+		seen[ev.Headers["authorization"]] = true
+		if _, err := send(srv, warmUp(ev)); err != nil {
+			return err
+		}
+	}
+	_ = demo.AccountAlpha
+	clk.Advance(time.Minute)
+	return nil
+}
+
+func printCalls(w io.Writer, res CallsResult) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "operation\twarm calls\twarm rounds\tcold calls\tcold rounds\twarm calls in order")
+	for _, o := range res.Operations {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\n", o.Route, o.Warm.Calls, o.Warm.RoundTrips, o.Cold.Calls, o.Cold.RoundTrips, o.Warm.Ops)
+	}
+	fmt.Fprintf(tw, "(no token: %d)\t%d\t%d\t\t\t\n", res.Unauthenticated.Status, res.Unauthenticated.Calls, res.Unauthenticated.RoundTrips)
+	_ = tw.Flush()
+}

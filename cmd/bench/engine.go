@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/bizplatform/api/internal/catalog"
+	"github.com/bizplatform/api/internal/demo"
+	"github.com/bizplatform/api/internal/dynalite"
+	"github.com/bizplatform/api/internal/perf"
+	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// engine is a dynalite of this run, reached directly and through a counting
+// proxy.
+type engine struct {
+	srv     *dynalite.Server
+	direct  storage.API
+	proxied storage.API
+	proxy   *perf.CountingProxy
+	httpSrv *http.Server
+}
+
+func startEngine(ctx context.Context, root string) (*engine, error) {
+	srv, err := dynalite.Start(ctx, dynalite.Options{Root: root, Log: os.Stderr})
+	if err != nil {
+		return nil, err
+	}
+	e := &engine{srv: srv}
+	if e.proxy, err = perf.NewCountingProxy(srv.Endpoint); err != nil {
+		e.stop()
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		e.stop()
+		return nil, err
+	}
+	e.httpSrv = &http.Server{Handler: e.proxy, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = e.httpSrv.Serve(ln) }()
+	quiet := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	if e.direct, err = storage.NewClient(ctx, srv.Endpoint, "us-east-1", quiet); err != nil {
+		e.stop()
+		return nil, err
+	}
+	if e.proxied, err = storage.NewClient(ctx, "http://"+ln.Addr().String(), "us-east-1", quiet); err != nil {
+		e.stop()
+		return nil, err
+	}
+	return e, nil
+}
+
+func (e *engine) stop() {
+	if e.httpSrv != nil {
+		_ = e.httpSrv.Close()
+	}
+	_ = e.srv.Stop()
+}
+
+// demoTable creates a fresh table holding the demo dataset and demo tokens.
+func (e *engine) demoTable(ctx context.Context) (*storage.Table, error) {
+	table := &storage.Table{DB: e.direct, Name: "bench-" + randomHex(6)}
+	if _, err := table.CreateIfMissing(ctx); err != nil {
+		return nil, err
+	}
+	deps := app.Deps{Table: table, Clock: clock.System{}}
+	ds, err := demo.Default()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := demo.Load(ctx, deps, ds, catalog.Areas); err != nil {
+		return nil, fmt.Errorf("load the demo dataset: %w", err)
+	}
+	srv, err := app.NewServer(benchConfig(table.Name), deps)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := demo.CreateTokens(ctx, srv.Tokens, e.srv.Endpoint); err != nil {
+		return nil, err
+	}
+	return table, nil
+}
+
+// benchConfig has limits no measurement reaches.
+func benchConfig(tableName string) config.Config {
+	return config.Config{TableName: tableName, Burst: 1_000_000, Window: 10 * time.Second, Daily: 100_000_000}
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
