@@ -48,7 +48,7 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 	}
 
 	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel}))
-	db, err := storage.NewClient(ctx, endpoint, cfg.Region, logger)
+	db, err := storage.NewClient(ctx, endpoint, cfg.Region, logger, app.ClientOptions(cfg)...)
 	if err != nil {
 		return err
 	}
