@@ -2,6 +2,8 @@
 #   make run     local server on http://127.0.0.1:3000 with dynalite
 #   make test    vet + every test (unit, integration on dynalite, packaging)
 #   make build   every Lambda binary (linux/arm64) under bin/lambda, with sizes
+#   make fuzz    every fuzz target for FUZZTIME each (default 20s), one after another
+#   make load-faults  a few minutes of mixed load with the engine restarted mid-run
 # SAM calls the build-<LogicalId> targets (BuildMethod: makefile).
 
 SHELL := /bin/bash
@@ -29,7 +31,7 @@ LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags "-s -w"
 BUILD_DIR := bin/lambda
 DYNALITE := node_modules/dynalite/package.json
 
-.PHONY: run test vet build clean deps
+.PHONY: run test vet build clean deps fuzz load-faults
 
 # One SAM target per function, generated from the list above.
 define lambda_target
@@ -63,6 +65,13 @@ build:
 		$(MAKE) --no-print-directory -s build-$$id ARTIFACTS_DIR=$(BUILD_DIR)/$$area || exit 1; \
 		printf '%-24s %-40s %10d bytes\n' "$$id" "$(BUILD_DIR)/$$area/bootstrap" "$$(stat -c %s $(BUILD_DIR)/$$area/bootstrap)"; \
 	done
+
+fuzz: $(DYNALITE)
+	FUZZTIME=$(or $(FUZZTIME),20s) scripts/fuzz.sh
+
+# LOADFLAGS, e.g. LOADFLAGS="-duration 5m", goes to cmd/loadfaults.
+load-faults: $(DYNALITE)
+	go run ./cmd/loadfaults $(LOADFLAGS)
 
 clean:
 	rm -rf bin .aws-sam
