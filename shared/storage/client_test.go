@@ -7,6 +7,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -96,4 +99,57 @@ func TestAStoppedEngineFailsFastAfterBoundedRetries(t *testing.T) {
 	assert.Less(t, took, 2*time.Second, "three refused attempts with short backoff, far below the deadline")
 	assert.True(t, apierror.HasCode(Classify(err), apierror.CodeUnavailable), "%v", err)
 	assert.Contains(t, err.Error(), "attempts", "the SDK gave up after its bounded attempts")
+}
+
+// hangUpServer reads each request and closes the connection without an
+// answer, as an engine dying mid-request does, counting attempts by
+// operation.
+func hangUpServer(t *testing.T) (string, func(op string) int) {
+	t.Helper()
+	var mu sync.Mutex
+	attempts := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.ReadAll(r.Body)
+		mu.Lock()
+		attempts[strings.TrimPrefix(r.Header.Get("X-Amz-Target"), "DynamoDB_20120810.")]++
+		mu.Unlock()
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			_ = conn.Close()
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, func(op string) int {
+		mu.Lock()
+		defer mu.Unlock()
+		return attempts[op]
+	}
+}
+
+func TestAWriteThatMayHaveBeenAppliedIsNotRetriedButAReadIs(t *testing.T) {
+	endpoint, attempts := hangUpServer(t)
+	db, err := NewClient(context.Background(), endpoint, "us-east-1", nil, WithCallTimeout(5*time.Second), WithMaxAttempts(3))
+	require.NoError(t, err)
+	ctx := context.Background()
+
+	_, err = db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("t"), Item: Key{PK: "a", SK: "b"}.AV()})
+	require.Error(t, err)
+	assert.Equal(t, 1, attempts("PutItem"), "a retry could apply the write twice or fail against its own first attempt")
+	assert.True(t, apierror.HasCode(Classify(err), apierror.CodeUnavailable), "%v", err)
+
+	_, err = db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("t"), Key: Key{PK: "a", SK: "b"}.AV()})
+	require.Error(t, err)
+	assert.Equal(t, 3, attempts("GetItem"), "a read is safe to retry")
+}
+
+func TestAWriteThatNeverConnectedIsRetried(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close())
+	db, err := NewClient(context.Background(), "http://"+addr, "us-east-1", nil, WithMaxAttempts(3))
+	require.NoError(t, err)
+	_, err = db.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("t"), Item: Key{PK: "a", SK: "b"}.AV()})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "exceeded maximum number of attempts, 3", "a refused connection cannot have applied anything")
 }
