@@ -255,3 +255,22 @@ func TestAWriteInterruptedByTheOutageLeavesTheOldOrTheNewRecordNeverAMix(t *test
 	}
 	t.Logf("single-item writes cut by the outage: %d had been applied, %d had not", applied, notApplied)
 }
+
+func TestACreateWhoseAnswerIsLostAnswers503AndIsStoredOnceNotTwice(t *testing.T) {
+	h := newHarness(t, true)
+	title := "Lost answer " + strconv.FormatInt(time.Now().UnixNano(), 36)
+	body := fmt.Sprintf(`{"locationId":%q,"type":"html","title":%q,"name":"n","builderVersion":"2","parentId":"demoFldAlpha00000002","isPlainText":false}`, alpha, title)
+
+	// The engine stores the template; its answer never arrives.
+	h.proxy.cutNextAnswer("PutItem")
+	a := h.call(t, "POST", "/emails/builder", body)
+	require503(t, "create with a lost answer", a)
+
+	stored := 0
+	for _, it := range h.partition(t) {
+		if it["title"] == title {
+			stored++
+		}
+	}
+	assert.Equal(t, 1, stored, "the write that was applied is stored once: no retry wrote it again under a fresh id")
+}

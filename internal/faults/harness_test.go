@@ -2,8 +2,8 @@ package faults_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/internal/catalog"
@@ -189,7 +190,9 @@ func (b *lockedBuffer) String() string {
 }
 
 // key is an item of the demo account Alpha.
-func key(sk string) storage.Key { return storage.Key{PK: storage.AccountPK("demoLocAlpha00000001"), SK: sk} }
+func key(sk string) storage.Key {
+	return storage.Key{PK: storage.AccountPK("demoLocAlpha00000001"), SK: sk}
+}
 
 // canonical is v as compact JSON with sorted keys.
 func canonical(t *testing.T, v any) string {
@@ -197,4 +200,30 @@ func canonical(t *testing.T, v any) string {
 	raw, err := json.Marshal(v)
 	require.NoError(t, err)
 	return string(raw)
+}
+
+// partition reads every item of the demo account Alpha.
+func (h *harness) partition(t *testing.T) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	var start map[string]types.AttributeValue
+	for {
+		page, err := h.table.DB.Query(context.Background(), &dynamodb.QueryInput{
+			TableName:                 aws.String(h.table.Name),
+			KeyConditionExpression:    aws.String("PK = :pk"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: storage.AccountPK("demoLocAlpha00000001")}},
+			ConsistentRead:            aws.Bool(true),
+			ExclusiveStartKey:         start,
+		})
+		require.NoError(t, err)
+		for _, av := range page.Items {
+			var m map[string]any
+			require.NoError(t, attributevalue.UnmarshalMap(av, &m))
+			out = append(out, m)
+		}
+		if len(page.LastEvaluatedKey) == 0 {
+			return out
+		}
+		start = page.LastEvaluatedKey
+	}
 }
