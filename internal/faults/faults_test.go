@@ -45,11 +45,15 @@ func TestEveryOperationAnswers503WhileTheEngineIsDownAndWorksAgainWhenItReturns(
 	require.Equal(t, http.StatusOK, h.call(t, "GET", "/contacts/?locationId=demoLocAlpha00000001&limit=1", "").status)
 
 	require.NoError(t, h.engine.Kill(), "the engine dies mid-run")
+	var slowest time.Duration
 	for _, name := range sortedNames(h.events) {
 		t.Run(name+" answers 503 with Retry-After while the engine is down", func(t *testing.T) {
-			require503(t, name, h.sendEvent(t, h.events[name]))
+			a := h.sendEvent(t, h.events[name])
+			require503(t, name, a)
+			slowest = max(slowest, a.took)
 		})
 	}
+	t.Logf("engine down: slowest 503 of the 21 operations took %s", slowest.Round(time.Millisecond))
 	t.Run("a token the server has not seen yet answers 503, not 401", func(t *testing.T) {
 		req, err := h.events["campaigns/list-campaigns"].Request(h.url)
 		require.NoError(t, err)
@@ -81,6 +85,7 @@ func TestAHungEngineCostsOneRequestDeadlineAndThenWorksAgain(t *testing.T) {
 			a := h.sendEvent(t, h.events[name])
 			require503(t, name, a)
 			assert.GreaterOrEqual(t, a.took, callTimeout-100*time.Millisecond, "it waited for the engine up to the call deadline")
+			t.Logf("engine hung: %s answered 503 after %s (call deadline %s)", name, a.took.Round(time.Millisecond), callTimeout)
 		})
 	}
 	h.proxy.setFrozen(false)
