@@ -1,7 +1,7 @@
-// Package faults holds what the fault tests and the load-with-faults command
-// share: the sample request of every operation (events/, the API Gateway
-// events that succeed once on a fresh demo dataset) and checks of the JSON
-// error body.
+// Package faults holds what the fault tests and the fuzz targets share: the
+// sample request of every operation (events/, the API Gateway events that
+// succeed once on a fresh demo dataset) and the check of the JSON error
+// body. The fault tests themselves are this package's tests.
 package faults
 
 import (
