@@ -66,11 +66,14 @@ build:
 		printf '%-24s %-40s %10d bytes\n' "$$id" "$(BUILD_DIR)/$$area/bootstrap" "$$(stat -c %s $(BUILD_DIR)/$$area/bootstrap)"; \
 	done
 
-fuzz: $(DYNALITE)
+# Order-only (|): install dynalite when missing, but never reinstall because
+# package.json is newer, since npm ci through a symlinked node_modules
+# empties the directory it points to.
+fuzz: | $(DYNALITE)
 	FUZZTIME=$(or $(FUZZTIME),20s) scripts/fuzz.sh
 
 # LOADFLAGS, e.g. LOADFLAGS="-duration 5m", goes to cmd/loadfaults.
-load-faults: $(DYNALITE)
+load-faults: | $(DYNALITE)
 	go run ./cmd/loadfaults $(LOADFLAGS)
 
 clean:
