@@ -3,6 +3,8 @@
 #   make test    vet + every test (unit, integration on dynalite, packaging)
 #   make build   every Lambda binary (linux/arm64) under bin/lambda, with sizes
 #   make bench   every performance figure, as one table (docs/performance.md)
+#   make fuzz    every fuzz target for FUZZTIME each (default 20s), one after another
+#   make load-faults  a few minutes of mixed load with the engine restarted mid-run
 # SAM calls the build-<LogicalId> targets (BuildMethod: makefile).
 
 SHELL := /bin/bash
@@ -30,7 +32,7 @@ LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags "-s -w"
 BUILD_DIR := bin/lambda
 DYNALITE := node_modules/dynalite/package.json
 
-.PHONY: run test vet build clean deps bench bench-dataset
+.PHONY: run test vet build clean deps bench bench-dataset fuzz load-faults
 
 # One SAM target per function, generated from the list above.
 define lambda_target
@@ -81,6 +83,16 @@ bench: deps
 # 100,000 contacts in one account (seeding takes several minutes).
 bench-dataset: deps
 	go run ./cmd/bench dataset -large
+
+# Order-only (|): install dynalite when missing, but never reinstall because
+# package.json is newer, since npm ci through a symlinked node_modules
+# empties the directory it points to.
+fuzz: | $(DYNALITE)
+	FUZZTIME=$(or $(FUZZTIME),20s) scripts/fuzz.sh
+
+# LOADFLAGS, e.g. LOADFLAGS="-duration 5m", goes to cmd/loadfaults.
+load-faults: | $(DYNALITE)
+	go run ./cmd/loadfaults $(LOADFLAGS)
 
 clean:
 	rm -rf bin .aws-sam

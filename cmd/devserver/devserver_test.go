@@ -134,3 +134,77 @@ func TestDevserverServesTheDemoAndKeepsDataAcrossRestarts(t *testing.T) {
 	assert.Equal(t, 404, call("DELETE", "/contacts/demoCtcAlpha00000001/tasks/demoTskAlpha00000001"), "the deletion survived the restart")
 	assert.Equal(t, 200, call("GET", "/contacts/?locationId=demoLocAlpha00000001"))
 }
+
+func TestSIGTERMLetsAnInFlightRequestFinishThenStopsTheEngineWithItsWriteOnDisk(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the local server")
+	}
+	testenv.Endpoint(t)
+	bin := filepath.Join(t.TempDir(), "devserver")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	env := []string{
+		fmt.Sprintf("PORT=%d", freePort(t)), "DYNALITE_PORT=0", "DYNALITE_DATA_DIR=" + t.TempDir(),
+		"TABLE_NAME=platform", "DYNAMODB_ENDPOINT=",
+	}
+	d, _ := start(t, bin, env)
+	engine := d.engine
+
+	// A rename whose body arrives in two parts: the request is in flight
+	// (headers read, body pending) when the signal comes.
+	body := `{"name":"Renamed during shutdown","altType":"account","altId":"demoLocAlpha00000001"}`
+	conn, err := net.Dial("tcp", strings.TrimPrefix(d.url, "http://"))
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = fmt.Fprintf(conn, "POST /medias/demoFldAlpha00000005 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nVersion: 2021-07-28\r\n"+
+		"Content-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", demoToken, len(body), body[:20])
+	require.NoError(t, err)
+	time.Sleep(300 * time.Millisecond) // the server has read the headers
+
+	require.NoError(t, d.cmd.Process.Signal(syscall.SIGTERM))
+	exited := make(chan error, 1)
+	go func() { exited <- d.cmd.Wait() }()
+	time.Sleep(500 * time.Millisecond)
+	select {
+	case err := <-exited:
+		t.Fatalf("the server exited (%v) with a request in flight", err)
+	default:
+	}
+	_, err = http.Get(d.url + "/contacts/")
+	assert.Error(t, err, "no new connection is accepted once shutting down")
+
+	_, err = io.WriteString(conn, body[20:])
+	require.NoError(t, err)
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	require.NoError(t, err, "the in-flight request got its answer")
+	answer, _ := io.ReadAll(resp.Body)
+	assert.Equal(t, 200, resp.StatusCode, "body: %s", answer)
+
+	select {
+	case err := <-exited:
+		assert.NoError(t, err, "clean exit after SIGTERM")
+	case <-time.After(20 * time.Second):
+		_ = d.cmd.Process.Kill()
+		t.Fatal("the server did not exit after its last request")
+	}
+	var lines []string
+	for line := range d.lines {
+		lines = append(lines, line)
+	}
+	assert.Contains(t, strings.Join(lines, "\n"), "Every in-flight request finished.")
+	assert.Contains(t, strings.Join(lines, "\n"), "Stopped the local engine.")
+	_, err = http.Get(engine)
+	assert.Error(t, err, "the engine stopped with the server")
+
+	d, _ = start(t, bin, env)
+	defer d.stop(t)
+	req, _ := http.NewRequest("GET", d.url+"/medias/files?altType=account&altId=demoLocAlpha00000001&type=folder&fetchAll=true&sortBy=name&sortOrder=asc&limit=100", nil)
+	req.Header.Set("Authorization", "Bearer "+demoToken)
+	req.Header.Set("Version", "2021-07-28")
+	listed, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer listed.Body.Close()
+	raw, _ := io.ReadAll(listed.Body)
+	require.Equal(t, 200, listed.StatusCode, "%s", raw)
+	assert.Contains(t, string(raw), `"name":"Renamed during shutdown"`, "the write finished during shutdown is on disk and seen by the next start")
+}

@@ -48,7 +48,7 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 	}
 
 	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel}))
-	db, err := storage.NewClient(ctx, endpoint, cfg.Region, logger)
+	db, err := storage.NewClient(ctx, endpoint, cfg.Region, logger, app.ClientOptions(cfg)...)
 	if err != nil {
 		return err
 	}
@@ -76,12 +76,19 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 		return err
 	case <-ctx.Done():
 	}
-	fmt.Fprintln(out, "Shutting down...")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	// Stop accepting, let in-flight requests finish (their storage work is
+	// bounded by the request deadline), then the deferred engine stop runs:
+	// no request ever sees the engine go away under it.
+	grace := cfg.RequestTimeout + 5*time.Second
+	fmt.Fprintf(out, "Shutting down: finishing in-flight requests (up to %s)...\n", grace)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	if err := httpSrv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
+		_ = httpSrv.Close()
+		fmt.Fprintf(out, "Requests still running after %s were cut off: %v\n", grace, err)
+		return nil
 	}
+	fmt.Fprintln(out, "Every in-flight request finished.")
 	return nil
 }
 

@@ -73,11 +73,21 @@ func TestTemplateGlobalsFollowTheDesign(t *testing.T) {
 	assert.Equal(t, "Active", Path(fn, "Tracing"))
 	assert.Equal(t, "JSON", Path(fn, "LoggingConfig", "LogFormat"))
 	vars, _ := Path(fn, "Environment", "Variables").(map[string]any)
-	for _, name := range []string{"TABLE_NAME", "RATE_LIMIT_BURST", "RATE_LIMIT_WINDOW_SECONDS", "RATE_LIMIT_DAILY", "LOG_LEVEL"} {
+	for _, name := range []string{"TABLE_NAME", "RATE_LIMIT_BURST", "RATE_LIMIT_WINDOW_SECONDS", "RATE_LIMIT_DAILY", "LOG_LEVEL",
+		"DYNAMODB_CALL_TIMEOUT_MS", "DYNAMODB_MAX_ATTEMPTS", "REQUEST_TIMEOUT_MS"} {
 		assert.Contains(t, vars, name, "functions get %s", name)
 	}
-	for _, p := range []string{"Stage", "RateLimitBurst", "RateLimitWindowSeconds", "RateLimitDaily", "LogLevel"} {
+	for _, p := range []string{"Stage", "RateLimitBurst", "RateLimitWindowSeconds", "RateLimitDaily", "LogLevel",
+		"DynamoDbCallTimeoutMs", "DynamoDbMaxAttempts", "RequestTimeoutMs"} {
 		assert.NotNil(t, Path(tpl, "Parameters", p), "parameter %s", p)
+	}
+	// A slow table must answer 503 before Lambda kills the function.
+	timeoutMs := toFloat(Path(fn, "Timeout")) * 1000
+	require.Positive(t, timeoutMs)
+	for _, p := range []string{"DynamoDbCallTimeoutMs", "RequestTimeoutMs"} {
+		require.Positive(t, toFloat(Path(tpl, "Parameters", p, "MaxValue")), p)
+		assert.Less(t, toFloat(Path(tpl, "Parameters", p, "Default")), timeoutMs, "%s default fits the function timeout", p)
+		assert.Less(t, toFloat(Path(tpl, "Parameters", p, "MaxValue")), timeoutMs, "%s maximum fits the function timeout", p)
 	}
 	for _, o := range []string{"ApiUrl", "TableName"} {
 		assert.NotNil(t, Path(tpl, "Outputs", o), "output %s", o)
@@ -346,5 +356,16 @@ func TestSamconfigHasDefaultAndProdEnvironments(t *testing.T) {
 		"[default.global.parameters]", "[prod.global.parameters]",
 	} {
 		assert.Contains(t, s, want)
+	}
+}
+
+func toFloat(v any) float64 {
+	switch n := v.(type) {
+	case int:
+		return float64(n)
+	case float64:
+		return n
+	default:
+		return -1
 	}
 }

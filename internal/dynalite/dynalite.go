@@ -37,9 +37,12 @@ type Server struct {
 	Endpoint string
 	Port     int
 
+	opts  Options
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
-	done  chan error
+	// exited is closed when the process has exited; exitErr is then set.
+	exited  chan struct{}
+	exitErr error
 }
 
 // Start launches the engine and waits until it listens.
@@ -79,7 +82,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start node (is Node.js installed?): %w", err)
 	}
-	s := &Server{cmd: cmd, stdin: stdin, done: make(chan error, 1)}
+	s := &Server{opts: opts, cmd: cmd, stdin: stdin, exited: make(chan struct{})}
 
 	ready := make(chan int, 1)
 	go func() {
@@ -91,15 +94,18 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 			}
 		}
 	}()
-	go func() { s.done <- cmd.Wait() }()
+	go func() {
+		s.exitErr = cmd.Wait()
+		close(s.exited)
+	}()
 
 	select {
 	case port := <-ready:
 		s.Port = port
 		s.Endpoint = fmt.Sprintf("http://127.0.0.1:%d", port)
 		return s, nil
-	case err := <-s.done:
-		return nil, fmt.Errorf("dynalite exited before listening: %v", err)
+	case <-s.exited:
+		return nil, fmt.Errorf("dynalite exited before listening: %v", s.exitErr)
 	case <-time.After(30 * time.Second):
 		_ = cmd.Process.Kill()
 		return nil, errors.New("dynalite did not start within 30s")
@@ -113,7 +119,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 func (s *Server) Stop() error {
 	_ = s.stdin.Close()
 	select {
-	case <-s.done:
+	case <-s.exited:
 		return nil
 	case <-time.After(10 * time.Second):
 		_ = s.cmd.Process.Kill()
@@ -121,8 +127,50 @@ func (s *Server) Stop() error {
 	}
 }
 
-// Done reports the engine's exit, if it exits on its own.
-func (s *Server) Done() <-chan error { return s.done }
+// Kill ends the engine abruptly (SIGKILL), as a crash would: open
+// connections break and nothing is flushed beyond what it already wrote.
+func (s *Server) Kill() error {
+	_ = s.cmd.Process.Kill()
+	select {
+	case <-s.exited:
+		return nil
+	case <-time.After(10 * time.Second):
+		return errors.New("dynalite did not exit within 10s of SIGKILL")
+	}
+}
+
+// Restart starts the engine again on the same port with the same data
+// directory, after Stop or Kill (it stops a running engine first). The
+// Server is then the new process; it is not safe to call concurrently with
+// Stop or Kill.
+func (s *Server) Restart(ctx context.Context) error {
+	if err := s.Stop(); err != nil { // at once when it has already exited
+		return err
+	}
+	opts := s.opts
+	opts.Port = s.Port
+	var next *Server
+	var err error
+	// The old process's port may take a moment to be free again.
+	for attempt := 0; attempt < 50; attempt++ {
+		if next, err = Start(ctx, opts); err == nil {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("restart dynalite on port %d: %w", s.Port, err)
+	}
+	*s = *next
+	return nil
+}
+
+// Exited is closed once the engine's process has exited.
+func (s *Server) Exited() <-chan struct{} { return s.exited }
 
 // FindRoot walks up from dir to the directory holding go.mod.
 func FindRoot(dir string) (string, error) {

@@ -67,11 +67,18 @@ func Endpoint(t testing.TB) string {
 	return engine.endpoint
 }
 
+// testCallTimeout bounds each DynamoDB call of a test table (the product's
+// default is storage.DefaultCallTimeout; internal/faults tests the bounds).
+const testCallTimeout = 15 * time.Second
+
 // NewTable creates an empty table of its own on the test engine.
 func NewTable(t testing.TB) *storage.Table {
 	t.Helper()
 	ctx := context.Background()
-	db, err := storage.NewClient(ctx, Endpoint(t), "us-east-1", nil)
+	// Tests fire hundreds of concurrent writes at one item of a
+	// single-threaded engine (under -race, on a shared machine): a call may
+	// queue for seconds there, which is not the failure these tests look for.
+	db, err := storage.NewClient(ctx, Endpoint(t), "us-east-1", nil, storage.WithCallTimeout(testCallTimeout))
 	require.NoError(t, err)
 	table := &storage.Table{DB: db, Name: "test-" + randomHex(8)}
 	_, err = table.CreateIfMissing(ctx)

@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
@@ -90,6 +91,7 @@ func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
 		Limiter: limiter,
 		Clock:   deps.Clock,
 	}, router)
+	handler = withDeadline(handler, cfg.RequestTimeout)
 	return &Server{Handler: handler, Tokens: tokens, Limiter: limiter, Router: router}, nil
 }
 
@@ -101,9 +103,28 @@ func Connect(ctx context.Context, getenv func(string) string, logOut io.Writer) 
 		return config.Config{}, Deps{}, err
 	}
 	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel}))
-	db, err := storage.NewClient(ctx, cfg.Endpoint, cfg.Region, logger)
+	db, err := storage.NewClient(ctx, cfg.Endpoint, cfg.Region, logger, ClientOptions(cfg)...)
 	if err != nil {
 		return config.Config{}, Deps{}, err
 	}
 	return cfg, Deps{Table: &storage.Table{DB: db, Name: cfg.TableName}, Clock: clock.System{}, Logger: logger}, nil
+}
+
+// ClientOptions are the DynamoDB client's bounds from the configuration.
+func ClientOptions(cfg config.Config) []storage.ClientOption {
+	return []storage.ClientOption{storage.WithCallTimeout(cfg.DynamoCallTimeout), storage.WithMaxAttempts(cfg.DynamoMaxAttempts)}
+}
+
+// withDeadline bounds each request's storage work (REQUEST_TIMEOUT_MS): a
+// storage call still running at the deadline fails, and the client gets 503
+// with Retry-After well before the function's own timeout. d <= 0: none.
+func withDeadline(next http.Handler, d time.Duration) http.Handler {
+	if d <= 0 {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), d)
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
 }

@@ -33,6 +33,17 @@ type Config struct {
 	LogLevel slog.Level
 	// Port is the local server's port (PORT, default 3000).
 	Port int
+	// DynamoCallTimeout bounds one DynamoDB call, retries included
+	// (DYNAMODB_CALL_TIMEOUT_MS, default 3000).
+	DynamoCallTimeout time.Duration
+	// DynamoMaxAttempts is how often a DynamoDB call is tried before it
+	// fails (DYNAMODB_MAX_ATTEMPTS, default 3; 1 never retries).
+	DynamoMaxAttempts int
+	// RequestTimeout bounds a whole request's storage work
+	// (REQUEST_TIMEOUT_MS, default 10000: under the functions' 15 s
+	// timeout, so a slow engine answers 503 instead of timing out the
+	// Lambda).
+	RequestTimeout time.Duration
 }
 
 // Load reads the configuration through getenv (os.Getenv in production).
@@ -68,6 +79,22 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.Port > 65535 {
 		return Config{}, fmt.Errorf("PORT=%d is not a valid port", c.Port)
 	}
+	callMs, err := positiveInt(getenv, "DYNAMODB_CALL_TIMEOUT_MS", 3000)
+	if err != nil {
+		return Config{}, err
+	}
+	c.DynamoCallTimeout = time.Duration(callMs) * time.Millisecond
+	if c.DynamoMaxAttempts, err = positiveInt(getenv, "DYNAMODB_MAX_ATTEMPTS", 3); err != nil {
+		return Config{}, err
+	}
+	if c.DynamoMaxAttempts > 10 {
+		return Config{}, fmt.Errorf("DYNAMODB_MAX_ATTEMPTS=%d must be at most 10", c.DynamoMaxAttempts)
+	}
+	requestMs, err := positiveInt(getenv, "REQUEST_TIMEOUT_MS", 10000)
+	if err != nil {
+		return Config{}, err
+	}
+	c.RequestTimeout = time.Duration(requestMs) * time.Millisecond
 	if c.LogLevel, err = logLevel(getenv("LOG_LEVEL")); err != nil {
 		return Config{}, err
 	}

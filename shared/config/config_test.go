@@ -14,16 +14,19 @@ func env(m map[string]string) func(string) string { return func(k string) string
 func TestDefaultsAreThePublicAPIsFigures(t *testing.T) {
 	c, err := Load(env(nil))
 	require.NoError(t, err)
-	assert.Equal(t, Config{TableName: "platform", Burst: 100, Window: 10 * time.Second, Daily: 200000, LogLevel: slog.LevelInfo, Port: 3000}, c)
+	assert.Equal(t, Config{TableName: "platform", Burst: 100, Window: 10 * time.Second, Daily: 200000, LogLevel: slog.LevelInfo, Port: 3000,
+		DynamoCallTimeout: 3 * time.Second, DynamoMaxAttempts: 3, RequestTimeout: 10 * time.Second}, c)
 }
 
 func TestEverySettingIsReadFromItsVariable(t *testing.T) {
 	c, err := Load(env(map[string]string{
 		"TABLE_NAME": "t1", "DYNAMODB_ENDPOINT": "http://127.0.0.1:4567", "RATE_LIMIT_BURST": "5",
 		"RATE_LIMIT_WINDOW_SECONDS": "60", "RATE_LIMIT_DAILY": "99", "LOG_LEVEL": "debug", "PORT": "8080",
+		"DYNAMODB_CALL_TIMEOUT_MS": "1500", "DYNAMODB_MAX_ATTEMPTS": "2", "REQUEST_TIMEOUT_MS": "4000",
 	}))
 	require.NoError(t, err)
-	assert.Equal(t, Config{TableName: "t1", Endpoint: "http://127.0.0.1:4567", Region: "us-east-1", Burst: 5, Window: time.Minute, Daily: 99, LogLevel: slog.LevelDebug, Port: 8080}, c)
+	assert.Equal(t, Config{TableName: "t1", Endpoint: "http://127.0.0.1:4567", Region: "us-east-1", Burst: 5, Window: time.Minute, Daily: 99, LogLevel: slog.LevelDebug, Port: 8080,
+		DynamoCallTimeout: 1500 * time.Millisecond, DynamoMaxAttempts: 2, RequestTimeout: 4 * time.Second}, c)
 }
 
 func TestBadSettingsAreRefusedWithTheirName(t *testing.T) {
@@ -33,6 +36,9 @@ func TestBadSettingsAreRefusedWithTheirName(t *testing.T) {
 		"RATE_LIMIT_WINDOW_SECONDS": {"RATE_LIMIT_WINDOW_SECONDS": "7"},
 		"PORT":                      {"PORT": "70000"},
 		"LOG_LEVEL":                 {"LOG_LEVEL": "loud"},
+		"DYNAMODB_CALL_TIMEOUT_MS":  {"DYNAMODB_CALL_TIMEOUT_MS": "0"},
+		"DYNAMODB_MAX_ATTEMPTS":     {"DYNAMODB_MAX_ATTEMPTS": "11"},
+		"REQUEST_TIMEOUT_MS":        {"REQUEST_TIMEOUT_MS": "soon"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := Load(env(vars))

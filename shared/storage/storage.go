@@ -7,14 +7,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/url"
 	"os"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -22,6 +26,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/logging"
+	"github.com/aws/smithy-go/middleware"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/bizplatform/api/shared/apierror"
 )
@@ -61,27 +67,81 @@ type Table struct {
 	Name string
 }
 
+// Bounds of a DynamoDB call when the configuration gives none (see
+// config.Config: DYNAMODB_CALL_TIMEOUT_MS and DYNAMODB_MAX_ATTEMPTS).
+const (
+	DefaultCallTimeout = 3 * time.Second
+	DefaultMaxAttempts = 3
+	// maxBackoff caps the SDK's wait between attempts (its default is 20 s,
+	// longer than a whole request may take).
+	maxBackoff = 200 * time.Millisecond
+)
+
+// ClientOption changes how NewClient's client retries and times out.
+type ClientOption func(*clientOptions)
+
+type clientOptions struct {
+	callTimeout time.Duration
+	maxAttempts int
+}
+
+// WithCallTimeout bounds each DynamoDB call, every attempt and backoff
+// included: past it the call fails with context.DeadlineExceeded, which
+// Classify answers with 503. Zero or less keeps the default.
+func WithCallTimeout(d time.Duration) ClientOption {
+	return func(o *clientOptions) {
+		if d > 0 {
+			o.callTimeout = d
+		}
+	}
+}
+
+// WithMaxAttempts sets how many times a call is tried (1: never retried).
+// Zero or less keeps the default.
+func WithMaxAttempts(n int) ClientOption {
+	return func(o *clientOptions) {
+		if n > 0 {
+			o.maxAttempts = n
+		}
+	}
+}
+
 // NewClient builds a DynamoDB client. A non-empty endpoint points it at
 // another engine (dynalite, DynamoDB Local); a local engine checks no
 // credentials, so unless the environment holds keys it gets placeholder ones
 // (rather than probing the credential chain, which can stall on EC2
 // metadata).
 //
+// Every call is bounded: at most maxAttempts attempts with short backoff,
+// all within callTimeout (options; defaults above), so an outage or a hung
+// engine turns into a 503 instead of a request that outlives its Lambda.
+//
 // The SDK's own warnings go to logger (nil: slog.Default) as JSON lines, like
 // every other log line, instead of the SDK's plain-text default.
-func NewClient(ctx context.Context, endpoint, region string, logger *slog.Logger) (*dynamodb.Client, error) {
+func NewClient(ctx context.Context, endpoint, region string, logger *slog.Logger, opts ...ClientOption) (*dynamodb.Client, error) {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	opts := []func(*awsconfig.LoadOptions) error{
+	co := clientOptions{callTimeout: DefaultCallTimeout, maxAttempts: DefaultMaxAttempts}
+	for _, o := range opts {
+		o(&co)
+	}
+	loadOpts := []func(*awsconfig.LoadOptions) error{
 		awsconfig.WithLogger(sdkLogger{logger}),
-		// The SDK's own client, so AWS_CA_BUNDLE and proxy settings still apply.
-		awsconfig.WithHTTPClient(awshttp.NewBuildableClient().WithTimeout(10 * time.Second)),
+		// The SDK's own client, so AWS_CA_BUNDLE and proxy settings still
+		// apply; no attempt may outlast the whole call.
+		awsconfig.WithHTTPClient(awshttp.NewBuildableClient().WithTimeout(co.callTimeout)),
+		awsconfig.WithRetryer(func() aws.Retryer {
+			return retry.NewStandard(func(o *retry.StandardOptions) {
+				o.MaxAttempts = co.maxAttempts
+				o.MaxBackoff = maxBackoff
+			})
+		}),
 	}
 	if region != "" {
-		opts = append(opts, awsconfig.WithRegion(region))
+		loadOpts = append(loadOpts, awsconfig.WithRegion(region))
 	}
-	cfg, err := awsconfig.LoadDefaultConfig(ctx, opts...)
+	cfg, err := awsconfig.LoadDefaultConfig(ctx, loadOpts...)
 	if err != nil {
 		return nil, fmt.Errorf("load AWS configuration: %w", err)
 	}
@@ -92,7 +152,69 @@ func NewClient(ctx context.Context, endpoint, region string, logger *slog.Logger
 		if endpoint != "" {
 			o.BaseEndpoint = aws.String(endpoint)
 		}
+		o.APIOptions = append(o.APIOptions, callDeadline(co.callTimeout), retryWritesOnlyIfUnsent)
 	}), nil
+}
+
+// writeOperations change the table; retrying one whose request may have
+// been applied is not safe (see retryWritesOnlyIfUnsent).
+var writeOperations = map[string]bool{
+	"PutItem": true, "UpdateItem": true, "DeleteItem": true, "BatchWriteItem": true, "TransactWriteItems": true,
+}
+
+// retryWritesOnlyIfUnsent lets the SDK retry a write only when the table
+// certainly did not apply it: the connection was never made, or the service
+// refused it for throughput. After anything else (a reset, an answer cut
+// short, a timeout, a 5xx) the write may have been applied; retrying it
+// would make a conditional create fail against its own first attempt (a
+// false "already exists", or a second record under a fresh id) or apply an
+// increment twice. Such a failure goes to the client as a 503 instead.
+// Reads are retried as the SDK decides.
+func retryWritesOnlyIfUnsent(s *middleware.Stack) error {
+	return s.Finalize.Insert(middleware.FinalizeMiddlewareFunc("retryWritesOnlyIfUnsent",
+		func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
+			out, md, err := next.HandleFinalize(ctx, in)
+			if err != nil && writeOperations[awsmiddleware.GetOperationName(ctx)] && !certainlyUnapplied(err) {
+				err = notRetryable{err}
+			}
+			return out, md, err
+		}), "Retry", middleware.After)
+}
+
+// certainlyUnapplied reports whether a failed call cannot have changed
+// anything: it never reached the table, or the table refused it outright.
+func certainlyUnapplied(err error) bool {
+	var opErr *net.OpError
+	if errors.As(err, &opErr) && opErr.Op == "dial" {
+		return true
+	}
+	var apiErr smithy.APIError
+	if errors.As(err, &apiErr) {
+		_, throttled := retry.DefaultThrottleErrorCodes[apiErr.ErrorCode()]
+		return throttled || apiErr.ErrorFault() == smithy.FaultClient
+	}
+	return false
+}
+
+// notRetryable marks an error the SDK's retryer must not retry (it honours
+// RetryableError before its other rules); the cause stays reachable for
+// Classify.
+type notRetryable struct{ error }
+
+func (e notRetryable) Unwrap() error        { return e.error }
+func (e notRetryable) RetryableError() bool { return false }
+
+// callDeadline puts a deadline on each call's context before the retry loop
+// runs, so the deadline covers every attempt and every backoff.
+func callDeadline(d time.Duration) func(*middleware.Stack) error {
+	return func(s *middleware.Stack) error {
+		return s.Initialize.Add(middleware.InitializeMiddlewareFunc("callDeadline",
+			func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+				ctx, cancel := context.WithTimeout(ctx, d)
+				defer cancel()
+				return next.HandleInitialize(ctx, in)
+			}), middleware.Before)
+	}
 }
 
 // sdkLogger writes the SDK's log messages through slog.
@@ -152,7 +274,8 @@ func IsConditionFailed(err error) bool {
 }
 
 // Classify turns a storage failure into the API error the client gets:
-// throttling and outages are retryable 503s, anything else is internal.
+// throttling, outages, timeouts and broken connections are retryable 503s
+// (with Retry-After), anything else is internal.
 func Classify(err error) error {
 	if err == nil {
 		return nil
@@ -160,21 +283,41 @@ func Classify(err error) error {
 	if _, ok := apierror.As(err); ok {
 		return err
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return apierror.Unavailable(err, time.Second)
-	}
-	var apiErr smithy.APIError
-	if errors.As(err, &apiErr) {
-		switch apiErr.ErrorCode() {
-		case "ProvisionedThroughputExceededException", "ThrottlingException",
-			"RequestLimitExceeded", "InternalServerError", "ServiceUnavailable",
-			"LimitExceededException":
-			return apierror.Unavailable(err, time.Second)
-		}
-	}
-	var netErr net.Error
-	if errors.As(err, &netErr) {
+	if retryable(err) {
 		return apierror.Unavailable(err, time.Second)
 	}
 	return apierror.Internal(err)
+}
+
+// unavailableCodes are the service's error codes for "try again later".
+var unavailableCodes = map[string]bool{
+	"ProvisionedThroughputExceededException": true,
+	"ThrottlingException":                    true,
+	"RequestLimitExceeded":                   true,
+	"InternalServerError":                    true,
+	"InternalFailure":                        true,
+	"ServiceUnavailable":                     true,
+	"LimitExceededException":                 true,
+}
+
+// retryable reports whether err says the engine was unreachable, too slow,
+// overloaded or cut off mid-answer, rather than that the request was wrong.
+func retryable(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	var apiErr smithy.APIError
+	if errors.As(err, &apiErr) && unavailableCodes[apiErr.ErrorCode()] {
+		return true
+	}
+	var respErr *smithyhttp.ResponseError
+	if errors.As(err, &respErr) && respErr.HTTPStatusCode() >= 500 {
+		return true
+	}
+	// Sent nowhere (refused, reset, DNS), or the answer broke off.
+	var sendErr *smithyhttp.RequestSendError
+	var netErr net.Error
+	return errors.As(err, &sendErr) || errors.As(err, &netErr) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET)
 }
