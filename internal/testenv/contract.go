@@ -18,6 +18,7 @@ import (
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 
 	"github.com/bizplatform/api/api"
+	"github.com/bizplatform/api/shared/operations"
 )
 
 // The contract check: every exchange that goes through Send is held against
@@ -32,8 +33,10 @@ import (
 //     the two is wrong. A request the document accepts and the server
 //     refuses is fine: some rules (a record's existence, relations between
 //     fields) are beyond a schema.
-//   - A request that names no documented operation must get an error in the
-//     document's error shape, unless it is a test-only operation (PingOp).
+//   - A request that names none of the API's operations (shared/operations)
+//     is either for a test-only area (PingArea and the like), or must get
+//     an error in the document's error shape. An operation of the API that
+//     the document lacks fails the test.
 //
 // CONTRACT_LOG=<file> appends one line per checked exchange to the file,
 // for counting what a run covered.
@@ -42,7 +45,9 @@ import (
 type contractChecker struct {
 	router   routers.Router
 	errorRef *openapi3.SchemaRef
-	testOnly map[string]bool // "METHOD /path" of test-only operations
+	// served matches the patterns of the API's operations, to tell them
+	// from the routes of test-only areas.
+	served *http.ServeMux
 	logMu    sync.Mutex
 	log      *os.File
 }
@@ -77,7 +82,12 @@ func newContractChecker() (*contractChecker, error) {
 	if errorRef == nil {
 		return nil, fmt.Errorf("api/openapi.yaml has no Error schema")
 	}
-	c := &contractChecker{router: router, errorRef: errorRef, testOnly: map[string]bool{PingOp.ID(): true}}
+	c := &contractChecker{router: router, errorRef: errorRef, served: http.NewServeMux()}
+	for _, op := range operations.All {
+		for _, pattern := range op.Patterns() {
+			c.served.Handle(pattern, http.NotFoundHandler())
+		}
+	}
 	if path := os.Getenv("CONTRACT_LOG"); path != "" {
 		if c.log, err = os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
 			return nil, err
@@ -163,17 +173,18 @@ func (c *contractChecker) findRoute(req *http.Request) (*routers.Route, map[stri
 	return nil, nil, err
 }
 
-// checkUndocumented holds an exchange that names no documented operation:
-// unless it is a test-only operation, it must be an error in the
-// document's error shape.
+// checkUndocumented holds an exchange that names no documented operation.
+// An operation of the API must be in the document; any other route is a
+// test-only area's, whose successes are its own business, but every error
+// has the document's error shape.
 func (c *contractChecker) checkUndocumented(x exchange, req *http.Request) error {
 	id := x.method + " " + req.URL.Path
-	if c.testOnly[id] {
-		c.record("test-only "+id, x.status, true)
-		return nil
+	if _, pattern := c.served.Handler(req); pattern != "" {
+		return fmt.Errorf("%s is an operation of the API (%s) that the document does not describe", id, pattern)
 	}
 	if x.status < 400 {
-		return fmt.Errorf("%s is not in the document, yet the server answered %d", id, x.status)
+		c.record("test-only "+id, x.status, true)
+		return nil
 	}
 	value, err := decodeJSON(x.respBody)
 	if err != nil {
