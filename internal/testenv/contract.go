@@ -48,8 +48,8 @@ type contractChecker struct {
 	// served matches the patterns of the API's operations, to tell them
 	// from the routes of test-only areas.
 	served *http.ServeMux
-	logMu    sync.Mutex
-	log      *os.File
+	logMu  sync.Mutex
+	log    *os.File
 }
 
 var contract struct {
