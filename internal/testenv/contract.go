@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -38,8 +39,9 @@ import (
 //     an error in the document's error shape. An operation of the API that
 //     the document lacks fails the test.
 //
-// CONTRACT_LOG=<file> appends one line per checked exchange to the file,
-// for counting what a run covered.
+// CONTRACT_LOG=<file> appends one line per checked exchange to the file
+// (operation, status, whether the document accepts the request, and how long
+// the check took), for counting what a run covered and what checking costs.
 
 // contractChecker is the document, loaded and indexed once per test binary.
 type contractChecker struct {
@@ -119,6 +121,7 @@ func checkContract(t testing.TB, x exchange) {
 }
 
 func (c *contractChecker) check(x exchange) error {
+	start := time.Now()
 	ctx := context.Background()
 	req, err := x.request()
 	if err != nil {
@@ -126,7 +129,7 @@ func (c *contractChecker) check(x exchange) error {
 	}
 	route, params, err := c.findRoute(req)
 	if err != nil {
-		return c.checkUndocumented(x, req)
+		return c.checkUndocumented(x, req, start)
 	}
 	op := route.Operation.OperationID
 	in := &openapi3filter.RequestValidationInput{
@@ -153,7 +156,7 @@ func (c *contractChecker) check(x exchange) error {
 	if err := openapi3filter.ValidateResponse(ctx, out); err != nil {
 		return fmt.Errorf("%s: the answer %d does not match the document: %v", op, x.status, err)
 	}
-	c.record(op, x.status, reqErr == nil)
+	c.record(op, x.status, reqErr == nil, start)
 	return nil
 }
 
@@ -177,13 +180,13 @@ func (c *contractChecker) findRoute(req *http.Request) (*routers.Route, map[stri
 // An operation of the API must be in the document; any other route is a
 // test-only area's, whose successes are its own business, but every error
 // has the document's error shape.
-func (c *contractChecker) checkUndocumented(x exchange, req *http.Request) error {
+func (c *contractChecker) checkUndocumented(x exchange, req *http.Request, start time.Time) error {
 	id := x.method + " " + req.URL.Path
 	if _, pattern := c.served.Handler(req); pattern != "" {
 		return fmt.Errorf("%s is an operation of the API (%s) that the document does not describe", id, pattern)
 	}
 	if x.status < 400 {
-		c.record("test-only "+id, x.status, true)
+		c.record("test-only "+id, x.status, true, start)
 		return nil
 	}
 	value, err := decodeJSON(x.respBody)
@@ -193,17 +196,18 @@ func (c *contractChecker) checkUndocumented(x exchange, req *http.Request) error
 	if err := c.errorRef.Value.VisitJSON(value, openapi3.EnableJSONSchema2020()); err != nil {
 		return fmt.Errorf("%s (not in the document) answered %d with a body that is not the error shape: %v", id, x.status, err)
 	}
-	c.record("undocumented", x.status, false)
+	c.record("undocumented", x.status, false, start)
 	return nil
 }
 
-func (c *contractChecker) record(op string, status int, requestValid bool) {
+func (c *contractChecker) record(op string, status int, requestValid bool, start time.Time) {
 	if c.log == nil {
 		return
 	}
+	took := time.Since(start)
 	c.logMu.Lock()
 	defer c.logMu.Unlock()
-	fmt.Fprintf(c.log, "%s\t%d\trequest-valid=%t\n", op, status, requestValid)
+	fmt.Fprintf(c.log, "%s\t%d\trequest-valid=%t\t%dus\n", op, status, requestValid, took.Microseconds())
 }
 
 func (x exchange) request() (*http.Request, error) {
