@@ -132,6 +132,7 @@ func (c *contractChecker) check(x exchange) error {
 		return c.checkUndocumented(x, req, start)
 	}
 	op := route.Operation.OperationID
+	named := fmt.Sprintf("%s (%s %s)", op, route.Method, route.Path)
 	in := &openapi3filter.RequestValidationInput{
 		Request:    req,
 		PathParams: params,
@@ -147,7 +148,7 @@ func (c *contractChecker) check(x exchange) error {
 	requestChecked := x.status < 300
 	if requestChecked {
 		if err := openapi3filter.ValidateRequest(ctx, in); err != nil {
-			return fmt.Errorf("%s: the server accepted (%d) a request the document rejects: %v", op, x.status, err)
+			return fmt.Errorf("%s: the server accepted (%d) a request the document rejects: %v", named, x.status, err)
 		}
 	}
 	out := &openapi3filter.ResponseValidationInput{
@@ -158,7 +159,7 @@ func (c *contractChecker) check(x exchange) error {
 		Options:                &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
 	}
 	if err := openapi3filter.ValidateResponse(ctx, out); err != nil {
-		return fmt.Errorf("%s: the answer %d does not match the document: %v", op, x.status, err)
+		return fmt.Errorf("%s: the answer %d does not match the document: %v", named, x.status, err)
 	}
 	c.record(op, x.status, requestChecked, start)
 	return nil
