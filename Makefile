@@ -1,6 +1,7 @@
 # Build, run and test the platform API.
 #   make run     local server on http://127.0.0.1:3000 with dynalite
-#   make test    vet + every test (unit, integration on dynalite, packaging)
+#   make test    lint + every test (unit, integration on dynalite, packaging)
+#   make lint    OpenAPI lint of api/openapi.yaml, go vet, gofmt
 #   make build   every Lambda binary (linux/arm64) under bin/lambda, with sizes
 #   make bench   every performance figure, as one table (docs/performance.md)
 #   make fuzz    every fuzz target for FUZZTIME each (default 20s), one after another
@@ -32,7 +33,7 @@ LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags "-s -w"
 BUILD_DIR := bin/lambda
 DYNALITE := node_modules/dynalite/package.json
 
-.PHONY: run test vet build clean deps bench bench-dataset fuzz load-faults
+.PHONY: run test vet lint build clean deps bench bench-dataset fuzz load-faults
 
 # One SAM target per function, generated from the list above.
 define lambda_target
@@ -56,7 +57,14 @@ run: $(DYNALITE)
 vet:
 	go vet ./...
 
-test: deps vet
+# The linter runs offline: no usage telemetry, no update check.
+lint: $(DYNALITE)
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx --no-install redocly lint api/openapi.yaml
+	go vet ./...
+	@unformatted=$$(gofmt -l $$(go list -f '{{.Dir}}' ./...)); \
+	if [ -n "$$unformatted" ]; then echo "gofmt -l lists files to format:"; echo "$$unformatted"; exit 1; fi
+
+test: deps lint
 	go test -race -count=1 ./...
 
 build:

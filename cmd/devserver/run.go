@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/bizplatform/api/api"
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/internal/dynalite"
@@ -65,7 +66,10 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 	if err != nil {
 		return fmt.Errorf("listen on port %d (set PORT to use another): %w", cfg.Port, err)
 	}
-	httpSrv := &http.Server{Handler: srv.Handler, ReadHeaderTimeout: 10 * time.Second}
+	mux := http.NewServeMux() // the API reference beside the API, without a token
+	api.Mount(mux, api.Options{RedocBundle: api.FindBundle(".")})
+	mux.Handle("/", srv.Handler)
+	httpSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- httpSrv.Serve(ln) }()
 	fmt.Fprintf(out, "Serving %d operations of %d areas on http://%s (Ctrl-C to stop)\n",

@@ -210,16 +210,20 @@ func (e *Env) Do(t testing.TB, req Request) *Response {
 func Send(t testing.TB, baseURL string, req Request) *Response {
 	t.Helper()
 	var body io.Reader
+	var payload []byte
 	switch b := req.Body.(type) {
 	case nil:
 	case string:
-		body = strings.NewReader(b)
+		payload = []byte(b)
 	case []byte:
-		body = bytes.NewReader(b)
+		payload = b
 	default:
 		raw, err := json.Marshal(b)
 		require.NoError(t, err)
-		body = bytes.NewReader(raw)
+		payload = raw
+	}
+	if req.Body != nil {
+		body = bytes.NewReader(payload)
 	}
 	hr, err := http.NewRequest(req.Method, baseURL+req.Path, body)
 	require.NoError(t, err)
@@ -245,6 +249,8 @@ func Send(t testing.TB, baseURL string, req Request) *Response {
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
+	checkContract(t, exchange{method: req.Method, url: hr.URL.String(), reqHeader: hr.Header, reqBody: payload,
+		status: resp.StatusCode, respHeader: resp.Header, respBody: raw})
 	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: raw}
 }
 

@@ -142,7 +142,7 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 
 	resp := listResponse{Contacts: make([]contactstore.Contact, len(pg.Entries)), Count: total, Meta: listMeta{Total: total, CurrentPage: current}}
 	for i, e := range pg.Entries {
-		resp.Contacts[i] = e.Contact
+		resp.Contacts[i] = present(e.Contact)
 	}
 	if current > 1 {
 		prev := current - 1
@@ -170,4 +170,19 @@ func nextPageURL(req listRequest, ms int64, id string) string {
 		q.Set("query", req.query)
 	}
 	return fmt.Sprintf("/contacts/?%s", q.Encode())
+}
+
+// present is a contact as the list shows it: its lists are always arrays,
+// empty rather than null when a contact has none.
+func present(c contactstore.Contact) contactstore.Contact {
+	if c.Tags == nil {
+		c.Tags = []string{}
+	}
+	if c.CustomFields == nil {
+		c.CustomFields = []contactstore.CustomValue{}
+	}
+	if c.Followers == nil {
+		c.Followers = []string{}
+	}
+	return c
 }

@@ -1,0 +1,137 @@
+// Package api holds the API's OpenAPI 3.1 document (openapi.yaml) and the
+// handlers that publish it: the document as YAML and JSON, and a /docs page
+// that renders it with the Redoc bundle installed from npm and served
+// locally, so the page works offline.
+package api
+
+import (
+	_ "embed"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+//go:embed openapi.yaml
+var document []byte
+
+// YAML returns the document as written (a copy).
+func YAML() []byte { return append([]byte(nil), document...) }
+
+var converted struct {
+	once sync.Once
+	json []byte
+	err  error
+}
+
+// JSON returns the document converted to JSON, keys in the YAML's order.
+// It is converted once, on first use.
+func JSON() ([]byte, error) {
+	converted.once.Do(func() { converted.json, converted.err = yamlToJSON(document) })
+	return converted.json, converted.err
+}
+
+// Paths the handlers serve.
+const (
+	YAMLPath  = "/openapi.yaml"
+	JSONPath  = "/openapi.json"
+	DocsPath  = "/docs"
+	AssetPath = "/docs/redoc.standalone.js"
+)
+
+// Options say where the docs page's script is.
+type Options struct {
+	// RedocBundle is the path of redoc.standalone.js, as npm installs it
+	// (node_modules/redoc/bundles/redoc.standalone.js).
+	RedocBundle string
+}
+
+// BundleIn is where npm installs the Redoc bundle under the repository root.
+func BundleIn(root string) string {
+	return filepath.Join(root, "node_modules", "redoc", "bundles", "redoc.standalone.js")
+}
+
+// Mount registers the document and docs handlers on mux. They need no
+// token: the contract is public.
+func Mount(mux *http.ServeMux, opts Options) {
+	mux.HandleFunc("GET "+YAMLPath, serveYAML)
+	mux.HandleFunc("GET "+JSONPath, serveJSON)
+	mux.HandleFunc("GET "+DocsPath, serveDocs)
+	mux.HandleFunc("GET "+AssetPath, func(w http.ResponseWriter, r *http.Request) { serveBundle(w, r, opts.RedocBundle) })
+}
+
+func serveYAML(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/yaml; charset=utf-8")
+	_, _ = w.Write(document)
+}
+
+func serveJSON(w http.ResponseWriter, _ *http.Request) {
+	b, err := JSON()
+	if err != nil {
+		http.Error(w, "the OpenAPI document could not be converted to JSON", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	_, _ = w.Write(b)
+}
+
+// docsPage loads only what this server serves: the document and the Redoc
+// bundle. The policy forbids anything else (fonts, CDNs, trackers).
+const docsPage = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Business platform API reference</title>
+<style>body { margin: 0; }</style>
+</head>
+<body>
+<redoc spec-url="` + JSONPath + `"></redoc>
+<script src="` + AssetPath + `"></script>
+</body>
+</html>
+`
+
+// docsPolicy keeps the page on this server. Redoc injects its styles and
+// runs its search index in a worker made from a blob.
+const docsPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'"
+
+func serveDocs(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", docsPolicy)
+	_, _ = w.Write([]byte(docsPage))
+}
+
+func serveBundle(w http.ResponseWriter, r *http.Request, path string) {
+	f, err := os.Open(path)
+	if err != nil {
+		http.Error(w, "The Redoc bundle is not installed: run npm ci in the repository", http.StatusNotFound)
+		return
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		http.Error(w, "The Redoc bundle could not be read", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+	http.ServeContent(w, r, "", st.ModTime(), f)
+}
+
+// FindBundle looks for the Redoc bundle under dir and the folders above it
+// (the repository root holds node_modules), and returns where it would be
+// under dir when it is nowhere.
+func FindBundle(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return BundleIn(dir)
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(BundleIn(d)); err == nil {
+			return BundleIn(d)
+		}
+		if filepath.Dir(d) == d {
+			return BundleIn(abs)
+		}
+	}
+}

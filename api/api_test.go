@@ -1,0 +1,134 @@
+package api_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gopkg.in/yaml.v3"
+
+	"github.com/bizplatform/api/api"
+)
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	require.NoError(t, err)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		require.NotEqual(t, parent, dir, "go.mod not found above the test")
+		dir = parent
+	}
+}
+
+func serve(t *testing.T, bundle string) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	api.Mount(mux, api.Options{RedocBundle: bundle})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func get(t *testing.T, url string) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := http.Get(url)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp, body
+}
+
+// normalized decodes JSON text into plain values, so that documents read
+// from YAML and from JSON compare equal when they say the same.
+func normalized(t *testing.T, v any) any {
+	t.Helper()
+	raw, err := json.Marshal(v)
+	require.NoError(t, err)
+	var out any
+	require.NoError(t, json.Unmarshal(raw, &out))
+	return out
+}
+
+func TestTheDocumentIsServedWithoutAToken(t *testing.T) {
+	srv := serve(t, api.BundleIn(repoRoot(t)))
+
+	t.Run("the YAML is the embedded document", func(t *testing.T) {
+		resp, body := get(t, srv.URL+api.YAMLPath)
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		assert.Equal(t, "application/yaml; charset=utf-8", resp.Header.Get("Content-Type"))
+		assert.Equal(t, api.YAML(), body)
+		onDisk, err := os.ReadFile(filepath.Join(repoRoot(t), "api", "openapi.yaml"))
+		require.NoError(t, err)
+		assert.Equal(t, onDisk, body)
+	})
+
+	t.Run("the JSON parses and says exactly what the YAML says", func(t *testing.T) {
+		resp, body := get(t, srv.URL+api.JSONPath)
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		assert.Equal(t, "application/json; charset=utf-8", resp.Header.Get("Content-Type"))
+		var fromJSON map[string]any
+		require.NoError(t, json.Unmarshal(body, &fromJSON))
+		var fromYAML map[string]any
+		require.NoError(t, yaml.Unmarshal(api.YAML(), &fromYAML))
+		assert.Equal(t, normalized(t, fromYAML), normalized(t, fromJSON))
+		assert.Equal(t, "3.1.0", fromJSON["openapi"])
+		assert.Len(t, fromJSON["paths"], 21)
+	})
+
+	t.Run("the JSON keeps the YAML's order of keys", func(t *testing.T) {
+		_, body := get(t, srv.URL+api.JSONPath)
+		text := string(body)
+		assert.Less(t, strings.Index(text, `"openapi"`), strings.Index(text, `"info"`))
+		assert.Less(t, strings.Index(text, `"/contacts/"`), strings.Index(text, `"/ad-publishing/socialads/integration"`))
+	})
+}
+
+var assetRef = regexp.MustCompile(`(?i)(?:src|href|spec-url)\s*=\s*"([^"]*)"`)
+
+func TestTheDocsPageUsesOnlyThisServersAssets(t *testing.T) {
+	srv := serve(t, api.BundleIn(repoRoot(t)))
+	resp, body := get(t, srv.URL+api.DocsPath)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "text/html; charset=utf-8", resp.Header.Get("Content-Type"))
+	assert.Contains(t, resp.Header.Get("Content-Security-Policy"), "default-src 'self'")
+	page := string(body)
+	assert.Contains(t, page, "<redoc")
+
+	refs := assetRef.FindAllStringSubmatch(page, -1)
+	require.NotEmpty(t, refs, "the page loads the document and the bundle")
+	var paths []string
+	for _, m := range refs {
+		ref := m[1]
+		assert.True(t, strings.HasPrefix(ref, "/") && !strings.HasPrefix(ref, "//"), "%s is a path on this server, not another host", ref)
+		paths = append(paths, ref)
+	}
+	assert.ElementsMatch(t, []string{api.JSONPath, api.AssetPath}, paths)
+
+	t.Run("the Redoc bundle is served", func(t *testing.T) {
+		resp, body := get(t, srv.URL+api.AssetPath)
+		require.Equal(t, http.StatusOK, resp.StatusCode, "run npm ci: %s", body)
+		assert.Equal(t, "text/javascript; charset=utf-8", resp.Header.Get("Content-Type"))
+		assert.Greater(t, len(body), 100_000, "the standalone bundle")
+		assert.NotContains(t, string(body[:200]), "<html")
+	})
+}
+
+func TestAMissingBundleSaysHowToInstallIt(t *testing.T) {
+	srv := serve(t, filepath.Join(t.TempDir(), "redoc.standalone.js"))
+	resp, body := get(t, srv.URL+api.AssetPath)
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
+	assert.Contains(t, string(body), "npm ci")
+}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bizplatform/api/api"
+	"github.com/bizplatform/api/internal/testenv"
+)
+
+func TestDevserverServesTheAPIReferenceWithoutAToken(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the local server")
+	}
+	testenv.Endpoint(t)
+	bin := filepath.Join(t.TempDir(), "devserver")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	d, _ := start(t, bin, []string{
+		fmt.Sprintf("PORT=%d", freePort(t)), "DYNALITE_PORT=0", "DYNALITE_DATA_DIR=" + t.TempDir(),
+		"TABLE_NAME=platform", "DYNAMODB_ENDPOINT=",
+	})
+	defer d.stop(t)
+	for path, contentType := range map[string]string{
+		api.YAMLPath:  "application/yaml; charset=utf-8",
+		api.JSONPath:  "application/json; charset=utf-8",
+		api.DocsPath:  "text/html; charset=utf-8",
+		api.AssetPath: "text/javascript; charset=utf-8",
+	} {
+		resp, err := http.Get(d.url + path)
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusOK, resp.StatusCode, path)
+		assert.Equal(t, contentType, resp.Header.Get("Content-Type"), path)
+	}
+	req, err := http.NewRequest("GET", d.url+"/contacts/?locationId=demoLocAlpha00000001", nil)
+	require.NoError(t, err)
+	req.Header.Set("Version", "2021-07-28")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, "the API itself still needs a token")
+}
