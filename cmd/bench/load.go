@@ -83,6 +83,13 @@ type LoadResult struct {
 	CallsPerReq           float64        `json:"callsPerRequest"`
 	RatioToLimit          float64        `json:"ratioToCeiling"`
 	CeilingP50Ms          float64        `json:"ceilingP50Ms"`
+	// The engine's CPU time per GetItem of the ceiling rounds and per
+	// request of the load rounds: what a request of the mix costs dynalite
+	// in GetItems, and the ceiling that follows from it.
+	EngineCPUPerGetItemUs float64        `json:"engineCpuPerGetItemUs"`
+	EngineCPUPerRequestUs float64        `json:"engineCpuPerRequestUs"`
+	CostCeiling           float64        `json:"costWeightedCeilingRps"`
+	RatioToCostCeiling    float64        `json:"ratioToCostWeightedCeiling"`
 	Weights               map[string]int `json:"weights"`
 }
 
@@ -161,11 +168,16 @@ func runLoad(args []string) error {
 	const rounds = 4
 	var all []record
 	var loadRates []float64
+	var engineCeilingCPU, engineLoadCPU float64
+	var ceilingCalls int
 	for r := 0; r < rounds; r++ {
+		before := cpuSeconds(eng.srv.Pid())
 		recs, err := drive(func() *http.Request { return getItem(eng.srv.Endpoint, tableName) }, *n/rounds, *conc, eng.srv.Endpoint)
 		if err != nil {
 			return err
 		}
+		engineCeilingCPU += cpuSeconds(eng.srv.Pid()) - before
+		ceilingCalls += len(recs)
 		var cr LoadResult
 		cr.Statuses = map[string]int{}
 		summarise(&cr, recs)
@@ -173,10 +185,12 @@ func runLoad(args []string) error {
 			return fmt.Errorf("dynalite answered %v", cr.Statuses)
 		}
 		res.CeilingRPS = append(res.CeilingRPS, cr.RPS)
+		before = cpuSeconds(eng.srv.Pid())
 		recs, err = drive(ops.next, *n/rounds, *conc, base)
 		if err != nil {
 			return err
 		}
+		engineLoadCPU += cpuSeconds(eng.srv.Pid()) - before
 		var lr LoadResult
 		lr.Statuses = map[string]int{}
 		summarise(&lr, recs)
@@ -184,6 +198,8 @@ func runLoad(args []string) error {
 		all = append(all, recs...)
 	}
 	res.ServerCPUPerRequestUs = (cpuSeconds(srv.Process.Pid) - cpuBefore) / float64(len(all)) * 1e6
+	res.EngineCPUPerGetItemUs = engineCeilingCPU / float64(ceilingCalls) * 1e6
+	res.EngineCPUPerRequestUs = engineLoadCPU / float64(len(all)) * 1e6
 	// Medians of the rounds: one round in four may fall in a minute when
 	// the shared machine is busier.
 	summarise(&res, all)
@@ -199,10 +215,16 @@ func runLoad(args []string) error {
 	res.CallsPerReq = weighted / float64(total)
 	res.Ceiling = ceilingRPS
 	res.RatioToLimit = res.RPS / (ceilingRPS / res.CallsPerReq)
+	if res.EngineCPUPerRequestUs > 0 {
+		res.CostCeiling = ceilingRPS * res.EngineCPUPerGetItemUs / res.EngineCPUPerRequestUs
+		res.RatioToCostCeiling = res.RPS / res.CostCeiling
+	}
 	fmt.Printf("mixed load: %d requests, %d clients: %.0f req/s, p50 %.1f ms, p99 %.1f ms, statuses %v, errors %d; devserver CPU %.0f µs per request\n",
 		len(all), res.Concurrency, res.RPS, res.P50Ms, res.P99Ms, res.Statuses, res.Errors, res.ServerCPUPerRequestUs)
 	fmt.Printf("dynalite ceiling: %.0f GetItem/s (rounds %.0f; load rounds %.0f req/s); %.2f calls per request: limit %.0f req/s; ratio %.2f\n",
 		ceilingRPS, res.CeilingRPS, loadRates, res.CallsPerReq, ceilingRPS/res.CallsPerReq, res.RatioToLimit)
+	fmt.Printf("dynalite CPU: %.0f µs per GetItem, %.0f µs per request of the mix (%.1f GetItems); cost-weighted ceiling %.0f req/s; ratio %.2f\n",
+		res.EngineCPUPerGetItemUs, res.EngineCPUPerRequestUs, res.EngineCPUPerRequestUs/res.EngineCPUPerGetItemUs, res.CostCeiling, res.RatioToCostCeiling)
 	return c.save("load.json", res)
 }
 

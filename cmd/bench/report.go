@@ -87,6 +87,10 @@ func runReport(args []string) error {
 		load.Requests, load.Concurrency, load.RPS, load.P50Ms, load.P99Ms, load.Statuses, load.Errors, load.ServerCPUPerRequestUs)
 	fmt.Printf("dynalite ceiling %.0f GetItem/s / %.2f calls per request = %.0f req/s; ratio %.2f (target >= 0.70)\n",
 		load.Ceiling, load.CallsPerReq, load.Ceiling/load.CallsPerReq, load.RatioToLimit)
+	if load.EngineCPUPerRequestUs > 0 {
+		fmt.Printf("dynalite CPU %.0f µs per GetItem, %.0f µs per request of the mix (%.1f GetItems): cost-weighted ceiling %.0f req/s; ratio %.2f\n",
+			load.EngineCPUPerGetItemUs, load.EngineCPUPerRequestUs, load.EngineCPUPerRequestUs/load.EngineCPUPerGetItemUs, load.CostCeiling, load.RatioToCostCeiling)
+	}
 	return nil
 }
 

@@ -45,6 +45,9 @@ type Server struct {
 	exitErr error
 }
 
+// Pid is the engine process's id (for measuring its CPU time).
+func (s *Server) Pid() int { return s.cmd.Process.Pid }
+
 // Start launches the engine and waits until it listens.
 func Start(ctx context.Context, opts Options) (*Server, error) {
 	modules := filepath.Join(opts.Root, "node_modules")
