@@ -123,7 +123,9 @@ func measureDataset(ctx context.Context, eng *engine, nAccounts, perAccount, rep
 	mid := perAccount / 2
 	midAdded := start.Add(time.Duration(mid) * time.Minute)
 	first := url.Values{"locationId": {"dsAcct0000"}, "limit": {"20"}}
-	middle := url.Values{"locationId": {"dsAcct0000"}, "limit": {"20"}, "startAfter": {fmt.Sprint(midAdded.UnixMilli())}, "startAfterId": {fmt.Sprintf("dsCtc%04d%07d", 0, mid)}}
+	middle := url.Values{"locationId": {"dsAcct0000"}, "limit": {"20"}, "startAfter": {fmt.Sprint(midAdded.UnixMilli())}, "startAfterId": {fmt.Sprintf("dsCtc%04d%07d", 0, mid)},
+		// As meta.nextPageUrl carries it: the page number, so nothing is counted.
+		"page": {fmt.Sprint((mid+1)/20 + 1)}}
 
 	measure := func(q url.Values) (float64, error) {
 		var ms []float64

@@ -150,6 +150,49 @@ func TestListContactsPagesNeitherSkipNorRepeatWhileContactsAreAdded(t *testing.T
 	assert.True(t, sort.SliceIsSorted(seen[:40], func(i, j int) bool { return seen[i] < seen[j] }))
 }
 
+func TestListContactsNextPageURLCarriesThePageNumberSoNoPageIsCounted(t *testing.T) {
+	env, token := newEnv(t)
+	ids := seedContacts(t, env, acctA, 23)
+
+	path := "/contacts/?" + url.Values{"locationId": {acctA}, "limit": {"5"}}.Encode()
+	var seen []string
+	for page := 1; ; page++ {
+		resp := env.Do(t, testenv.Request{Method: "GET", Path: path, Token: token})
+		require.Equal(t, http.StatusOK, resp.Status, "body: %s", resp.Body)
+		var body listBody
+		resp.JSON(t, &body)
+		assert.Equal(t, page, body.Meta.CurrentPage)
+		for _, c := range body.Contacts {
+			seen = append(seen, c.ID)
+		}
+		if body.Meta.NextPageURL == nil {
+			break
+		}
+		u, err := url.Parse(*body.Meta.NextPageURL)
+		require.NoError(t, err)
+		assert.Equal(t, fmt.Sprint(page+1), u.Query().Get("page"))
+		path = *body.Meta.NextPageURL
+	}
+	assert.Equal(t, ids, seen)
+
+	t.Run("the page given with a cursor is the page number answered, without counting", func(t *testing.T) {
+		_, body := list(t, env, token, url.Values{"locationId": {acctA}, "limit": {"5"}, "startAfterId": {ids[4]}, "page": {"9"}})
+		assert.Equal(t, 9, body.Meta.CurrentPage)
+		require.NotNil(t, body.Meta.NextPage)
+		assert.Equal(t, 10, *body.Meta.NextPage)
+	})
+	t.Run("a page without a cursor is refused, naming page", func(t *testing.T) {
+		resp, _ := list(t, env, token, url.Values{"locationId": {acctA}, "page": {"3"}})
+		assert.Contains(t, resp.RequireError(t, http.StatusUnprocessableEntity), "page must come with startAfter or startAfterId")
+	})
+	t.Run("page 1 or a page that is not a number is refused", func(t *testing.T) {
+		for _, p := range []string{"1", "0", "x", "1e3"} {
+			resp, _ := list(t, env, token, url.Values{"locationId": {acctA}, "startAfterId": {ids[4]}, "page": {p}})
+			assert.Contains(t, resp.RequireError(t, http.StatusUnprocessableEntity), "page", "page=%s", p)
+		}
+	})
+}
+
 func TestListContactsCursorByIDAloneContinuesAfterThatContact(t *testing.T) {
 	env, token := newEnv(t)
 	ids := seedContacts(t, env, acctA, 12)

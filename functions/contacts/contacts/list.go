@@ -21,6 +21,7 @@ const (
 	maxLimit     = 100
 	maxQueryLen  = 100
 	maxEpochMs   = 9_999_999_999_999
+	maxPage      = 1_000_000_000
 )
 
 type listResponse struct {
@@ -50,6 +51,9 @@ type listRequest struct {
 	startAfter   int64
 	hasStartMs   bool
 	query        string
+	// page is the number of the page the cursor starts, as nextPageUrl
+	// carries it (0: not given, then it is counted).
+	page int
 }
 
 func parseList(r *http.Request) (listRequest, error) {
@@ -69,6 +73,10 @@ func parseList(r *http.Request) (listRequest, error) {
 		if v.Check(err == nil && ms >= 0 && ms <= maxEpochMs, "startAfter must be a time in epoch milliseconds") {
 			req.startAfter, req.hasStartMs = ms, true
 		}
+	}
+	if q.Has("page") {
+		req.page = q.Int("page", 0, 2, maxPage)
+		v.Check(req.startAfterID != "" || req.hasStartMs, "page must come with startAfter or startAfterId (the cursor of the page it numbers)")
 	}
 	v.MaxLen("query", req.query, maxQueryLen)
 	return req, v.Err()
@@ -131,8 +139,13 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 			return storage.Classify(err)
 		}
 	}
+	// The page number is the count of contacts before the cursor, which
+	// grows with the account; nextPageUrl carries it so that a walk
+	// through the pages never counts.
 	current := 1
-	if cursor != "" {
+	if cursor != "" && req.page > 0 {
+		current = req.page
+	} else if cursor != "" {
 		before, err := h.store.Count(ctx, req.locationID, req.query, cursor)
 		if err != nil {
 			return storage.Classify(err)
@@ -154,18 +167,19 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 		ms := last.AddedMs()
 		id := last.Contact.ID
 		resp.Meta.NextPage, resp.Meta.StartAfter, resp.Meta.StartAfterID = &next, &ms, &id
-		u := nextPageURL(req, ms, id)
+		u := nextPageURL(req, ms, id, next)
 		resp.Meta.NextPageURL = &u
 	}
 	return httpio.WriteJSON(w, http.StatusOK, resp)
 }
 
-func nextPageURL(req listRequest, ms int64, id string) string {
+func nextPageURL(req listRequest, ms int64, id string, page int) string {
 	q := url.Values{}
 	q.Set("locationId", req.locationID)
 	q.Set("limit", strconv.Itoa(req.limit))
 	q.Set("startAfter", strconv.FormatInt(ms, 10))
 	q.Set("startAfterId", id)
+	q.Set("page", strconv.Itoa(page))
 	if req.query != "" {
 		q.Set("query", req.query)
 	}
