@@ -16,6 +16,7 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/ratelimit"
+	"github.com/bizplatform/api/shared/storage/awschain"
 )
 
 const usage = `usage: platformctl <command>
@@ -53,7 +54,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 		}
 		return exitOK
 	}
-	cfg, deps, err := app.Connect(ctx, getenv, io.Discard)
+	cfg, deps, err := app.ConnectWith(ctx, getenv, io.Discard, awschain.NewClient)
 	if err != nil {
 		fmt.Fprintln(errOut, "platformctl:", err)
 		return exitError

@@ -13,6 +13,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
@@ -95,15 +97,25 @@ func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
 	return &Server{Handler: handler, Tokens: tokens, Limiter: limiter, Router: router}, nil
 }
 
+// NewClientFunc builds the DynamoDB client: storage.NewClient (credentials
+// from the environment, as in Lambda) or awschain.NewClient (the SDK's
+// whole default chain, for the admin CLI).
+type NewClientFunc func(ctx context.Context, endpoint, region string, logger *slog.Logger, opts ...storage.ClientOption) (*dynamodb.Client, error)
+
 // Connect reads the configuration from getenv and builds the logger and the
-// DynamoDB client: the start of every binary.
+// DynamoDB client from the environment: the start of every function.
 func Connect(ctx context.Context, getenv func(string) string, logOut io.Writer) (config.Config, Deps, error) {
+	return ConnectWith(ctx, getenv, logOut, storage.NewClient)
+}
+
+// ConnectWith is Connect with another way to build the client.
+func ConnectWith(ctx context.Context, getenv func(string) string, logOut io.Writer, newClient NewClientFunc) (config.Config, Deps, error) {
 	cfg, err := config.Load(getenv)
 	if err != nil {
 		return config.Config{}, Deps{}, err
 	}
 	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel}))
-	db, err := storage.NewClient(ctx, cfg.Endpoint, cfg.Region, logger, ClientOptions(cfg)...)
+	db, err := newClient(ctx, cfg.Endpoint, cfg.Region, logger, ClientOptions(cfg)...)
 	if err != nil {
 		return config.Config{}, Deps{}, err
 	}

@@ -7,6 +7,7 @@ package scopes
 import (
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/bizplatform/api/shared/operations"
 )
@@ -205,7 +206,8 @@ var specScopes = []string{
 	"contacts.readonly",
 }
 
-var known = func() map[string]bool {
+// known is built on first use, not at every cold start.
+var known = sync.OnceValue(func() map[string]bool {
 	m := make(map[string]bool, len(specScopes)+len(operations.All))
 	for _, s := range specScopes {
 		m[s] = true
@@ -214,15 +216,15 @@ var known = func() map[string]bool {
 		m[op.Scope] = true
 	}
 	return m
-}()
+})
 
 // Known reports whether s is a scope of the vocabulary.
-func Known(s string) bool { return known[s] }
+func Known(s string) bool { return known()[s] }
 
 // All returns the whole vocabulary, sorted.
 func All() []string {
-	all := make([]string, 0, len(known))
-	for s := range known {
+	all := make([]string, 0, len(known()))
+	for s := range known() {
 		all = append(all, s)
 	}
 	sort.Strings(all)

@@ -20,7 +20,6 @@ import (
 	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -106,11 +105,44 @@ func WithMaxAttempts(n int) ClientOption {
 	}
 }
 
-// NewClient builds a DynamoDB client. A non-empty endpoint points it at
-// another engine (dynalite, DynamoDB Local); a local engine checks no
-// credentials, so unless the environment holds keys it gets placeholder ones
-// (rather than probing the credential chain, which can stall on EC2
-// metadata).
+// NewClient builds a DynamoDB client from the process environment alone:
+// the region (the region argument, else AWS_REGION or AWS_DEFAULT_REGION) and
+// the credentials in AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and
+// AWS_SESSION_TOKEN, which is where Lambda (and sam local) put them. It
+// reads no configuration file and links none of the SDK's other credential
+// sources, whose package initialisation alone costs every cold start; the
+// admin CLI, run by people with profiles, uses package awschain instead.
+// A non-empty endpoint points the client at another engine (dynalite,
+// DynamoDB Local); a local engine checks no credentials, so unless the
+// environment holds keys it gets placeholder ones.
+func NewClient(_ context.Context, endpoint, region string, logger *slog.Logger, opts ...ClientOption) (*dynamodb.Client, error) {
+	if region == "" {
+		region = os.Getenv("AWS_REGION")
+	}
+	if region == "" {
+		region = os.Getenv("AWS_DEFAULT_REGION")
+	}
+	if region == "" && IsLocalEndpoint(endpoint) {
+		region = "us-east-1" // a local engine answers in any region
+	}
+	if region == "" {
+		return nil, errors.New("no AWS region: set AWS_REGION")
+	}
+	cfg := aws.NewConfig()
+	cfg.Region = region
+	switch id := os.Getenv("AWS_ACCESS_KEY_ID"); {
+	case id != "":
+		cfg.Credentials = aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(id, os.Getenv("AWS_SECRET_ACCESS_KEY"), os.Getenv("AWS_SESSION_TOKEN")))
+	case IsLocalEndpoint(endpoint):
+		cfg.Credentials = credentials.NewStaticCredentialsProvider("local", "local", "")
+	default:
+		return nil, errors.New("no AWS credentials in the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)")
+	}
+	return NewClientFromConfig(*cfg, endpoint, logger, opts...), nil
+}
+
+// NewClientFromConfig builds a DynamoDB client on cfg's region and
+// credentials, with the bounds every client of this project has.
 //
 // Every call is bounded: at most maxAttempts attempts with short backoff,
 // all within callTimeout (options; defaults above), so an outage or a hung
@@ -118,7 +150,7 @@ func WithMaxAttempts(n int) ClientOption {
 //
 // The SDK's own warnings go to logger (nil: slog.Default) as JSON lines, like
 // every other log line, instead of the SDK's plain-text default.
-func NewClient(ctx context.Context, endpoint, region string, logger *slog.Logger, opts ...ClientOption) (*dynamodb.Client, error) {
+func NewClientFromConfig(cfg aws.Config, endpoint string, logger *slog.Logger, opts ...ClientOption) *dynamodb.Client {
 	if logger == nil {
 		logger = slog.Default()
 	}
@@ -126,34 +158,22 @@ func NewClient(ctx context.Context, endpoint, region string, logger *slog.Logger
 	for _, o := range opts {
 		o(&co)
 	}
-	loadOpts := []func(*awsconfig.LoadOptions) error{
-		awsconfig.WithLogger(sdkLogger{logger}),
-		// The SDK's own client, so AWS_CA_BUNDLE and proxy settings still
-		// apply; no attempt may outlast the whole call.
-		awsconfig.WithHTTPClient(awshttp.NewBuildableClient().WithTimeout(co.callTimeout)),
-		awsconfig.WithRetryer(func() aws.Retryer {
-			return retry.NewStandard(func(o *retry.StandardOptions) {
-				o.MaxAttempts = co.maxAttempts
-				o.MaxBackoff = maxBackoff
-			})
-		}),
-	}
-	if region != "" {
-		loadOpts = append(loadOpts, awsconfig.WithRegion(region))
-	}
-	cfg, err := awsconfig.LoadDefaultConfig(ctx, loadOpts...)
-	if err != nil {
-		return nil, fmt.Errorf("load AWS configuration: %w", err)
-	}
-	if IsLocalEndpoint(endpoint) && os.Getenv("AWS_ACCESS_KEY_ID") == "" {
-		cfg.Credentials = credentials.NewStaticCredentialsProvider("local", "local", "")
+	cfg.Logger = sdkLogger{logger}
+	// The SDK's own client, so proxy settings still apply; no attempt may
+	// outlast the whole call.
+	cfg.HTTPClient = awshttp.NewBuildableClient().WithTimeout(co.callTimeout)
+	cfg.Retryer = func() aws.Retryer {
+		return retry.NewStandard(func(o *retry.StandardOptions) {
+			o.MaxAttempts = co.maxAttempts
+			o.MaxBackoff = maxBackoff
+		})
 	}
 	return dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
 		if endpoint != "" {
 			o.BaseEndpoint = aws.String(endpoint)
 		}
 		o.APIOptions = append(o.APIOptions, callDeadline(co.callTimeout), retryWritesOnlyIfUnsent)
-	}), nil
+	})
 }
 
 // writeOperations change the table; retrying one whose request may have

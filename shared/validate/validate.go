@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/mail"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -86,8 +85,6 @@ func (e *Errors) ID(field, v string) bool {
 // MaxIDLength bounds ids taken from requests before they become key parts.
 const MaxIDLength = 64
 
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
-
 // IDProblem returns why v is not a well-formed id, or "" when it is one. Ids
 // are 1 to 64 characters of letters, digits, '_' and '-', so they can never
 // break out of the key they are placed in.
@@ -95,17 +92,39 @@ func IDProblem(field, v string) string {
 	switch {
 	case v == "":
 		return field + " is required"
-	case len(v) > MaxIDLength || !idPattern.MatchString(v):
+	case len(v) > MaxIDLength || !isIDChars(v):
 		return fmt.Sprintf("%s must be an id of 1 to %d letters, digits, '_' or '-'", field, MaxIDLength)
 	default:
 		return ""
 	}
 }
 
-var hexIDPattern = regexp.MustCompile(`^[0-9a-fA-F]{24}$`)
+// isIDChars reports whether v is only letters, digits, '_' and '-'. A loop
+// rather than a regular expression: it runs on every request, and a
+// compiled pattern would be built at every cold start.
+func isIDChars(v string) bool {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // IsHexID reports whether v is a 24-character hexadecimal database id.
-func IsHexID(v string) bool { return hexIDPattern.MatchString(v) }
+func IsHexID(v string) bool {
+	if len(v) != 24 {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
 
 // IsEmail reports whether v is a plain e-mail address (no display name).
 func IsEmail(v string) bool {

@@ -1,0 +1,40 @@
+// Package awschain builds the DynamoDB client from the AWS SDK's whole
+// default configuration chain: shared config and credentials files,
+// profiles, SSO, web identity, container and instance roles. It is for the
+// admin CLI, which people run with their own profiles; the functions read
+// their credentials from the Lambda environment (storage.NewClient) and do
+// not link this chain, whose initialisation would slow every cold start.
+package awschain
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// NewClient is storage.NewClient with the credentials and region the
+// default chain finds. A local engine checks no credentials, so unless the
+// environment holds keys it gets placeholder ones (rather than probing the
+// chain, which can stall on instance metadata).
+func NewClient(ctx context.Context, endpoint, region string, logger *slog.Logger, opts ...storage.ClientOption) (*dynamodb.Client, error) {
+	var loadOpts []func(*awsconfig.LoadOptions) error
+	if region != "" {
+		loadOpts = append(loadOpts, awsconfig.WithRegion(region))
+	}
+	local := storage.IsLocalEndpoint(endpoint) && os.Getenv("AWS_ACCESS_KEY_ID") == ""
+	if local {
+		loadOpts = append(loadOpts, awsconfig.WithCredentialsProvider(credentials.NewStaticCredentialsProvider("local", "local", "")))
+	}
+	cfg, err := awsconfig.LoadDefaultConfig(ctx, loadOpts...)
+	if err != nil {
+		return nil, fmt.Errorf("load AWS configuration: %w", err)
+	}
+	return storage.NewClientFromConfig(cfg, endpoint, logger, opts...), nil
+}
