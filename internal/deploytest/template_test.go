@@ -369,3 +369,23 @@ func toFloat(v any) float64 {
 		return -1
 	}
 }
+
+// The functions take their credentials from the Lambda environment; the
+// SDK's configuration chain (files, profiles, SSO, STS) would cost every
+// cold start its package initialisation (docs/performance.md, change 9).
+func TestNoFunctionLinksTheSDKsConfigurationChain(t *testing.T) {
+	root, _, _ := readTemplate(t)
+	for _, area := range catalog.Areas {
+		t.Run(catalog.FunctionName(area.Name), func(t *testing.T) {
+			cmd := exec.Command("go", "list", "-deps", "-tags", "lambda.norpc", "./functions/"+area.Name)
+			cmd.Dir = root
+			out, err := cmd.Output()
+			require.NoError(t, err)
+			for _, pkg := range strings.Fields(string(out)) {
+				assert.NotEqual(t, "github.com/aws/aws-sdk-go-v2/config", pkg)
+				assert.False(t, strings.HasPrefix(pkg, "github.com/aws/aws-sdk-go-v2/service/sts"), pkg)
+				assert.False(t, strings.HasPrefix(pkg, "github.com/aws/aws-sdk-go-v2/service/sso"), pkg)
+			}
+		})
+	}
+}
