@@ -56,7 +56,7 @@ func overwrites() []*overwrite {
 					fmt.Sprintf(`{"altId":%q,"altType":"account","name":"Rate v%d","description":"Rate number %d","minCondition":%d,"maxCondition":null}`, alpha, v, v, v)
 			},
 			read: func(items map[string]map[string]any) string {
-				sk := "SHIPRATE#a10300000000000000000001#a10400000000000000000102"
+				sk := "SHIPZONE#a10300000000000000000001#RATE#a10400000000000000000102"
 				return field(items, sk, "name") + "|" + field(items, sk, "description") + "|" + field(items, sk, "minCondition")
 			},
 			want: func(v int) string { return fmt.Sprintf("Rate v%d|Rate number %d|%d", v, v, v) },

@@ -140,7 +140,7 @@ var records = []record{
 				fmt.Sprintf(`{"altId":%q,"altType":"account","name":"Rate v%d","description":"Rate number %d","minCondition":%d,"maxCondition":null}`, alpha, v, v, v)
 		},
 		read: func(t *testing.T, h *harness) []string {
-			it := h.item(t, key("SHIPRATE#a10300000000000000000001#a10400000000000000000102"))
+			it := h.item(t, key("SHIPZONE#a10300000000000000000001#RATE#a10400000000000000000102"))
 			return []string{fmt.Sprintf("%v|%v|%v", it["name"], it["description"], it["minCondition"])}
 		},
 		want: func(v int) []string { return []string{fmt.Sprintf("Rate v%d|Rate number %d|%d", v, v, v)} },

@@ -117,6 +117,35 @@ func QueryPartition[T any](ctx context.Context, t *Table, pk, prefix string) ([]
 	return all, nil
 }
 
+// QueryRange returns the items of partition pk whose sort keys lie between
+// from and to (both included), in sort key order, as attribute maps: for a
+// range that holds items of several types (a record and its children).
+func QueryRange(ctx context.Context, t *Table, pk, from, to string) ([]map[string]types.AttributeValue, error) {
+	keyCond := expression.Key(AttrPK).Equal(expression.Value(pk)).
+		And(expression.Key(AttrSK).Between(expression.Value(from), expression.Value(to)))
+	expr, err := expression.NewBuilder().WithKeyCondition(keyCond).Build()
+	if err != nil {
+		return nil, fmt.Errorf("build key condition: %w", err)
+	}
+	in := &dynamodb.QueryInput{
+		TableName:                 aws.String(t.Name),
+		KeyConditionExpression:    expr.KeyCondition(),
+		ExpressionAttributeNames:  expr.Names(),
+		ExpressionAttributeValues: expr.Values(),
+		ConsistentRead:            aws.Bool(true),
+	}
+	var all []map[string]types.AttributeValue
+	p := dynamodb.NewQueryPaginator(t.DB, in)
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, page.Items...)
+	}
+	return all, nil
+}
+
 // BatchPut writes items in batches of 25, retrying unprocessed items. It is
 // for loading data (the demo dataset); requests use conditional writes.
 func (t *Table) BatchPut(ctx context.Context, items []any) error {

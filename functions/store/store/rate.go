@@ -38,13 +38,14 @@ type CarrierService struct {
 	Value string `dynamodbav:"value" json:"value"`
 }
 
-// Rates are stored under their zone's id, so a rate is found only through
-// the zone it belongs to, and a zone's rates are one key-prefix query.
+// Rates are stored under their zone's key, so a rate is found only through
+// the zone it belongs to, and one range query reads a zone with its rates
+// (zoneWithRates).
 func rateKey(accountID, zoneID, rateID string) storage.Key {
 	return storage.Key{PK: storage.AccountPK(accountID), SK: ratesPrefix(zoneID) + rateID}
 }
 
-func ratesPrefix(zoneID string) string { return "SHIPRATE#" + zoneID + "#" }
+func ratesPrefix(zoneID string) string { return zoneKey("", zoneID).SK + "#RATE#" }
 
 type rateItem struct {
 	storage.Key
@@ -74,20 +75,6 @@ func (s *Store) rate(ctx context.Context, accountID, zoneID, rateID string) (*ra
 	}
 	item.normalize()
 	return item, nil
-}
-
-// Rates returns the zone's rates in id order.
-func (s *Store) Rates(ctx context.Context, accountID, zoneID string) ([]Rate, error) {
-	items, err := storage.QueryPartition[rateItem](ctx, s.table, storage.AccountPK(accountID), ratesPrefix(zoneID))
-	if err != nil {
-		return nil, err
-	}
-	rates := make([]Rate, len(items))
-	for i, it := range items {
-		it.normalize()
-		rates[i] = it.Rate
-	}
-	return rates, nil
 }
 
 // UpdateRate applies change to the zone's rate like UpdateZone does to a

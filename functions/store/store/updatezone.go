@@ -9,7 +9,6 @@ import (
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -174,29 +173,13 @@ func (h *handler) updateZone(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 
-	// The answer lists the zone's rates, which the update does not change:
-	// they are read while the zone is, saving a round trip.
-	type ratesRead struct {
-		rates []Rate
-		err   error
-	}
-	ratesDone := make(chan ratesRead, 1)
-	go func() {
-		rates, err := h.store.Rates(ctx, p.AccountID, zoneID)
-		ratesDone <- ratesRead{rates, err}
-	}()
 	// The zone is looked up in the caller's partition only: another
-	// account's zone is not found.
-	zone, err := h.store.UpdateZone(ctx, p.AccountID, zoneID, clock.Timestamp(h.clock.Now()),
+	// account's zone is not found. Its rates come with it, in one read.
+	zone, rates, err := h.store.UpdateZone(ctx, p.AccountID, zoneID, clock.Timestamp(h.clock.Now()),
 		func(z Zone) (Zone, error) { return change.apply(z), nil })
-	read := <-ratesDone
 	if err != nil {
 		return updateError(err, apierror.NotFound("Shipping zone %s was not found", zoneID))
 	}
-	if read.err != nil {
-		return storage.Classify(read.err)
-	}
-	rates := read.rates
 	return httpio.WriteJSON(w, http.StatusOK, updateResponse[zoneView]{
 		Status:  true,
 		Message: "Shipping zone updated",

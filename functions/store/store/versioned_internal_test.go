@@ -35,11 +35,11 @@ func TestAnUpdateThatLosesTheRaceIsRetriedOnTheNewerZone(t *testing.T) {
 	s := newTestStore(t)
 	ctx := context.Background()
 	calls := 0
-	zone, err := s.UpdateZone(ctx, testAccount, testZone, "now", func(z Zone) (Zone, error) {
+	zone, _, err := s.UpdateZone(ctx, testAccount, testZone, "now", func(z Zone) (Zone, error) {
 		calls++
 		if calls == 1 {
 			// Another request changes the countries after this one read the zone.
-			_, err := s.UpdateZone(ctx, testAccount, testZone, "now", func(z Zone) (Zone, error) {
+			_, _, err := s.UpdateZone(ctx, testAccount, testZone, "now", func(z Zone) (Zone, error) {
 				z.Countries = []Country{{Code: "CA", States: []State{}}}
 				return z, nil
 			})
@@ -64,9 +64,9 @@ func TestAnUpdateThatAlwaysLosesGivesUp(t *testing.T) {
 	s := newTestStore(t)
 	ctx := context.Background()
 	calls := 0
-	_, err := s.UpdateZone(ctx, testAccount, testZone, "now", func(z Zone) (Zone, error) {
+	_, _, err := s.UpdateZone(ctx, testAccount, testZone, "now", func(z Zone) (Zone, error) {
 		calls++
-		_, err := s.UpdateZone(ctx, testAccount, testZone, "now", rename(z.Name+"!"))
+		_, _, err := s.UpdateZone(ctx, testAccount, testZone, "now", rename(z.Name+"!"))
 		require.NoError(t, err)
 		z.Name = "Never"
 		return z, nil
@@ -77,6 +77,6 @@ func TestAnUpdateThatAlwaysLosesGivesUp(t *testing.T) {
 
 func TestAnUpdateOfAMissingZoneIsNotFound(t *testing.T) {
 	s := newTestStore(t)
-	_, err := s.UpdateZone(context.Background(), testAccount, "aa0300000000000000000009", "now", rename("X"))
+	_, _, err := s.UpdateZone(context.Background(), testAccount, "aa0300000000000000000009", "now", rename("X"))
 	assert.ErrorIs(t, err, ErrNotFound)
 }

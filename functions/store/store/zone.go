@@ -3,6 +3,10 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 
 	"github.com/bizplatform/api/shared/storage"
 )
@@ -84,6 +88,42 @@ func (s *Store) Version(ctx context.Context, accountID, zoneID string) (int64, e
 	return item.Version, nil
 }
 
+// zoneWithRates reads the zone and its rates (in id order) in one query:
+// the zone's sort key, then its rates' keys, which extend it with '#', a
+// character no id holds, so the range holds nothing else. It returns nil
+// when there is no such zone.
+func (s *Store) zoneWithRates(ctx context.Context, accountID, zoneID string) (*zoneItem, []Rate, error) {
+	key := zoneKey(accountID, zoneID)
+	items, err := storage.QueryRange(ctx, s.table, key.PK, key.SK, key.SK+"#\uffff")
+	if err != nil {
+		return nil, nil, err
+	}
+	var zone *zoneItem
+	rates := []Rate{}
+	for _, raw := range items {
+		var k storage.Key
+		if err := attributevalue.UnmarshalMap(raw, &k); err != nil {
+			return nil, nil, fmt.Errorf("decode key: %w", err)
+		}
+		switch {
+		case k.SK == key.SK:
+			zone = new(zoneItem)
+			if err := attributevalue.UnmarshalMap(raw, zone); err != nil {
+				return nil, nil, fmt.Errorf("decode zone %s: %w", zoneID, err)
+			}
+			zone.normalize()
+		case strings.HasPrefix(k.SK, ratesPrefix(zoneID)):
+			var r rateItem
+			if err := attributevalue.UnmarshalMap(raw, &r); err != nil {
+				return nil, nil, fmt.Errorf("decode rate %s: %w", k.SK, err)
+			}
+			r.normalize()
+			rates = append(rates, r.Rate)
+		}
+	}
+	return zone, rates, nil
+}
+
 func (s *Store) zone(ctx context.Context, accountID, zoneID string) (*zoneItem, error) {
 	item, err := storage.Get[zoneItem](ctx, s.table, zoneKey(accountID, zoneID))
 	if err != nil || item == nil {
@@ -97,13 +137,17 @@ func (s *Store) zone(ctx context.Context, accountID, zoneID string) (*zoneItem, 
 // stamped updatedAt now, unless it changes nothing. change may run more
 // than once (once per attempt, on the latest stored zone); an error from it
 // ends the update. It returns ErrNotFound when there is no such zone.
-func (s *Store) UpdateZone(ctx context.Context, accountID, zoneID, now string, change func(Zone) (Zone, error)) (Zone, error) {
+// It also returns the zone's rates, read with the zone, which the update
+// leaves unchanged.
+func (s *Store) UpdateZone(ctx context.Context, accountID, zoneID, now string, change func(Zone) (Zone, error)) (Zone, []Rate, error) {
 	var result Zone
+	var rates []Rate
 	err := readModifyWrite(ctx, func() error {
-		item, err := s.zone(ctx, accountID, zoneID)
+		item, zoneRates, err := s.zoneWithRates(ctx, accountID, zoneID)
 		if err != nil {
 			return err
 		}
+		rates = zoneRates
 		if item == nil {
 			return ErrNotFound
 		}
@@ -123,5 +167,5 @@ func (s *Store) UpdateZone(ctx context.Context, accountID, zoneID, now string, c
 		result = next
 		return nil
 	})
-	return result, err
+	return result, rates, err
 }
