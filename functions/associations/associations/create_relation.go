@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
@@ -75,18 +76,27 @@ func (h *handler) createRelation(w http.ResponseWriter, r *http.Request) error {
 	}
 	firstID, secondID := *req.FirstRecordID, *req.SecondRecordID
 
-	var v validate.Errors
-	for _, side := range []struct {
+	// The two records are looked up together: one round trip, not two.
+	sides := []struct {
 		field, objectKey, recordID string
+		problem                    string
+		err                        error
 	}{
-		{"firstRecordId", a.FirstObjectKey, firstID},
-		{"secondRecordId", a.SecondObjectKey, secondID},
-	} {
-		problem, err := h.recordProblem(ctx, p.AccountID, side.field, side.objectKey, side.recordID)
-		if err != nil {
-			return storage.Classify(err)
+		{field: "firstRecordId", objectKey: a.FirstObjectKey, recordID: firstID},
+		{field: "secondRecordId", objectKey: a.SecondObjectKey, recordID: secondID},
+	}
+	var wg sync.WaitGroup
+	for i := range sides {
+		s := &sides[i]
+		wg.Go(func() { s.problem, s.err = h.recordProblem(ctx, p.AccountID, s.field, s.objectKey, s.recordID) })
+	}
+	wg.Wait()
+	var v validate.Errors
+	for _, s := range sides {
+		if s.err != nil {
+			return storage.Classify(s.err)
 		}
-		v.Check(problem == "", problem)
+		v.Check(s.problem == "", s.problem)
 	}
 	if a.FirstObjectKey == a.SecondObjectKey && firstID == secondID {
 		v.Add("secondRecordId must differ from firstRecordId: a record is not related to itself")
