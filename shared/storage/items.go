@@ -90,39 +90,28 @@ func QueryPartition[T any](ctx context.Context, t *Table, pk, prefix string) ([]
 	if prefix != "" {
 		keyCond = keyCond.And(expression.Key(AttrSK).BeginsWith(prefix))
 	}
-	expr, err := expression.NewBuilder().WithKeyCondition(keyCond).Build()
+	raw, err := queryAll(ctx, t, keyCond)
 	if err != nil {
-		return nil, fmt.Errorf("build key condition: %w", err)
+		return nil, err
 	}
-	in := &dynamodb.QueryInput{
-		TableName:                 aws.String(t.Name),
-		KeyConditionExpression:    expr.KeyCondition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-		ConsistentRead:            aws.Bool(true),
+	var items []T
+	if err := attributevalue.UnmarshalListOfMaps(raw, &items); err != nil {
+		return nil, fmt.Errorf("decode items of %s: %w", pk, err)
 	}
-	var all []T
-	p := dynamodb.NewQueryPaginator(t.DB, in)
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, err
-		}
-		var items []T
-		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
-			return nil, fmt.Errorf("decode items of %s: %w", pk, err)
-		}
-		all = append(all, items...)
-	}
-	return all, nil
+	return items, nil
 }
 
 // QueryRange returns the items of partition pk whose sort keys lie between
 // from and to (both included), in sort key order, as attribute maps: for a
 // range that holds items of several types (a record and its children).
 func QueryRange(ctx context.Context, t *Table, pk, from, to string) ([]map[string]types.AttributeValue, error) {
-	keyCond := expression.Key(AttrPK).Equal(expression.Value(pk)).
-		And(expression.Key(AttrSK).Between(expression.Value(from), expression.Value(to)))
+	return queryAll(ctx, t, expression.Key(AttrPK).Equal(expression.Value(pk)).
+		And(expression.Key(AttrSK).Between(expression.Value(from), expression.Value(to))))
+}
+
+// queryAll runs a strongly consistent Query and returns the items of every
+// page.
+func queryAll(ctx context.Context, t *Table, keyCond expression.KeyConditionBuilder) ([]map[string]types.AttributeValue, error) {
 	expr, err := expression.NewBuilder().WithKeyCondition(keyCond).Build()
 	if err != nil {
 		return nil, fmt.Errorf("build key condition: %w", err)
