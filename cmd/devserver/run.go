@@ -74,6 +74,7 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 	go func() { served <- httpSrv.Serve(ln) }()
 	fmt.Fprintf(out, "Serving %d operations of %d areas on http://%s (Ctrl-C to stop)\n",
 		len(srv.Router.Routes()), len(catalog.Areas), ln.Addr())
+	fmt.Fprintf(out, "API reference: http://%s/docs (the document: /openapi.yaml, /openapi.json)\n", ln.Addr())
 
 	select {
 	case err := <-served:
