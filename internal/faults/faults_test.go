@@ -15,6 +15,7 @@ import (
 
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/internal/faults"
+	"github.com/bizplatform/api/internal/perf"
 )
 
 // require503 checks an answer given while storage is unreachable: 503, a
@@ -31,7 +32,7 @@ func require503(t *testing.T, what string, a answer) {
 	assert.Less(t, a.took, requestTimeout+slack, "%s: answered within the deadline", what)
 }
 
-func sortedNames(events map[string]faults.Event) []string {
+func sortedNames(events map[string]perf.Event) []string {
 	var names []string
 	for n := range events {
 		names = append(names, n)

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -24,7 +23,7 @@ import (
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/internal/dynalite"
-	"github.com/bizplatform/api/internal/faults"
+	"github.com/bizplatform/api/internal/perf"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
@@ -49,7 +48,7 @@ type harness struct {
 	proxy  *freezer
 	table  *storage.Table
 	url    string
-	events map[string]faults.Event
+	events map[string]perf.Event
 	client *http.Client
 	logs   *lockedBuffer
 }
@@ -97,12 +96,12 @@ func newHarness(t *testing.T, viaFreezer bool) *harness {
 	httpSrv := httptest.NewServer(srv.Handler)
 	t.Cleanup(httpSrv.Close)
 
-	list, err := faults.LoadEvents(filepath.Join(root, "events"))
+	list, err := perf.ReadEvents(root)
 	require.NoError(t, err)
 	require.Len(t, list, 21, "one sample request per operation")
-	events := map[string]faults.Event{}
+	events := map[string]perf.Event{}
 	for _, e := range list {
-		events[e.Name] = e
+		events[e.Name()] = e
 	}
 	return &harness{engine: engine, proxy: proxy, table: deps.Table, url: httpSrv.URL, events: events,
 		client: &http.Client{Timeout: 30 * time.Second}, logs: logs}
@@ -127,7 +126,7 @@ func (h *harness) send(t *testing.T, req *http.Request) answer {
 	return answer{status: resp.StatusCode, header: resp.Header, body: body, took: time.Since(start)}
 }
 
-func (h *harness) sendEvent(t *testing.T, e faults.Event) answer {
+func (h *harness) sendEvent(t *testing.T, e perf.Event) answer {
 	t.Helper()
 	req, err := e.Request(h.url)
 	require.NoError(t, err)

@@ -61,6 +61,12 @@ func ReadEvents(root string) ([]Event, error) {
 	return out, nil
 }
 
+// Name is the event's file without the events/ folder and the extension:
+// "products/update-inventory".
+func (e Event) Name() string {
+	return strings.TrimSuffix(strings.TrimPrefix(filepath.ToSlash(e.File), "events/"), ".json")
+}
+
 // Method is the event's HTTP method.
 func (e Event) Method() string { return e.RequestContext.HTTP.Method }
 

@@ -1,0 +1,56 @@
+// Package faults holds what the fault tests and the fuzz targets share: the
+// check of the JSON error body. The fault tests themselves are this
+// package's tests; they send the operations' sample events (perf.ReadEvents).
+package faults
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+)
+
+// ErrorBody is the JSON shape of every error answer.
+type ErrorBody struct {
+	StatusCode int    `json:"statusCode"`
+	Message    any    `json:"message"`
+	Error      string `json:"error"`
+}
+
+// CheckErrorBody returns why body is not the API's JSON error for status,
+// or "" when it is: an object with exactly statusCode (equal to status),
+// message (a non-empty string or a list of strings) and error (the status
+// text).
+func CheckErrorBody(status int, body []byte) string {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(body, &fields); err != nil {
+		return fmt.Sprintf("error body is not a JSON object: %v: %q", err, body)
+	}
+	if len(fields) != 3 {
+		return fmt.Sprintf("error body has %d fields, want statusCode, message, error: %s", len(fields), body)
+	}
+	var b ErrorBody
+	if err := json.Unmarshal(body, &b); err != nil {
+		return fmt.Sprintf("error body has wrong types: %v: %s", err, body)
+	}
+	if b.StatusCode != status || b.Error != http.StatusText(status) {
+		return fmt.Sprintf("error body says %d %q for status %d: %s", b.StatusCode, b.Error, status, body)
+	}
+	switch m := b.Message.(type) {
+	case string:
+		if m == "" {
+			return fmt.Sprintf("error message is empty: %s", body)
+		}
+	case []any:
+		if len(m) == 0 {
+			return fmt.Sprintf("error message list is empty: %s", body)
+		}
+		for _, v := range m {
+			if s, ok := v.(string); !ok || s == "" {
+				return fmt.Sprintf("error message list holds a non-string or empty entry: %s", body)
+			}
+		}
+	default:
+		return fmt.Sprintf("error message is neither a string nor a list: %s", body)
+	}
+	return ""
+}
