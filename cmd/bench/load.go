@@ -463,21 +463,7 @@ func letters(i int) string {
 }
 
 func withBody(ev perf.Event, base, path string, body []byte) *http.Request {
-	target := base + path
-	if ev.RawQueryString != "" {
-		target += "?" + ev.RawQueryString
-	}
-	r, _ := http.NewRequest(ev.Method(), target, bytes.NewReader(body))
-	if len(body) == 0 {
-		r.Body = http.NoBody
-	}
-	for k, v := range ev.Headers {
-		switch strings.ToLower(k) {
-		case "host", "content-length", "x-forwarded-for", "x-forwarded-port", "x-forwarded-proto":
-			continue
-		}
-		r.Header.Set(k, v)
-	}
+	r, _ := ev.RequestWith(base, path, body)
 	return r
 }
 

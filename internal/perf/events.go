@@ -1,6 +1,7 @@
 package perf
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -85,11 +86,17 @@ func (e Event) Request(baseURL string) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	target := baseURL + e.RawPath
+	return e.RequestWith(baseURL, e.RawPath, body)
+}
+
+// RequestWith is Request with another path and body (a record made for the
+// run, a fresh unique name) and the event's query and headers.
+func (e Event) RequestWith(baseURL, path string, body []byte) (*http.Request, error) {
+	target := baseURL + path
 	if e.RawQueryString != "" {
 		target += "?" + e.RawQueryString
 	}
-	r, err := http.NewRequest(e.Method(), target, strings.NewReader(string(body)))
+	r, err := http.NewRequest(e.Method(), target, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
