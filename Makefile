@@ -80,27 +80,27 @@ build:
 BENCH_DIR := bin/bench
 bench: deps
 	@mkdir -p $(BENCH_DIR)
-	go test -run '^$$' -bench . -benchmem -count 5 -benchtime 2000x ./internal/perf/ | tee $(BENCH_DIR)/pipeline.txt
-	go run ./cmd/bench calls
-	go run ./cmd/bench coldstart
-	go run ./cmd/bench dataset
-	go run ./cmd/bench load
+	go test -run '^$$' -bench . -benchmem -count 5 -benchtime 2000x ./tools/perf/ | tee $(BENCH_DIR)/pipeline.txt
+	go run ./tools/bench calls
+	go run ./tools/bench coldstart
+	go run ./tools/bench dataset
+	go run ./tools/bench load
 	@echo
-	@go run ./cmd/bench report
+	@go run ./tools/bench report
 
 # 100,000 contacts in one account (seeding takes several minutes).
 bench-dataset: deps
-	go run ./cmd/bench dataset -large
+	go run ./tools/bench dataset -large
 
 # Order-only (|): install dynalite when missing, but never reinstall because
 # package.json is newer, since npm ci through a symlinked node_modules
 # empties the directory it points to.
 fuzz: | $(DYNALITE)
-	FUZZTIME=$(or $(FUZZTIME),20s) scripts/fuzz.sh
+	FUZZTIME=$(or $(FUZZTIME),20s) tools/fuzz.sh
 
-# LOADFLAGS, e.g. LOADFLAGS="-duration 5m", goes to cmd/loadfaults.
+# LOADFLAGS, e.g. LOADFLAGS="-duration 5m", goes to tools/loadfaults.
 load-faults: | $(DYNALITE)
-	go run ./cmd/loadfaults $(LOADFLAGS)
+	go run ./tools/loadfaults $(LOADFLAGS)
 
 clean:
 	rm -rf bin .aws-sam

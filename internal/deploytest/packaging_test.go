@@ -20,12 +20,12 @@ import (
 
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
-	"github.com/bizplatform/api/internal/lambdart"
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/operations"
+	"github.com/bizplatform/api/tools/lambdart"
 )
 
 // buildFunctions builds every function for this machine with the flags the

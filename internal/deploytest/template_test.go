@@ -270,7 +270,7 @@ func TestEachFunctionMayCallExactlyTheDynamoDBActionsItsCodeCalls(t *testing.T) 
 	}
 	// A separate process: the analysis is several times slower under the
 	// race detector this test may run with.
-	cmd := exec.Command("go", append([]string{"run", "./internal/iamcheck/iamactions"}, mains...)...)
+	cmd := exec.Command("go", append([]string{"run", "./tools/iamcheck/iamactions"}, mains...)...)
 	cmd.Dir = root
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()

@@ -68,7 +68,7 @@ func Endpoint(t testing.TB) string {
 }
 
 // testCallTimeout bounds each DynamoDB call of a test table (the product's
-// default is storage.DefaultCallTimeout; internal/faults tests the bounds).
+// default is storage.DefaultCallTimeout; tools/faults tests the bounds).
 const testCallTimeout = 15 * time.Second
 
 // NewTable creates an empty table of its own on the test engine.

@@ -11,10 +11,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/bizplatform/api/internal/faults"
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/validate"
+	"github.com/bizplatform/api/tools/faults"
 )
 
 // sample has a field of every kind the areas' requests use.

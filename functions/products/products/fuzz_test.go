@@ -4,11 +4,11 @@ import (
 	"testing"
 
 	"github.com/bizplatform/api/functions/products/products"
-	"github.com/bizplatform/api/internal/fuzzapi"
+	"github.com/bizplatform/api/tools/fuzzapi"
 )
 
 // Fuzz targets, one per operation: fuzzed path, query and body through the
-// whole pipeline to the real handler on the demo data (see internal/fuzzapi).
+// whole pipeline to the real handler on the demo data (see tools/fuzzapi).
 // Seeds: testdata/fuzz/<FuzzName>/ (the operation's sample event and
 // malformed variants); they also run as plain tests in make test.
 

@@ -15,11 +15,11 @@ import (
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/internal/dynalite"
-	"github.com/bizplatform/api/internal/perf"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/tools/perf"
 )
 
 // engine is a dynalite of this run, reached directly and through a counting

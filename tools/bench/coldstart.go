@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/bizplatform/api/internal/catalog"
-	"github.com/bizplatform/api/internal/lambdart"
-	"github.com/bizplatform/api/internal/perf"
 	"github.com/bizplatform/api/shared/operations"
+	"github.com/bizplatform/api/tools/lambdart"
+	"github.com/bizplatform/api/tools/perf"
 )
 
 // lambdaFlags are the Makefile's LAMBDA_FLAGS.
@@ -53,7 +53,7 @@ func runColdStart(args []string) error {
 	ctx := context.Background()
 	binDir := filepath.Join(c.out, "coldstart")
 	armDir := filepath.Join(c.out, "arm64")
-	pkgs := []string{"./internal/perf/hello"}
+	pkgs := []string{"./tools/perf/hello"}
 	for _, area := range operations.Areas {
 		pkgs = append(pkgs, "./functions/"+area)
 	}

@@ -3,7 +3,7 @@
 // it as a separate process, so the analysis is not slowed down by the race
 // detector the tests run under.
 //
-//	go run ./internal/iamcheck/iamactions ./functions/contacts ./functions/users
+//	go run ./tools/iamcheck/iamactions ./functions/contacts ./functions/users
 package main
 
 import (
@@ -11,7 +11,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/bizplatform/api/internal/iamcheck"
+	"github.com/bizplatform/api/tools/iamcheck"
 )
 
 func main() {

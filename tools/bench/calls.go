@@ -15,10 +15,10 @@ import (
 
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
-	"github.com/bizplatform/api/internal/perf"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/tools/perf"
 )
 
 // CallFigures are one request's DynamoDB calls as the proxy saw them.

@@ -2,7 +2,7 @@
 # Screenshot the API reference (/docs) of a running `make run` server with
 # Debian's chromium, headless, to show that the page renders offline.
 #
-#   scripts/docs-screenshot.sh [URL] [OUT.png]
+#   tools/docs-screenshot.sh [URL] [OUT.png]
 #
 # URL defaults to http://127.0.0.1:${PORT:-3000}/docs and OUT to
 # .local/docs-screenshot.png (git-ignored). Installs nothing: it needs chromium

@@ -109,7 +109,7 @@ func eventRequest(b *testing.B, ev Event) (*http.Request, []byte) {
 // pipeline and its handler, with DynamoDB answered at once by the Stub: the
 // cost of the code itself on a warm instance.
 //
-//	go test -run '^$' -bench Operations -benchmem ./internal/perf/
+//	go test -run '^$' -bench Operations -benchmem ./tools/perf/
 func BenchmarkOperations(b *testing.B) {
 	h := stubServer(b)
 	events, err := ReadEvents(filepath.Join("..", ".."))

@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/internal/demo"
-	"github.com/bizplatform/api/internal/faults"
-	"github.com/bizplatform/api/internal/perf"
+	"github.com/bizplatform/api/tools/faults"
+	"github.com/bizplatform/api/tools/perf"
 )
 
 // require503 checks an answer given while storage is unreachable: 503, a

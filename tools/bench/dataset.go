@@ -18,12 +18,12 @@ import (
 
 	"github.com/bizplatform/api/functions/contacts/contacts"
 	"github.com/bizplatform/api/functions/contacts/contactstore"
-	"github.com/bizplatform/api/internal/perf"
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/tools/perf"
 )
 
 // DatasetFigure is list latency for one dataset shape.

@@ -4,11 +4,11 @@
 // Each step writes its figures as JSON under -out, so the table can be
 // printed again without measuring again.
 //
-//	go run ./cmd/bench calls      # calls and round trips per operation (warm, cold)
-//	go run ./cmd/bench coldstart  # process start to first answer vs hello-world
-//	go run ./cmd/bench load       # mixed load against the devserver, dynalite ceiling
-//	go run ./cmd/bench dataset    # list latency at 1k/10k(/100k) contacts
-//	go run ./cmd/bench report     # the table
+//	go run ./tools/bench calls      # calls and round trips per operation (warm, cold)
+//	go run ./tools/bench coldstart  # process start to first answer vs hello-world
+//	go run ./tools/bench load       # mixed load against the devserver, dynalite ceiling
+//	go run ./tools/bench dataset    # list latency at 1k/10k(/100k) contacts
+//	go run ./tools/bench report     # the table
 package main
 
 import (

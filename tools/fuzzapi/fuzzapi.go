@@ -18,9 +18,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/internal/demo"
-	"github.com/bizplatform/api/internal/faults"
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/tools/faults"
 )
 
 // Env is areas' API on the demo dataset, with the demo tokens.

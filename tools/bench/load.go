@@ -28,13 +28,13 @@ import (
 	"github.com/rakyll/hey/requester"
 
 	"github.com/bizplatform/api/internal/demo"
-	"github.com/bizplatform/api/internal/perf"
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/scopes"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/tools/perf"
 )
 
 // mix is the load's operations and their weights (per 100 requests): reads

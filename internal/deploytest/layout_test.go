@@ -1,0 +1,38 @@
+package deploytest
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The measuring tools (tools/: bench, load with faults, fuzz and fault
+// harnesses, the Lambda Runtime API stand-in, the IAM check) and what only
+// they need stay out of everything that ships or that a user runs: the
+// functions, the local server and the admin CLI.
+func TestNothingThatShipsLinksTheMeasuringTools(t *testing.T) {
+	root := repoRoot(t)
+	forbidden := []string{
+		"github.com/bizplatform/api/tools/",
+		"github.com/rakyll/hey",
+		"golang.org/x/tools",
+	}
+	for _, target := range []string{"./functions/...", "./cmd/..."} {
+		t.Run("the packages of "+target+" link none of them", func(t *testing.T) {
+			cmd := exec.Command("go", "list", "-deps", "-tags", "lambda.norpc", target)
+			cmd.Dir = root
+			out, err := cmd.Output()
+			require.NoError(t, err)
+			pkgs := strings.Fields(string(out))
+			require.NotEmpty(t, pkgs)
+			for _, pkg := range pkgs {
+				for _, f := range forbidden {
+					assert.False(t, strings.HasPrefix(pkg, f), "%s links %s", target, pkg)
+				}
+			}
+		})
+	}
+}
