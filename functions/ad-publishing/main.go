@@ -2,7 +2,7 @@
 package main
 
 import (
-	"github.com/bizplatform/api/functions/ad-publishing/adpublishing"
+	"github.com/bizplatform/api/areas/adpublishing"
 	"github.com/bizplatform/api/shared/lambdaapp"
 )
 

@@ -2,7 +2,7 @@
 package main
 
 import (
-	"github.com/bizplatform/api/functions/associations/associations"
+	"github.com/bizplatform/api/areas/associations"
 	"github.com/bizplatform/api/shared/lambdaapp"
 )
 

@@ -2,7 +2,7 @@
 package main
 
 import (
-	"github.com/bizplatform/api/functions/brand-boards/brandboards"
+	"github.com/bizplatform/api/areas/brandboards"
 	"github.com/bizplatform/api/shared/lambdaapp"
 )
 

@@ -2,7 +2,7 @@
 package main
 
 import (
-	"github.com/bizplatform/api/functions/campaigns/campaigns"
+	"github.com/bizplatform/api/areas/campaigns"
 	"github.com/bizplatform/api/shared/lambdaapp"
 )
 

@@ -2,7 +2,7 @@
 package main
 
 import (
-	"github.com/bizplatform/api/functions/contacts/contacts"
+	"github.com/bizplatform/api/areas/contacts"
 	"github.com/bizplatform/api/shared/lambdaapp"
 )
 

@@ -2,7 +2,7 @@
 package main
 
 import (
-	"github.com/bizplatform/api/functions/conversations/conversations"
+	"github.com/bizplatform/api/areas/conversations"
 	"github.com/bizplatform/api/shared/lambdaapp"
 )
 

@@ -2,7 +2,7 @@
 package main
 
 import (
-	"github.com/bizplatform/api/functions/custom-fields/customfields"
+	"github.com/bizplatform/api/areas/customfields"
 	"github.com/bizplatform/api/shared/lambdaapp"
 )
 

@@ -2,7 +2,7 @@
 package main
 
 import (
-	"github.com/bizplatform/api/functions/emails/emails"
+	"github.com/bizplatform/api/areas/emails"
 	"github.com/bizplatform/api/shared/lambdaapp"
 )
 

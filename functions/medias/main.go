@@ -2,7 +2,7 @@
 package main
 
 import (
-	"github.com/bizplatform/api/functions/medias/medias"
+	"github.com/bizplatform/api/areas/medias"
 	"github.com/bizplatform/api/shared/lambdaapp"
 )
 

@@ -2,7 +2,7 @@
 package main
 
 import (
-	"github.com/bizplatform/api/functions/payments/payments"
+	"github.com/bizplatform/api/areas/payments"
 	"github.com/bizplatform/api/shared/lambdaapp"
 )
 

@@ -2,7 +2,7 @@
 package main
 
 import (
-	"github.com/bizplatform/api/functions/products/products"
+	"github.com/bizplatform/api/areas/products"
 	"github.com/bizplatform/api/shared/lambdaapp"
 )
 

@@ -2,7 +2,7 @@
 package main
 
 import (
-	"github.com/bizplatform/api/functions/store/store"
+	"github.com/bizplatform/api/areas/store"
 	"github.com/bizplatform/api/shared/lambdaapp"
 )
 

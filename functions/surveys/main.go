@@ -2,7 +2,7 @@
 package main
 
 import (
-	"github.com/bizplatform/api/functions/surveys/surveys"
+	"github.com/bizplatform/api/areas/surveys"
 	"github.com/bizplatform/api/shared/lambdaapp"
 )
 

@@ -2,7 +2,7 @@
 package main
 
 import (
-	"github.com/bizplatform/api/functions/users/users"
+	"github.com/bizplatform/api/areas/users"
 	"github.com/bizplatform/api/shared/lambdaapp"
 )
 

@@ -2,7 +2,7 @@
 package main
 
 import (
-	"github.com/bizplatform/api/functions/voice-ai/voiceai"
+	"github.com/bizplatform/api/areas/voiceai"
 	"github.com/bizplatform/api/shared/lambdaapp"
 )
 

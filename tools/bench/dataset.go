@@ -16,8 +16,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/bizplatform/api/functions/contacts/contacts"
-	"github.com/bizplatform/api/functions/contacts/contactstore"
+	"github.com/bizplatform/api/areas/contacts"
+	"github.com/bizplatform/api/areas/contacts/contactstore"
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"

@@ -1,0 +1,31 @@
+// Package associations serves the associations area: defining an
+// association between two object kinds (contact to contact, contact to
+// custom object) and relating two records under it. It also owns, for now,
+// the account's custom object definitions and records that associations
+// point at.
+package associations
+
+import (
+	"github.com/bizplatform/api/areas/contacts/contactstore"
+	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/operations"
+	"github.com/bizplatform/api/shared/route"
+)
+
+// Area is the associations area.
+var Area = app.Area{Name: "associations", Routes: routes, Seed: seed}
+
+type handler struct {
+	store    *Store
+	contacts *contactstore.Store
+	clock    clock.Clock
+}
+
+func routes(d app.Deps) []route.Route {
+	h := &handler{store: NewStore(d.Table), contacts: contactstore.NewStore(d.Table), clock: d.Clock}
+	return []route.Route{
+		{Op: operations.CreateAssociation, Handle: h.createAssociation},
+		{Op: operations.CreateRelation, Handle: h.createRelation},
+	}
+}

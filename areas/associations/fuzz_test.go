@@ -1,0 +1,23 @@
+package associations_test
+
+import (
+	"testing"
+
+	"github.com/bizplatform/api/areas/associations"
+	"github.com/bizplatform/api/tools/fuzzapi"
+)
+
+// Fuzz targets, one per operation: fuzzed path, query and body through the
+// whole pipeline to the real handler on the demo data (see tools/fuzzapi).
+// Seeds: testdata/fuzz/<FuzzName>/ (the operation's sample event and
+// malformed variants); they also run as plain tests in make test.
+
+// FuzzCreateAssociation fuzzes POST /associations/.
+func FuzzCreateAssociation(f *testing.F) {
+	fuzzapi.New(f, associations.Area).Fuzz(f, "POST", fuzzapi.Token(0))
+}
+
+// FuzzCreateRelation fuzzes POST /associations/relations.
+func FuzzCreateRelation(f *testing.F) {
+	fuzzapi.New(f, associations.Area).Fuzz(f, "POST", fuzzapi.Token(0))
+}

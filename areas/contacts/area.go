@@ -1,0 +1,25 @@
+// Package contacts serves the Contacts area: listing an account's contacts
+// and deleting a contact's task.
+package contacts
+
+import (
+	"github.com/bizplatform/api/areas/contacts/contactstore"
+	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/operations"
+	"github.com/bizplatform/api/shared/route"
+)
+
+// Area is the Contacts area.
+var Area = app.Area{Name: "contacts", Routes: routes, Seed: seed}
+
+type handler struct {
+	store *contactstore.Store
+}
+
+func routes(d app.Deps) []route.Route {
+	h := &handler{store: contactstore.NewStore(d.Table)}
+	return []route.Route{
+		{Op: operations.ListContacts, Handle: h.list},
+		{Op: operations.DeleteTask, Handle: h.deleteTask},
+	}
+}

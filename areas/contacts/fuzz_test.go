@@ -1,0 +1,79 @@
+package contacts_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bizplatform/api/areas/contacts"
+	"github.com/bizplatform/api/tools/fuzzapi"
+)
+
+// Fuzz targets, one per operation: fuzzed path, query and body through the
+// whole pipeline to the real handler on the demo data (see tools/fuzzapi).
+// Seeds: testdata/fuzz/<FuzzName>/ (the operation's sample event and
+// malformed variants); they also run as plain tests in make test.
+
+// FuzzListContacts fuzzes GET /contacts/.
+func FuzzListContacts(f *testing.F) {
+	fuzzapi.New(f, contacts.Area).Fuzz(f, "GET", fuzzapi.Token(0))
+}
+
+// FuzzDeleteTask fuzzes DELETE /contacts/{contactId}/tasks/{taskId}.
+func FuzzDeleteTask(f *testing.F) {
+	fuzzapi.New(f, contacts.Area).Fuzz(f, "DELETE", fuzzapi.Token(0))
+}
+
+// FuzzContactsCursor fuzzes the list's cursor (startAfter, startAfterId)
+// and page size: every answer is sound, and when a page has a next one,
+// following meta.nextPageUrl answers 200 with contacts that come strictly
+// after the page (never one of its contacts again).
+func FuzzContactsCursor(f *testing.F) {
+	env := fuzzapi.New(f, contacts.Area)
+	token := fuzzapi.Token(0)
+	f.Fuzz(func(t *testing.T, startAfter, startAfterID, limit string) {
+		q := url.Values{"locationId": {"demoLocAlpha00000001"}}
+		for k, v := range map[string]string{"startAfter": startAfter, "startAfterId": startAfterID, "limit": limit} {
+			if v != "" {
+				q.Set(k, v)
+			}
+		}
+		status, raw := env.Check(t, "GET", token, "/contacts/", q.Encode(), nil)
+		if status != http.StatusOK {
+			return
+		}
+		var page struct {
+			Contacts []struct {
+				ID string `json:"id"`
+			} `json:"contacts"`
+			Meta struct {
+				NextPageURL *string `json:"nextPageUrl"`
+			} `json:"meta"`
+		}
+		require.NoError(t, json.Unmarshal(raw, &page))
+		if page.Meta.NextPageURL == nil {
+			return
+		}
+		next, err := url.Parse(*page.Meta.NextPageURL)
+		require.NoError(t, err)
+		status, raw = env.Check(t, "GET", token, next.Path, next.RawQuery, nil)
+		require.Equal(t, http.StatusOK, status, "following nextPageUrl %s: %s", *page.Meta.NextPageURL, raw)
+		seen := map[string]bool{}
+		for _, c := range page.Contacts {
+			seen[c.ID] = true
+		}
+		var after struct {
+			Contacts []struct {
+				ID string `json:"id"`
+			} `json:"contacts"`
+		}
+		require.NoError(t, json.Unmarshal(raw, &after))
+		for _, c := range after.Contacts {
+			assert.False(t, seen[c.ID], "contact %s repeats on the next page", c.ID)
+		}
+	})
+}

@@ -1,0 +1,202 @@
+package contacts
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/bizplatform/api/areas/contacts/contactstore"
+	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/httpio"
+	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/validate"
+)
+
+// Page sizes of the list, as the public API sets them.
+const (
+	defaultLimit = 20
+	maxLimit     = 100
+	maxQueryLen  = 100
+	maxEpochMs   = 9_999_999_999_999
+	maxPage      = 1_000_000_000
+)
+
+type listResponse struct {
+	Contacts []contactstore.Contact `json:"contacts"`
+	// Count is the number of contacts matching the request (all pages),
+	// the same figure as meta.total.
+	Count int      `json:"count"`
+	Meta  listMeta `json:"meta"`
+}
+
+// listMeta describes the page. StartAfter and StartAfterID are the cursor of
+// the next page (null on the last page): pass them back as query parameters.
+type listMeta struct {
+	Total        int     `json:"total"`
+	CurrentPage  int     `json:"currentPage"`
+	NextPage     *int    `json:"nextPage"`
+	PrevPage     *int    `json:"prevPage"`
+	StartAfterID *string `json:"startAfterId"`
+	StartAfter   *int64  `json:"startAfter"`
+	NextPageURL  *string `json:"nextPageUrl"`
+}
+
+type listRequest struct {
+	locationID   string
+	limit        int
+	startAfterID string
+	startAfter   int64
+	hasStartMs   bool
+	query        string
+	// page is the number of the page the cursor starts, as nextPageUrl
+	// carries it (0: not given, then it is counted).
+	page int
+}
+
+func parseList(r *http.Request) (listRequest, error) {
+	var v validate.Errors
+	q := httpio.NewQuery(r, &v)
+	req := listRequest{
+		locationID: q.RequiredID("locationId"),
+		limit:      q.Int("limit", defaultLimit, 1, maxLimit),
+		query:      strings.TrimSpace(q.String("query")),
+	}
+	if q.Has("startAfterId") {
+		req.startAfterID = q.String("startAfterId")
+		v.ID("startAfterId", req.startAfterID)
+	}
+	if q.Has("startAfter") {
+		ms, err := strconv.ParseInt(q.String("startAfter"), 10, 64)
+		if v.Check(err == nil && ms >= 0 && ms <= maxEpochMs, "startAfter must be a time in epoch milliseconds") {
+			req.startAfter, req.hasStartMs = ms, true
+		}
+	}
+	if q.Has("page") {
+		req.page = q.Int("page", 0, 2, maxPage)
+		v.Check(req.startAfterID != "" || req.hasStartMs, "page must come with startAfter or startAfterId (the cursor of the page it numbers)")
+	}
+	v.MaxLen("query", req.query, maxQueryLen)
+	return req, v.Err()
+}
+
+func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
+	req, err := parseList(r)
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	if _, err := auth.RequireAccount(ctx, req.locationID); err != nil {
+		return err
+	}
+
+	cursor := ""
+	switch {
+	case req.startAfterID != "" && req.hasStartMs:
+		cursor = contactstore.OrderKey(req.startAfter, req.startAfterID)
+	case req.startAfterID != "":
+		key, ok, err := h.store.OrderKeyOf(ctx, req.locationID, req.startAfterID)
+		if err != nil {
+			return storage.Classify(err)
+		}
+		if !ok {
+			return apierror.Invalid("startAfterId must name a contact of this account")
+		}
+		cursor = key
+	case req.hasStartMs:
+		cursor = contactstore.OrderKey(req.startAfter, contactstore.AfterAllIDs)
+	}
+
+	// Without a filter the total is the account's kept total, read while
+	// the page is; a filtered total can only be counted.
+	type totalRead struct {
+		n    int
+		kept bool
+		err  error
+	}
+	totalDone := make(chan totalRead, 1)
+	go func() {
+		if req.query != "" {
+			totalDone <- totalRead{}
+			return
+		}
+		n, kept, err := h.store.Total(ctx, req.locationID)
+		totalDone <- totalRead{n, kept, err}
+	}()
+	pg, err := h.store.ListPage(ctx, contactstore.Page{AccountID: req.locationID, After: cursor, Query: req.query, Limit: req.limit})
+	tr := <-totalDone
+	if err != nil {
+		return storage.Classify(err)
+	}
+	if tr.err != nil {
+		return storage.Classify(tr.err)
+	}
+	total := tr.n
+	if !tr.kept {
+		if total, err = h.store.Count(ctx, req.locationID, req.query, ""); err != nil {
+			return storage.Classify(err)
+		}
+	}
+	// The page number is the count of contacts before the cursor, which
+	// grows with the account; nextPageUrl carries it so that a walk
+	// through the pages never counts.
+	current := 1
+	if cursor != "" && req.page > 0 {
+		current = req.page
+	} else if cursor != "" {
+		before, err := h.store.Count(ctx, req.locationID, req.query, cursor)
+		if err != nil {
+			return storage.Classify(err)
+		}
+		current = (before+req.limit-1)/req.limit + 1
+	}
+
+	resp := listResponse{Contacts: make([]contactstore.Contact, len(pg.Entries)), Count: total, Meta: listMeta{Total: total, CurrentPage: current}}
+	for i, e := range pg.Entries {
+		resp.Contacts[i] = present(e.Contact)
+	}
+	if current > 1 {
+		prev := current - 1
+		resp.Meta.PrevPage = &prev
+	}
+	if pg.More {
+		next := current + 1
+		last := pg.Entries[len(pg.Entries)-1]
+		ms := last.AddedMs()
+		id := last.Contact.ID
+		resp.Meta.NextPage, resp.Meta.StartAfter, resp.Meta.StartAfterID = &next, &ms, &id
+		u := nextPageURL(req, ms, id, next)
+		resp.Meta.NextPageURL = &u
+	}
+	return httpio.WriteJSON(w, http.StatusOK, resp)
+}
+
+func nextPageURL(req listRequest, ms int64, id string, page int) string {
+	q := url.Values{}
+	q.Set("locationId", req.locationID)
+	q.Set("limit", strconv.Itoa(req.limit))
+	q.Set("startAfter", strconv.FormatInt(ms, 10))
+	q.Set("startAfterId", id)
+	q.Set("page", strconv.Itoa(page))
+	if req.query != "" {
+		q.Set("query", req.query)
+	}
+	return fmt.Sprintf("/contacts/?%s", q.Encode())
+}
+
+// present is a contact as the list shows it: its lists are always arrays,
+// empty rather than null when a contact has none.
+func present(c contactstore.Contact) contactstore.Contact {
+	if c.Tags == nil {
+		c.Tags = []string{}
+	}
+	if c.CustomFields == nil {
+		c.CustomFields = []contactstore.CustomValue{}
+	}
+	if c.Followers == nil {
+		c.Followers = []string{}
+	}
+	return c
+}

@@ -1,0 +1,69 @@
+package contacts
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/bizplatform/api/areas/contacts/contactstore"
+	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/validate"
+)
+
+// SeedData is the contacts part of a demo dataset.
+type SeedData struct {
+	Contacts []SeedContact `json:"contacts"`
+}
+
+// SeedContact is a contact and its tasks.
+type SeedContact struct {
+	contactstore.Contact
+	Tasks []contactstore.Task `json:"tasks"`
+}
+
+func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
+	var data SeedData
+	if err := app.DecodeSeed("contacts", raw, &data); err != nil {
+		return err
+	}
+	var items []any
+	for _, c := range data.Contacts {
+		if msg := validate.IDProblem("contact id", c.ID) + validate.IDProblem("locationId", c.LocationID); msg != "" {
+			return fmt.Errorf("contacts: %s", msg)
+		}
+		added, err := time.Parse(time.RFC3339, c.DateAdded)
+		if err != nil {
+			return fmt.Errorf("contacts: contact %s: dateAdded: %w", c.ID, err)
+		}
+		if c.Tags == nil {
+			c.Tags = []string{}
+		}
+		if c.CustomFields == nil {
+			c.CustomFields = []contactstore.CustomValue{}
+		}
+		if c.Followers == nil {
+			c.Followers = []string{}
+		}
+		for _, t := range c.Tasks {
+			if msg := validate.IDProblem("task id", t.ID); msg != "" {
+				return fmt.Errorf("contacts: %s", msg)
+			}
+		}
+		items = append(items, contactstore.Items(c.Contact, added.UnixMilli(), c.Tasks)...)
+	}
+	if err := d.Table.BatchPut(ctx, items); err != nil {
+		return err
+	}
+	store := contactstore.NewStore(d.Table)
+	seen := map[string]bool{}
+	for _, c := range data.Contacts {
+		if !seen[c.LocationID] {
+			seen[c.LocationID] = true
+			if err := store.Recount(ctx, c.LocationID); err != nil {
+				return fmt.Errorf("contacts: total of %s: %w", c.LocationID, err)
+			}
+		}
+	}
+	return nil
+}

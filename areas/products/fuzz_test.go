@@ -1,0 +1,18 @@
+package products_test
+
+import (
+	"testing"
+
+	"github.com/bizplatform/api/areas/products"
+	"github.com/bizplatform/api/tools/fuzzapi"
+)
+
+// Fuzz targets, one per operation: fuzzed path, query and body through the
+// whole pipeline to the real handler on the demo data (see tools/fuzzapi).
+// Seeds: testdata/fuzz/<FuzzName>/ (the operation's sample event and
+// malformed variants); they also run as plain tests in make test.
+
+// FuzzUpdateInventory fuzzes POST /products/inventory.
+func FuzzUpdateInventory(f *testing.F) {
+	fuzzapi.New(f, products.Area).Fuzz(f, "POST", fuzzapi.Token(0))
+}
