@@ -13,11 +13,11 @@ import (
 var Area = app.Area{Name: "ad-publishing", Routes: routes, Seed: seed}
 
 type handler struct {
-	store *Store
+	store *Ads
 }
 
 func routes(d app.Deps) []route.Route {
-	h := &handler{store: NewStore(d.Table)}
+	h := &handler{store: NewAds(d.Table)}
 	return []route.Route{
 		{Op: operations.SearchAdsReportingList, Handle: h.reportingList},
 		{Op: operations.DeleteSocialAdsIntegration, Handle: h.deleteSocialIntegration},

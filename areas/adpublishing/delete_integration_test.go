@@ -22,7 +22,7 @@ func deleteIntegration(t *testing.T, env *testenv.Env, token string, body any) *
 
 func TestDeleteSocialIntegration(t *testing.T) {
 	env, token := newEnv(t)
-	store := adpublishing.NewStore(env.Table)
+	store := adpublishing.NewAds(env.Table)
 	ctx := context.Background()
 	seedIntegrations(t, env, integration(acctA, "intA"), integration(acctB, "intB"))
 
@@ -67,7 +67,7 @@ func TestDeleteSocialIntegration(t *testing.T) {
 
 func TestDeleteSocialIntegrationRejectsBadBodies(t *testing.T) {
 	env, token := newEnv(t)
-	store := adpublishing.NewStore(env.Table)
+	store := adpublishing.NewAds(env.Table)
 	seedIntegrations(t, env, integration(acctA, "intA"))
 	cases := []struct {
 		name   string
@@ -115,7 +115,7 @@ func TestDeleteSocialIntegrationConcurrentDeletesSucceedOnce(t *testing.T) {
 		counts[s]++
 	}
 	assert.Equal(t, map[int]int{http.StatusOK: 1, http.StatusNotFound: n - 1}, counts)
-	got, err := adpublishing.NewStore(env.Table).SocialIntegration(context.Background(), acctA)
+	got, err := adpublishing.NewAds(env.Table).SocialIntegration(context.Background(), acctA)
 	require.NoError(t, err)
 	assert.Nil(t, got)
 }

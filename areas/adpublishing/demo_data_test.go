@@ -85,7 +85,7 @@ func TestDemoDataServesTheDocumentedExamples(t *testing.T) {
 		resp := deleteIntegration(t, env, token, deleteBody(demoAlpha))
 		require.Equal(t, http.StatusOK, resp.Status, "body: %s", resp.Body)
 		deleteIntegration(t, env, token, deleteBody(demoAlpha)).RequireError(t, http.StatusNotFound)
-		bravo, err := adpublishing.NewStore(env.Table).SocialIntegration(t.Context(), demoBravo)
+		bravo, err := adpublishing.NewAds(env.Table).SocialIntegration(t.Context(), demoBravo)
 		require.NoError(t, err)
 		assert.NotNil(t, bravo)
 	})

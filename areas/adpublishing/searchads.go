@@ -200,16 +200,16 @@ func newAdGroupReportItem(g AdGroup, m DailyMetrics) reportItem {
 	}
 }
 
-// Store reads and writes the area's records.
-type Store struct {
+// Ads reads and writes the area's records.
+type Ads struct {
 	table *storage.Table
 }
 
-// NewStore returns a Store on table.
-func NewStore(table *storage.Table) *Store { return &Store{table: table} }
+// NewAds returns the ads on table.
+func NewAds(table *storage.Table) *Ads { return &Ads{table: table} }
 
 // Campaign returns the account's campaign of the integration type, or nil.
-func (s *Store) Campaign(ctx context.Context, accountID, typ, campaignID string) (*Campaign, error) {
+func (s *Ads) Campaign(ctx context.Context, accountID, typ, campaignID string) (*Campaign, error) {
 	item, err := storage.Get[campaignItem](ctx, s.table, campaignKey(accountID, typ, campaignID))
 	if err != nil || item == nil {
 		return nil, err
@@ -218,7 +218,7 @@ func (s *Store) Campaign(ctx context.Context, accountID, typ, campaignID string)
 }
 
 // Campaigns returns the account's campaigns of the integration type, by id.
-func (s *Store) Campaigns(ctx context.Context, accountID, typ string) ([]Campaign, error) {
+func (s *Ads) Campaigns(ctx context.Context, accountID, typ string) ([]Campaign, error) {
 	items, err := storage.QueryPartition[campaignItem](ctx, s.table, storage.AccountPK(accountID), campaignPrefix(typ))
 	if err != nil {
 		return nil, err
@@ -232,7 +232,7 @@ func (s *Store) Campaigns(ctx context.Context, accountID, typ string) ([]Campaig
 
 // AdGroups returns the ad groups of one campaign of the integration type, or
 // of all its campaigns when campaignID is "".
-func (s *Store) AdGroups(ctx context.Context, accountID, typ, campaignID string) ([]AdGroup, error) {
+func (s *Ads) AdGroups(ctx context.Context, accountID, typ, campaignID string) ([]AdGroup, error) {
 	items, err := storage.QueryPartition[adGroupItem](ctx, s.table, storage.AccountPK(accountID), adGroupPrefix(typ, campaignID))
 	if err != nil {
 		return nil, err
@@ -256,7 +256,7 @@ type reportRange struct {
 
 // reportRows reads the rows of a range with one Query (paged): the base
 // table's date-first keys for every campaign, the per-campaign index for one.
-func (s *Store) reportRows(ctx context.Context, rr reportRange) ([]reportItem, error) {
+func (s *Ads) reportRows(ctx context.Context, rr reportRange) ([]reportItem, error) {
 	var keyCond expression.KeyConditionBuilder
 	in := &dynamodb.QueryInput{TableName: aws.String(s.table.Name)}
 	if rr.campaignID == "" {

@@ -34,7 +34,7 @@ func newSocialIntegrationItem(i SocialIntegration) socialIntegrationItem {
 }
 
 // SocialIntegration returns the account's social ad integration, or nil.
-func (s *Store) SocialIntegration(ctx context.Context, accountID string) (*SocialIntegration, error) {
+func (s *Ads) SocialIntegration(ctx context.Context, accountID string) (*SocialIntegration, error) {
 	item, err := storage.Get[socialIntegrationItem](ctx, s.table, socialIntegrationKey(accountID))
 	if err != nil || item == nil {
 		return nil, err
@@ -45,7 +45,7 @@ func (s *Store) SocialIntegration(ctx context.Context, accountID string) (*Socia
 // DeleteSocialIntegration removes the account's social ad integration; it
 // reports false when the account has none. The delete is conditional, so of
 // two concurrent deletes exactly one reports true.
-func (s *Store) DeleteSocialIntegration(ctx context.Context, accountID string) (bool, error) {
+func (s *Ads) DeleteSocialIntegration(ctx context.Context, accountID string) (bool, error) {
 	err := s.table.Delete(ctx, socialIntegrationKey(accountID), storage.ItemExists())
 	if storage.IsConditionFailed(err) {
 		return false, nil

@@ -17,13 +17,13 @@ import (
 var Area = app.Area{Name: "associations", Routes: routes, Seed: seed}
 
 type handler struct {
-	store    *Store
-	contacts *contactstore.Store
+	store    *Graph
+	contacts *contactstore.Contacts
 	clock    clock.Clock
 }
 
 func routes(d app.Deps) []route.Route {
-	h := &handler{store: NewStore(d.Table), contacts: contactstore.NewStore(d.Table), clock: d.Clock}
+	h := &handler{store: NewGraph(d.Table), contacts: contactstore.NewContacts(d.Table), clock: d.Clock}
 	return []route.Route{
 		{Op: operations.CreateAssociation, Handle: h.createAssociation},
 		{Op: operations.CreateRelation, Handle: h.createRelation},

@@ -31,7 +31,7 @@ func associationBody(key, firstKey, secondKey string) map[string]any {
 
 func TestCreateAssociationStoresAndAnswersTheAssociation(t *testing.T) {
 	env, token := newEnv(t, 1)
-	store := associations.NewStore(env.Table)
+	store := associations.NewGraph(env.Table)
 	ctx := context.Background()
 	cases := []struct {
 		name, key, first, second string
@@ -73,7 +73,7 @@ func TestCreateAssociationKeyIsUniqueOnlyWithinTheAccount(t *testing.T) {
 	// acctB has an association with key bravo_pets; acctA may use the key too.
 	resp := post(t, env, token, associationsPath, associationBody("bravo_pets", "contact", "contact"))
 	requireStatus(t, resp, http.StatusCreated)
-	other, err := associations.NewStore(env.Table).AssociationByKey(context.Background(), acctB, "bravo_pets")
+	other, err := associations.NewGraph(env.Table).AssociationByKey(context.Background(), acctB, "bravo_pets")
 	require.NoError(t, err)
 	require.NotNil(t, other)
 	assert.Equal(t, ascBravo, other.ID, "the other account's association is untouched")
@@ -81,7 +81,7 @@ func TestCreateAssociationKeyIsUniqueOnlyWithinTheAccount(t *testing.T) {
 
 func TestCreateAssociationRejectsBrokenRules(t *testing.T) {
 	env, token := newEnv(t, 1)
-	store := associations.NewStore(env.Table)
+	store := associations.NewGraph(env.Table)
 	ctx := context.Background()
 	before, err := store.Associations(ctx, acctA)
 	require.NoError(t, err)
@@ -138,7 +138,7 @@ func TestCreateAssociationRejectsBrokenRules(t *testing.T) {
 
 func TestCreateAssociationForAnotherAccountIsForbidden(t *testing.T) {
 	env, token := newEnv(t, 1)
-	store := associations.NewStore(env.Table)
+	store := associations.NewGraph(env.Table)
 	ctx := context.Background()
 	body := with(associationBody("foreign_key", "contact", "contact"), map[string]any{"locationId": acctB})
 	msg := post(t, env, token, associationsPath, body).RequireError(t, http.StatusForbidden)
@@ -192,7 +192,7 @@ func TestCreateAssociationConcurrentSameKeyCreatesOne(t *testing.T) {
 	}
 	require.Equal(t, 1, created, "exactly one request creates the association")
 
-	store := associations.NewStore(env.Table)
+	store := associations.NewGraph(env.Table)
 	all, err := store.Associations(context.Background(), acctA)
 	require.NoError(t, err)
 	var withKey []associations.Association

@@ -26,7 +26,7 @@ type relationAnswer struct {
 	SecondRecordID string `json:"secondRecordId"`
 }
 
-func association(t *testing.T, store *associations.Store, account, id string) associations.Association {
+func association(t *testing.T, store *associations.Graph, account, id string) associations.Association {
 	t.Helper()
 	a, err := store.Association(context.Background(), account, id)
 	require.NoError(t, err)
@@ -36,7 +36,7 @@ func association(t *testing.T, store *associations.Store, account, id string) as
 
 func TestCreateRelationStoresTheRelationAndAnswersTheAssociation(t *testing.T) {
 	env, token := newEnv(t, 3)
-	store := associations.NewStore(env.Table)
+	store := associations.NewGraph(env.Table)
 	cases := []struct {
 		name, association, first, second string
 	}{
@@ -71,7 +71,7 @@ func TestCreateRelationStoresTheRelationAndAnswersTheAssociation(t *testing.T) {
 
 func TestCreateRelationRefusesTheSameRelationTwice(t *testing.T) {
 	env, token := newEnv(t, 2)
-	store := associations.NewStore(env.Table)
+	store := associations.NewGraph(env.Table)
 	cases := []struct {
 		name, association string
 		first, second     [2]string
@@ -97,7 +97,7 @@ func TestCreateRelationRefusesTheSameRelationTwice(t *testing.T) {
 
 func TestCreateRelationRejectsBrokenRules(t *testing.T) {
 	env, token := newEnv(t, 2)
-	store := associations.NewStore(env.Table)
+	store := associations.NewGraph(env.Table)
 	otherBefore := association(t, store, acctB, ascBravo)
 	valid := relationBody(ascPetOwner, "petA1", "ctcA1")
 	cases := []struct {
@@ -147,7 +147,7 @@ func TestCreateRelationInAnotherAccountIsForbidden(t *testing.T) {
 	body := map[string]any{"locationId": acctB, "associationId": ascBravo, "firstRecordId": "petB1", "secondRecordId": "ctcB1"}
 	msg := post(t, env, token, relationsPath, body).RequireError(t, http.StatusForbidden)
 	assert.Equal(t, "The token does not have access to this location", msg)
-	rels, err := associations.NewStore(env.Table).Relations(context.Background(), acctB, ascBravo)
+	rels, err := associations.NewGraph(env.Table).Relations(context.Background(), acctB, ascBravo)
 	require.NoError(t, err)
 	assert.Empty(t, rels, "the other account gets no relation")
 }
@@ -185,7 +185,7 @@ func TestCreateRelationConcurrentRequestsStoreOne(t *testing.T) {
 				}
 			}
 			assert.Equal(t, 1, created)
-			rels, err := associations.NewStore(env.Table).Relations(context.Background(), acctA, tc.association)
+			rels, err := associations.NewGraph(env.Table).Relations(context.Background(), acctA, tc.association)
 			require.NoError(t, err)
 			assert.Len(t, rels, 1)
 		})

@@ -52,7 +52,7 @@ type customRecordItem struct {
 }
 
 // CustomObject returns the account's custom object called name, or nil.
-func (s *Store) CustomObject(ctx context.Context, accountID, name string) (*CustomObject, error) {
+func (s *Graph) CustomObject(ctx context.Context, accountID, name string) (*CustomObject, error) {
 	item, err := storage.Get[customObjectItem](ctx, s.table, customObjectKey(accountID, name))
 	if err != nil || item == nil {
 		return nil, err
@@ -61,7 +61,7 @@ func (s *Store) CustomObject(ctx context.Context, accountID, name string) (*Cust
 }
 
 // CustomRecord returns the record of the account's custom object, or nil.
-func (s *Store) CustomRecord(ctx context.Context, accountID, objectName, recordID string) (*CustomRecord, error) {
+func (s *Graph) CustomRecord(ctx context.Context, accountID, objectName, recordID string) (*CustomRecord, error) {
 	item, err := storage.Get[customRecordItem](ctx, s.table, customRecordKey(accountID, objectName, recordID))
 	if err != nil || item == nil {
 		return nil, err

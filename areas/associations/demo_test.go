@@ -30,7 +30,7 @@ func TestDemoDataServesTheDocumentedExamples(t *testing.T) {
 	_, err = demo.Load(context.Background(), env.Deps, ds, areas)
 	require.NoError(t, err)
 	token, _ := env.Token(t, demo.AccountAlpha)
-	store := associations.NewStore(env.Table)
+	store := associations.NewGraph(env.Table)
 
 	t.Run("the demo custom objects exist in Alpha", func(t *testing.T) {
 		for _, name := range []string{"pet", "vehicle"} {

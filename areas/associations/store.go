@@ -97,17 +97,17 @@ var ErrKeyTaken = errors.New("association key taken")
 // ErrRelationExists is returned when the relation is already stored.
 var ErrRelationExists = errors.New("relation exists")
 
-// Store reads and writes associations, relations and custom objects.
-type Store struct {
+// Graph reads and writes associations, relations and custom objects.
+type Graph struct {
 	table *storage.Table
 }
 
-// NewStore returns a Store on table.
-func NewStore(table *storage.Table) *Store { return &Store{table: table} }
+// NewGraph returns the graph on table.
+func NewGraph(table *storage.Table) *Graph { return &Graph{table: table} }
 
 // CreateAssociation stores a new association; ErrKeyTaken when its key is in
 // use in the account.
-func (s *Store) CreateAssociation(ctx context.Context, a Association, createdAt string) error {
+func (s *Graph) CreateAssociation(ctx context.Context, a Association, createdAt string) error {
 	claim := associationItem{Key: associationKeyClaimKey(a.LocationID, a.Key), Association: a, CreatedAt: createdAt}
 	err := s.table.Put(ctx, claim, storage.ItemAbsent())
 	if storage.IsConditionFailed(err) {
@@ -125,7 +125,7 @@ func (s *Store) CreateAssociation(ctx context.Context, a Association, createdAt 
 // completeClaim writes the id item of the association holding the key claim,
 // in case its creation stopped half-way. Writing it again is harmless: it
 // holds the same content.
-func (s *Store) completeClaim(ctx context.Context, accountID, key string) error {
+func (s *Graph) completeClaim(ctx context.Context, accountID, key string) error {
 	claim, err := storage.Get[associationItem](ctx, s.table, associationKeyClaimKey(accountID, key))
 	if err != nil || claim == nil {
 		return err
@@ -135,7 +135,7 @@ func (s *Store) completeClaim(ctx context.Context, accountID, key string) error 
 }
 
 // Association returns the account's association with that id, or nil.
-func (s *Store) Association(ctx context.Context, accountID, id string) (*Association, error) {
+func (s *Graph) Association(ctx context.Context, accountID, id string) (*Association, error) {
 	item, err := storage.Get[associationItem](ctx, s.table, associationKey(accountID, id))
 	if err != nil || item == nil {
 		return nil, err
@@ -145,7 +145,7 @@ func (s *Store) Association(ctx context.Context, accountID, id string) (*Associa
 
 // AssociationByKey returns the account's association with that key
 // (compared case-insensitively), or nil.
-func (s *Store) AssociationByKey(ctx context.Context, accountID, key string) (*Association, error) {
+func (s *Graph) AssociationByKey(ctx context.Context, accountID, key string) (*Association, error) {
 	item, err := storage.Get[associationItem](ctx, s.table, associationKeyClaimKey(accountID, key))
 	if err != nil || item == nil {
 		return nil, err
@@ -154,7 +154,7 @@ func (s *Store) AssociationByKey(ctx context.Context, accountID, key string) (*A
 }
 
 // Associations returns every association of the account (by id).
-func (s *Store) Associations(ctx context.Context, accountID string) ([]Association, error) {
+func (s *Graph) Associations(ctx context.Context, accountID string) ([]Association, error) {
 	items, err := storage.QueryPartition[associationItem](ctx, s.table, storage.AccountPK(accountID), "ASSOCIATION#")
 	if err != nil {
 		return nil, err
@@ -168,7 +168,7 @@ func (s *Store) Associations(ctx context.Context, accountID string) ([]Associati
 
 // CreateRelation stores a relation under a; ErrRelationExists when the same
 // relation is already stored.
-func (s *Store) CreateRelation(ctx context.Context, a Association, r Relation) error {
+func (s *Graph) CreateRelation(ctx context.Context, a Association, r Relation) error {
 	item := relationItem{Key: relationKey(r.LocationID, a, r.FirstRecordID, r.SecondRecordID), Relation: r}
 	err := s.table.Put(ctx, item, storage.ItemAbsent())
 	if storage.IsConditionFailed(err) {
@@ -179,7 +179,7 @@ func (s *Store) CreateRelation(ctx context.Context, a Association, r Relation) e
 
 // Relation returns the relation of the two records under a, or nil. Under a
 // symmetric association the order of the ids does not matter.
-func (s *Store) Relation(ctx context.Context, accountID string, a Association, firstID, secondID string) (*Relation, error) {
+func (s *Graph) Relation(ctx context.Context, accountID string, a Association, firstID, secondID string) (*Relation, error) {
 	item, err := storage.Get[relationItem](ctx, s.table, relationKey(accountID, a, firstID, secondID))
 	if err != nil || item == nil {
 		return nil, err
@@ -188,7 +188,7 @@ func (s *Store) Relation(ctx context.Context, accountID string, a Association, f
 }
 
 // Relations returns every relation of the account under the association.
-func (s *Store) Relations(ctx context.Context, accountID, associationID string) ([]Relation, error) {
+func (s *Graph) Relations(ctx context.Context, accountID, associationID string) ([]Relation, error) {
 	items, err := storage.QueryPartition[relationItem](ctx, s.table, storage.AccountPK(accountID), relationPrefix(associationID))
 	if err != nil {
 		return nil, err

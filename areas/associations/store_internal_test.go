@@ -15,7 +15,7 @@ import (
 // answers that the key is taken.
 func TestCreateAssociationCompletesAHalfWrittenAssociation(t *testing.T) {
 	table := testenv.NewTable(t)
-	store := NewStore(table)
+	store := NewGraph(table)
 	ctx := context.Background()
 	stranded := Association{LocationID: "acct1", ID: "stranded", Key: "pet_owner", FirstObjectLabel: "Pet", FirstObjectKey: "custom_objects.pet",
 		SecondObjectLabel: "Owner", SecondObjectKey: "contact", AssociationType: AssociationTypeUserDefined}

@@ -16,12 +16,12 @@ import (
 var Area = app.Area{Name: "brand-boards", Routes: routes, Seed: seed}
 
 type handler struct {
-	store  *Store
+	store  *Boards
 	clock  clock.Clock
 	logger *slog.Logger
 }
 
 func routes(d app.Deps) []route.Route {
-	h := &handler{store: NewStore(d.Table), clock: d.Clock, logger: d.Logger}
+	h := &handler{store: NewBoards(d.Table), clock: d.Clock, logger: d.Logger}
 	return []route.Route{{Op: operations.CreateBrandBoard, Handle: h.create}}
 }

@@ -45,7 +45,7 @@ func fullBody() map[string]any {
 
 func TestCreateBrandBoardStoresAndAnswersTheBoard(t *testing.T) {
 	env, token := newEnv(t)
-	store := brandboards.NewStore(env.Table)
+	store := brandboards.NewBoards(env.Table)
 
 	t.Run("a board with every field is created as given", func(t *testing.T) {
 		resp := post(t, env, token, fullBody())
@@ -97,7 +97,7 @@ func TestCreateBrandBoardStoresAndAnswersTheBoard(t *testing.T) {
 
 func TestCreateBrandBoardCopiesFromASourceBoard(t *testing.T) {
 	env, token := newEnv(t)
-	store := brandboards.NewStore(env.Table)
+	store := brandboards.NewBoards(env.Table)
 	source := getBoard(t, store, acctA, boardDefaultA)
 
 	cases := []struct {
@@ -146,7 +146,7 @@ func TestCreateBrandBoardCopiesFromASourceBoard(t *testing.T) {
 
 func TestCreateBrandBoardRejectsBrokenRules(t *testing.T) {
 	env, token := newEnv(t)
-	store := brandboards.NewStore(env.Table)
+	store := brandboards.NewBoards(env.Table)
 	ctx := context.Background()
 	before, err := store.List(ctx, acctA)
 	require.NoError(t, err)
@@ -245,7 +245,7 @@ func TestCreateBrandBoardRejectsBrokenRules(t *testing.T) {
 
 func TestCreateBrandBoardForAnotherAccountIsForbiddenWithThePublicBody(t *testing.T) {
 	env, token := newEnv(t)
-	store := brandboards.NewStore(env.Table)
+	store := brandboards.NewBoards(env.Table)
 	resp := post(t, env, token, with(fullBody(), map[string]any{"locationId": acctB, "default": true}))
 	require.Equal(t, http.StatusForbidden, resp.Status, "body: %s", resp.Body)
 	m := resp.Map(t)

@@ -14,7 +14,7 @@ import (
 
 func TestCreateDefaultBrandBoardTakesTheFlagFromThePreviousDefault(t *testing.T) {
 	env, token := newEnv(t)
-	store := brandboards.NewStore(env.Table)
+	store := brandboards.NewBoards(env.Table)
 	previous := boardDefaultA
 	for i := range 3 {
 		t.Run(fmt.Sprintf("default board %d becomes the only default", i+1), func(t *testing.T) {
@@ -38,7 +38,7 @@ func TestCreateDefaultBrandBoardTakesTheFlagFromThePreviousDefault(t *testing.T)
 
 func TestCreateDefaultBrandBoardInAnAccountWithoutDefault(t *testing.T) {
 	env, _ := newEnv(t)
-	store := brandboards.NewStore(env.Table)
+	store := brandboards.NewBoards(env.Table)
 	env.Account(t, "acctCharlie", company)
 	charlie, _ := env.Token(t, "acctCharlie")
 	plain := requireCreated(t, post(t, env, charlie, map[string]any{"locationId": "acctCharlie", "name": "Plain"}))
@@ -49,7 +49,7 @@ func TestCreateDefaultBrandBoardInAnAccountWithoutDefault(t *testing.T) {
 
 func TestConcurrentDefaultBrandBoardsLeaveExactlyOneDefault(t *testing.T) {
 	env, token := newEnv(t)
-	store := brandboards.NewStore(env.Table)
+	store := brandboards.NewBoards(env.Table)
 	for round := range 3 {
 		t.Run(fmt.Sprintf("round %d: eight default and four plain creations at once", round+1), func(t *testing.T) {
 			const defaults, plains = 8, 4

@@ -25,7 +25,7 @@ func TestDemoDataServesTheDocumentedExample(t *testing.T) {
 		_, err = demo.Load(context.Background(), env.Deps, ds, areas)
 		require.NoError(t, err)
 	}
-	store := brandboards.NewStore(env.Table)
+	store := brandboards.NewBoards(env.Table)
 	onlyDefault(t, store, demo.AccountAlpha, "bbd0a1000000000000000001")
 	onlyDefault(t, store, demo.AccountBravo, "bbd0b2000000000000000001")
 	list, err := store.List(context.Background(), demo.AccountAlpha)

@@ -68,7 +68,7 @@ func requireCreated(t *testing.T, resp *testenv.Response) brandboards.Board {
 	return b
 }
 
-func getBoard(t *testing.T, store *brandboards.Store, account, id string) brandboards.Board {
+func getBoard(t *testing.T, store *brandboards.Boards, account, id string) brandboards.Board {
 	t.Helper()
 	b, err := store.Get(context.Background(), account, id)
 	require.NoError(t, err)
@@ -78,7 +78,7 @@ func getBoard(t *testing.T, store *brandboards.Store, account, id string) brandb
 
 // onlyDefault checks that account has exactly one default board, want: in
 // the pointer, in the stored flags and in the derived list.
-func onlyDefault(t *testing.T, store *brandboards.Store, account, want string) {
+func onlyDefault(t *testing.T, store *brandboards.Boards, account, want string) {
 	t.Helper()
 	ctx := context.Background()
 	def, err := store.DefaultID(ctx, account)

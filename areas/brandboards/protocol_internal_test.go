@@ -17,7 +17,7 @@ func newBoard(id string, def bool) Board {
 		CreatedAt: "2026-01-01T00:00:00.000Z", UpdatedAt: "2026-01-01T00:00:00.000Z"}
 }
 
-func storedFlags(t *testing.T, s *Store) map[string]bool {
+func storedFlags(t *testing.T, s *Boards) map[string]bool {
 	t.Helper()
 	flags, err := s.StoredDefaults(context.Background(), acct)
 	require.NoError(t, err)
@@ -26,7 +26,7 @@ func storedFlags(t *testing.T, s *Store) map[string]bool {
 
 // startDefault runs steps 1 and 2 of the protocol for a new board and stops:
 // a writer that is slow (or stopped) before settling the flags.
-func startDefault(t *testing.T, s *Store, id string) int64 {
+func startDefault(t *testing.T, s *Boards, id string) int64 {
 	t.Helper()
 	ctx := context.Background()
 	b := newBoard(id, true)
@@ -40,7 +40,7 @@ func TestDefaultProtocolInterleavings(t *testing.T) {
 	ctx := context.Background()
 
 	t.Run("a slow older writer settling after the newest one does not flag its board", func(t *testing.T) {
-		s := NewStore(testenv.NewTable(t))
+		s := NewBoards(testenv.NewTable(t))
 		require.NoError(t, s.Create(ctx, newBoard("first", true)))
 		vSlow := startDefault(t, s, "slow")
 		require.NoError(t, s.Create(ctx, newBoard("newest", true)))
@@ -56,7 +56,7 @@ func TestDefaultProtocolInterleavings(t *testing.T) {
 	})
 
 	t.Run("an older writer settling before the newest one settles is overruled", func(t *testing.T) {
-		s := NewStore(testenv.NewTable(t))
+		s := NewBoards(testenv.NewTable(t))
 		vOld := startDefault(t, s, "old")
 		vNew := startDefault(t, s, "new")
 		require.NoError(t, s.settleFlags(ctx, acct, "old", vOld))
@@ -66,7 +66,7 @@ func TestDefaultProtocolInterleavings(t *testing.T) {
 	})
 
 	t.Run("an older writer cannot clear the newer default's flag", func(t *testing.T) {
-		s := NewStore(testenv.NewTable(t))
+		s := NewBoards(testenv.NewTable(t))
 		vOld := startDefault(t, s, "old")
 		vNew := startDefault(t, s, "new")
 		require.NoError(t, s.settleFlags(ctx, acct, "new", vNew))
@@ -75,7 +75,7 @@ func TestDefaultProtocolInterleavings(t *testing.T) {
 	})
 
 	t.Run("a writer that stopped after moving the pointer is repaired by the next default", func(t *testing.T) {
-		s := NewStore(testenv.NewTable(t))
+		s := NewBoards(testenv.NewTable(t))
 		require.NoError(t, s.Create(ctx, newBoard("previous", true)))
 		startDefault(t, s, "stopped")
 		b, err := s.Get(ctx, acct, "previous")

@@ -43,7 +43,7 @@ func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 	if err := d.Table.BatchPut(ctx, items); err != nil {
 		return fmt.Errorf("brand-boards: %w", err)
 	}
-	store := NewStore(d.Table)
+	store := NewBoards(d.Table)
 	for _, account := range order {
 		b := defaults[account]
 		version, err := store.movePointer(ctx, account, b.ID, b.UpdatedAt)

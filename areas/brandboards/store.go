@@ -133,18 +133,18 @@ type SettleError struct{ Err error }
 func (e *SettleError) Error() string { return "settle default flags: " + e.Err.Error() }
 func (e *SettleError) Unwrap() error { return e.Err }
 
-// Store reads and writes brand boards.
-type Store struct {
+// Boards reads and writes brand boards.
+type Boards struct {
 	table *storage.Table
 }
 
-// NewStore returns a Store on table.
-func NewStore(table *storage.Table) *Store { return &Store{table: table} }
+// NewBoards returns the boards on table.
+func NewBoards(table *storage.Table) *Boards { return &Boards{table: table} }
 
 // Create stores a new board. A board with Default set becomes the account's
 // only default (see the protocol above); a *SettleError then means it did,
 // but older flags are still to be cleared.
-func (s *Store) Create(ctx context.Context, b Board) error {
+func (s *Boards) Create(ctx context.Context, b Board) error {
 	item := boardItem{Key: boardKey(b.LocationID, b.ID), Board: b, PendingDefault: b.Default, Version: 1}
 	item.Default = false
 	if err := s.table.Put(ctx, item, storage.ItemAbsent()); err != nil {
@@ -167,7 +167,7 @@ func (s *Store) Create(ctx context.Context, b Board) error {
 
 // movePointer makes boardID the account's default and returns the pointer's
 // new version.
-func (s *Store) movePointer(ctx context.Context, accountID, boardID, at string) (int64, error) {
+func (s *Boards) movePointer(ctx context.Context, accountID, boardID, at string) (int64, error) {
 	update := expression.Set(expression.Name("boardId"), expression.Value(boardID)).
 		Set(expression.Name("updatedAt"), expression.Value(at)).
 		Add(expression.Name("version"), expression.Value(1))
@@ -195,7 +195,7 @@ func (s *Store) movePointer(ctx context.Context, accountID, boardID, at string) 
 
 // settleFlags runs steps 3 and 4 of the protocol for the board the pointer
 // was moved to under version.
-func (s *Store) settleFlags(ctx context.Context, accountID, boardID string, version int64) error {
+func (s *Boards) settleFlags(ctx context.Context, accountID, boardID string, version int64) error {
 	olderThan := expression.Name(attrDefaultVersion).LessThan(expression.Value(version))
 	own := expression.Set(expression.Name(attrDefault), expression.Value(true)).
 		Set(expression.Name(attrDefaultVersion), expression.Value(version)).
@@ -228,13 +228,13 @@ func (s *Store) settleFlags(ctx context.Context, accountID, boardID string, vers
 }
 
 // board returns the stored board (its flag as stored), or nil.
-func (s *Store) board(ctx context.Context, accountID, id string) (*boardItem, error) {
+func (s *Boards) board(ctx context.Context, accountID, id string) (*boardItem, error) {
 	return storage.Get[boardItem](ctx, s.table, boardKey(accountID, id))
 }
 
 // DefaultID returns the id of the account's default board ("" when it has
 // none).
-func (s *Store) DefaultID(ctx context.Context, accountID string) (string, error) {
+func (s *Boards) DefaultID(ctx context.Context, accountID string) (string, error) {
 	p, err := storage.Get[defaultPointerItem](ctx, s.table, defaultPointerKey(accountID))
 	if err != nil || p == nil {
 		return "", err
@@ -244,7 +244,7 @@ func (s *Store) DefaultID(ctx context.Context, accountID string) (string, error)
 
 // Get returns the account's board, or nil. Its Default comes from the
 // default pointer.
-func (s *Store) Get(ctx context.Context, accountID, id string) (*Board, error) {
+func (s *Boards) Get(ctx context.Context, accountID, id string) (*Board, error) {
 	item, err := s.board(ctx, accountID, id)
 	if err != nil || item == nil {
 		return nil, err
@@ -259,7 +259,7 @@ func (s *Store) Get(ctx context.Context, accountID, id string) (*Board, error) {
 }
 
 // List returns every board of the account, Default derived from the pointer.
-func (s *Store) List(ctx context.Context, accountID string) ([]Board, error) {
+func (s *Boards) List(ctx context.Context, accountID string) ([]Board, error) {
 	items, err := s.stored(ctx, accountID)
 	if err != nil {
 		return nil, err
@@ -277,6 +277,6 @@ func (s *Store) List(ctx context.Context, accountID string) ([]Board, error) {
 }
 
 // stored returns the account's board items as stored.
-func (s *Store) stored(ctx context.Context, accountID string) ([]boardItem, error) {
+func (s *Boards) stored(ctx context.Context, accountID string) ([]boardItem, error) {
 	return storage.QueryPartition[boardItem](ctx, s.table, storage.AccountPK(accountID), boardPrefix)
 }

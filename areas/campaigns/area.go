@@ -12,11 +12,11 @@ import (
 var Area = app.Area{Name: "campaigns", Routes: routes, Seed: seed}
 
 type handler struct {
-	store *Store
+	store *Catalog
 }
 
 func routes(d app.Deps) []route.Route {
-	h := &handler{store: NewStore(d.Table)}
+	h := &handler{store: NewCatalog(d.Table)}
 	return []route.Route{
 		{Op: operations.ListCampaigns, Handle: h.list},
 	}

@@ -170,7 +170,7 @@ func TestListCampaignsAuth(t *testing.T) {
 func TestCampaignSeed(t *testing.T) {
 	env, _ := newEnv(t)
 	ctx := context.Background()
-	store := campaigns.NewStore(env.Table)
+	store := campaigns.NewCatalog(env.Table)
 
 	c, err := store.Get(ctx, acctA, "cmp2")
 	require.NoError(t, err)

@@ -37,16 +37,16 @@ type campaignItem struct {
 	Campaign
 }
 
-// Store reads and writes campaigns.
-type Store struct {
+// Catalog reads and writes campaigns.
+type Catalog struct {
 	table *storage.Table
 }
 
-// NewStore returns a Store on table.
-func NewStore(table *storage.Table) *Store { return &Store{table: table} }
+// NewCatalog returns the catalog on table.
+func NewCatalog(table *storage.Table) *Catalog { return &Catalog{table: table} }
 
 // Get returns the account's campaign, or nil when it has none with that id.
-func (s *Store) Get(ctx context.Context, accountID, id string) (*Campaign, error) {
+func (s *Catalog) Get(ctx context.Context, accountID, id string) (*Campaign, error) {
 	item, err := storage.Get[campaignItem](ctx, s.table, campaignKey(accountID, id))
 	if err != nil || item == nil {
 		return nil, err
@@ -56,7 +56,7 @@ func (s *Store) Get(ctx context.Context, accountID, id string) (*Campaign, error
 
 // List returns every campaign of the account, ordered by id. The list has
 // no paging (the public API answers the whole list), so it reads them all.
-func (s *Store) List(ctx context.Context, accountID string) ([]Campaign, error) {
+func (s *Catalog) List(ctx context.Context, accountID string) ([]Campaign, error) {
 	items, err := storage.QueryPartition[campaignItem](ctx, s.table, storage.AccountPK(accountID), campaignPrefix)
 	if err != nil {
 		return nil, err

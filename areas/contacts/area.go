@@ -13,11 +13,11 @@ import (
 var Area = app.Area{Name: "contacts", Routes: routes, Seed: seed}
 
 type handler struct {
-	store *contactstore.Store
+	store *contactstore.Contacts
 }
 
 func routes(d app.Deps) []route.Route {
-	h := &handler{store: contactstore.NewStore(d.Table)}
+	h := &handler{store: contactstore.NewContacts(d.Table)}
 	return []route.Route{
 		{Op: operations.ListContacts, Handle: h.list},
 		{Op: operations.DeleteTask, Handle: h.deleteTask},

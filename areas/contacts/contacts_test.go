@@ -117,7 +117,7 @@ func TestListContactsWalksEveryPageOnceInStableOrder(t *testing.T) {
 func TestListContactsPagesNeitherSkipNorRepeatWhileContactsAreAdded(t *testing.T) {
 	env, token := newEnv(t)
 	ids := seedContacts(t, env, acctA, 40)
-	store := contactstore.NewStore(env.Table)
+	store := contactstore.NewContacts(env.Table)
 
 	var seen []string
 	q := url.Values{"locationId": {acctA}, "limit": {"6"}}
@@ -302,7 +302,7 @@ func TestListContactsAuth(t *testing.T) {
 func TestDeleteTask(t *testing.T) {
 	env, token := newEnv(t)
 	ids := seedContacts(t, env, acctA, 3)
-	store := contactstore.NewStore(env.Table)
+	store := contactstore.NewContacts(env.Table)
 	ctx := context.Background()
 
 	t.Run("deletes the task and answers succeded", func(t *testing.T) {
@@ -376,7 +376,7 @@ func TestContactsOperationsRefuseBadHeadersAndOversizedBodies(t *testing.T) {
 			env.Do(t, req).RequireError(t, tc.status)
 		})
 	}
-	task0, err := contactstore.NewStore(env.Table).GetTask(context.Background(), acctA, ids[0], "T0")
+	task0, err := contactstore.NewContacts(env.Table).GetTask(context.Background(), acctA, ids[0], "T0")
 	require.NoError(t, err)
 	assert.NotNil(t, task0, "refused deletes delete nothing")
 }

@@ -55,7 +55,7 @@ func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 	if err := d.Table.BatchPut(ctx, items); err != nil {
 		return err
 	}
-	store := contactstore.NewStore(d.Table)
+	store := contactstore.NewContacts(d.Table)
 	seen := map[string]bool{}
 	for _, c := range data.Contacts {
 		if !seen[c.LocationID] {

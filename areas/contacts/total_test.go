@@ -15,7 +15,7 @@ import (
 
 func TestTheListTotalIsKeptRightWithoutCountingTheAccount(t *testing.T) {
 	env, token := newEnv(t)
-	store := contactstore.NewStore(env.Table)
+	store := contactstore.NewContacts(env.Table)
 	ctx := context.Background()
 	total := func() int {
 		t.Helper()

@@ -12,11 +12,11 @@ import (
 var Area = app.Area{Name: "conversations", Routes: routes, Seed: seed}
 
 type handler struct {
-	store *Store
+	store *Messages
 }
 
 func routes(d app.Deps) []route.Route {
-	h := &handler{store: NewStore(d.Table)}
+	h := &handler{store: NewMessages(d.Table)}
 	return []route.Route{
 		{Op: operations.GetMessage, Handle: h.getMessage},
 	}

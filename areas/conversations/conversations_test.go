@@ -116,7 +116,7 @@ func TestGetMessageServesCallMetaAndHidesCallAttachments(t *testing.T) {
 		})
 	}
 	t.Run("the stored call keeps its attachment: only the answer hides it", func(t *testing.T) {
-		stored, err := conversations.NewStore(env.Table).Get(context.Background(), acctA, "call1")
+		stored, err := conversations.NewMessages(env.Table).Get(context.Background(), acctA, "call1")
 		require.NoError(t, err)
 		require.NotNil(t, stored)
 		assert.Len(t, stored.Attachments, 1)
@@ -126,7 +126,7 @@ func TestGetMessageServesCallMetaAndHidesCallAttachments(t *testing.T) {
 func TestGetMessageRefusesBadAndForeignIDs(t *testing.T) {
 	env, token := newEnv(t)
 	seedMessages(t, env, message(acctA, "mine1"), message(acctA, "shared1"), message(acctB, "theirs1"), message(acctB, "shared1"))
-	store := conversations.NewStore(env.Table)
+	store := conversations.NewMessages(env.Table)
 
 	cases := []struct {
 		name   string
@@ -223,7 +223,7 @@ func TestSeedRefusesMessagesTheAPICouldNotServe(t *testing.T) {
 		assert.Contains(t, err.Error(), "colour")
 	})
 	t.Run("nothing was written by the refused loads", func(t *testing.T) {
-		m, err := conversations.NewStore(env.Table).Get(context.Background(), acctA, "bad1")
+		m, err := conversations.NewMessages(env.Table).Get(context.Background(), acctA, "bad1")
 		require.NoError(t, err)
 		assert.Nil(t, m)
 	})
@@ -234,7 +234,7 @@ func TestSeedNormalizesTimestampsAndAttachments(t *testing.T) {
 	m := message(acctA, "plain1")
 	m.DateAdded, m.Attachments = "2025-03-03T08:00:00+02:00", nil
 	seedMessages(t, env, m)
-	stored, err := conversations.NewStore(env.Table).Get(context.Background(), acctA, "plain1")
+	stored, err := conversations.NewMessages(env.Table).Get(context.Background(), acctA, "plain1")
 	require.NoError(t, err)
 	require.NotNil(t, stored)
 	assert.Equal(t, "2025-03-03T06:00:00.000Z", stored.DateAdded, "UTC with milliseconds, as the API writes timestamps")

@@ -58,17 +58,17 @@ func newMessageItem(m Message) messageItem {
 	return messageItem{Key: messageKey(m.LocationID, m.ID), Message: m}
 }
 
-// Store reads and writes messages.
-type Store struct {
+// Messages reads and writes messages.
+type Messages struct {
 	table *storage.Table
 }
 
-// NewStore returns a Store on table.
-func NewStore(table *storage.Table) *Store { return &Store{table: table} }
+// NewMessages returns the messages on table.
+func NewMessages(table *storage.Table) *Messages { return &Messages{table: table} }
 
 // Get returns the account's message, or nil when the account has none with
 // that id.
-func (s *Store) Get(ctx context.Context, accountID, id string) (*Message, error) {
+func (s *Messages) Get(ctx context.Context, accountID, id string) (*Message, error) {
 	item, err := storage.Get[messageItem](ctx, s.table, messageKey(accountID, id))
 	if err != nil || item == nil {
 		return nil, err

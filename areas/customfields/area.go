@@ -13,11 +13,11 @@ import (
 var Area = app.Area{Name: "custom-fields", Routes: routes, Seed: seed}
 
 type handler struct {
-	store *Store
+	store *Fields
 	clock clock.Clock
 }
 
 func routes(d app.Deps) []route.Route {
-	h := &handler{store: NewStore(d.Table), clock: d.Clock}
+	h := &handler{store: NewFields(d.Table), clock: d.Clock}
 	return []route.Route{{Op: operations.UpdateCustomField, Handle: h.update}}
 }

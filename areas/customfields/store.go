@@ -61,17 +61,17 @@ type fieldItem struct {
 	Field
 }
 
-// Store reads and writes custom fields.
-type Store struct {
+// Fields reads and writes custom fields.
+type Fields struct {
 	table *storage.Table
 }
 
-// NewStore returns a Store on table.
-func NewStore(table *storage.Table) *Store { return &Store{table: table} }
+// NewFields returns the fields on table.
+func NewFields(table *storage.Table) *Fields { return &Fields{table: table} }
 
 // Get returns the account's custom field, or nil when it has none with that
 // id.
-func (s *Store) Get(ctx context.Context, accountID, id string) (*Field, error) {
+func (s *Fields) Get(ctx context.Context, accountID, id string) (*Field, error) {
 	item, err := s.get(ctx, accountID, id)
 	if err != nil || item == nil {
 		return nil, err
@@ -79,7 +79,7 @@ func (s *Store) Get(ctx context.Context, accountID, id string) (*Field, error) {
 	return &item.Field, nil
 }
 
-func (s *Store) get(ctx context.Context, accountID, id string) (*fieldItem, error) {
+func (s *Fields) get(ctx context.Context, accountID, id string) (*fieldItem, error) {
 	return storage.Get[fieldItem](ctx, s.table, customFieldKey(accountID, id))
 }
 
@@ -87,7 +87,7 @@ func (s *Store) get(ctx context.Context, accountID, id string) (*fieldItem, erro
 // is still item.Version (the version read), and bumps the version. It reports false,
 // without error, when another write came first (or the field is gone): the
 // caller re-reads.
-func (s *Store) replace(ctx context.Context, accountID string, item fieldItem) (bool, error) {
+func (s *Fields) replace(ctx context.Context, accountID string, item fieldItem) (bool, error) {
 	readVersion := item.Version
 	item.Key = customFieldKey(accountID, item.ID)
 	item.Version = readVersion + 1

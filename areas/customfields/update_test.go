@@ -54,14 +54,14 @@ type fieldBody struct {
 	Field customfields.Field `json:"field"`
 }
 
-func newEnv(t *testing.T) (*testenv.Env, string, *customfields.Store) {
+func newEnv(t *testing.T) (*testenv.Env, string, *customfields.Fields) {
 	env := testenv.New(t, []app.Area{customfields.Area})
 	env.Account(t, acctA, company)
 	env.Account(t, acctB, company)
 	env.Seed(t, customfields.Area, fixture(acctA, "a"))
 	env.Seed(t, customfields.Area, fixture(acctB, "b"))
 	token, _ := env.Token(t, acctA)
-	return env, token, customfields.NewStore(env.Table)
+	return env, token, customfields.NewFields(env.Table)
 }
 
 func put(t *testing.T, env *testenv.Env, token, id string, body any) *testenv.Response {
@@ -69,7 +69,7 @@ func put(t *testing.T, env *testenv.Env, token, id string, body any) *testenv.Re
 	return env.Do(t, testenv.Request{Method: "PUT", Path: "/custom-fields/" + id, Token: token, Body: body})
 }
 
-func stored(t *testing.T, store *customfields.Store, account, id string) customfields.Field {
+func stored(t *testing.T, store *customfields.Fields, account, id string) customfields.Field {
 	t.Helper()
 	f, err := store.Get(context.Background(), account, id)
 	require.NoError(t, err)

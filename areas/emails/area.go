@@ -13,12 +13,12 @@ import (
 var Area = app.Area{Name: "emails", Routes: routes, Seed: seed}
 
 type handler struct {
-	store *Store
+	store *Templates
 	clock clock.Clock
 }
 
 func routes(d app.Deps) []route.Route {
-	h := &handler{store: NewStore(d.Table), clock: d.Clock}
+	h := &handler{store: NewTemplates(d.Table), clock: d.Clock}
 	return []route.Route{
 		{Op: operations.CreateEmailTemplate, Handle: h.createTemplate},
 	}

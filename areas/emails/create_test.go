@@ -39,14 +39,14 @@ type createdBody struct {
 	TraceID  string `json:"traceId"`
 }
 
-func newEnv(t *testing.T) (*testenv.Env, string, *emails.Store) {
+func newEnv(t *testing.T) (*testenv.Env, string, *emails.Templates) {
 	t.Helper()
 	env := testenv.New(t, []app.Area{emails.Area})
 	env.Account(t, acctA, company)
 	env.Account(t, acctB, company)
 	env.Seed(t, emails.Area, fixture)
 	token, _ := env.Token(t, acctA)
-	return env, token, emails.NewStore(env.Table)
+	return env, token, emails.NewTemplates(env.Table)
 }
 
 func create(t *testing.T, env *testenv.Env, token string, body any) *testenv.Response {
@@ -54,7 +54,7 @@ func create(t *testing.T, env *testenv.Env, token string, body any) *testenv.Res
 	return env.Do(t, testenv.Request{Method: "POST", Path: path, Token: token, Body: body})
 }
 
-func templates(t *testing.T, store *emails.Store, account string) []emails.Template {
+func templates(t *testing.T, store *emails.Templates, account string) []emails.Template {
 	t.Helper()
 	list, err := store.List(context.Background(), account)
 	require.NoError(t, err)
@@ -243,7 +243,7 @@ func TestDemoDataServesTheDocumentedExample(t *testing.T) {
 	_, err = demo.Load(context.Background(), env.Deps, demo.Dataset{demo.AccountsPart: ds[demo.AccountsPart], "emails": ds["emails"]}, []app.Area{emails.Area})
 	require.NoError(t, err)
 	token, _ := env.Token(t, demo.AccountAlpha)
-	store := emails.NewStore(env.Table)
+	store := emails.NewTemplates(env.Table)
 
 	resp := create(t, env, token, map[string]any{
 		"locationId": demo.AccountAlpha, "type": "html", "title": "Summer check-up reminder", "name": "Summer reminder",

@@ -61,17 +61,17 @@ func newTemplateItem(t Template) templateItem {
 	return templateItem{Key: templateKey(t.LocationID, t.ID), Template: t}
 }
 
-// Store reads and writes e-mail templates.
-type Store struct {
+// Templates reads and writes e-mail templates.
+type Templates struct {
 	table *storage.Table
 }
 
-// NewStore returns a Store on table.
-func NewStore(table *storage.Table) *Store { return &Store{table: table} }
+// NewTemplates returns the templates on table.
+func NewTemplates(table *storage.Table) *Templates { return &Templates{table: table} }
 
 // Get returns the account's template or folder, or nil when it has none with
 // that id.
-func (s *Store) Get(ctx context.Context, accountID, id string) (*Template, error) {
+func (s *Templates) Get(ctx context.Context, accountID, id string) (*Template, error) {
 	item, err := storage.Get[templateItem](ctx, s.table, templateKey(accountID, id))
 	if err != nil || item == nil {
 		return nil, err
@@ -80,7 +80,7 @@ func (s *Store) Get(ctx context.Context, accountID, id string) (*Template, error
 }
 
 // List returns every template and folder of the account, by id.
-func (s *Store) List(ctx context.Context, accountID string) ([]Template, error) {
+func (s *Templates) List(ctx context.Context, accountID string) ([]Template, error) {
 	items, err := storage.QueryPartition[templateItem](ctx, s.table, storage.AccountPK(accountID), templatePrefix)
 	if err != nil {
 		return nil, err
@@ -98,7 +98,7 @@ var errIDsExhausted = errors.New("create template: no free id after several atte
 
 // Create stores t under a new id and returns that id. A template is one item,
 // written with one conditional put: it is either wholly stored or absent.
-func (s *Store) Create(ctx context.Context, t Template) (string, error) {
+func (s *Templates) Create(ctx context.Context, t Template) (string, error) {
 	for range 3 {
 		t.ID = ids.Hex24()
 		err := s.table.Put(ctx, newTemplateItem(t), storage.ItemAbsent())

@@ -13,12 +13,12 @@ import (
 var Area = app.Area{Name: "medias", Routes: routes, Seed: seed}
 
 type handler struct {
-	store *Store
+	store *Library
 	clock clock.Clock
 }
 
 func routes(d app.Deps) []route.Route {
-	h := &handler{store: NewStore(d.Table), clock: d.Clock}
+	h := &handler{store: NewLibrary(d.Table), clock: d.Clock}
 	return []route.Route{
 		{Op: operations.ListMediaFiles, Handle: h.list},
 		{Op: operations.UpdateMedia, Handle: h.rename},

@@ -28,7 +28,7 @@ func renameBody(name string) map[string]any {
 
 func stored(t *testing.T, env *testenv.Env, account, id string) medias.Entry {
 	t.Helper()
-	e, err := medias.NewStore(env.Table).Get(context.Background(), account, id)
+	e, err := medias.NewLibrary(env.Table).Get(context.Background(), account, id)
 	require.NoError(t, err)
 	require.NotNil(t, e, "entry %s of %s", id, account)
 	return *e

@@ -27,7 +27,7 @@ func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 	if err := app.DecodeSeed("medias", raw, &data); err != nil {
 		return err
 	}
-	store := NewStore(d.Table)
+	store := NewLibrary(d.Table)
 	folders := map[string]map[string]Entry{} // account -> folder id -> folder
 	seen := map[string]bool{}
 	for i, e := range data.Files {

@@ -58,7 +58,7 @@ func TestSeedRefusesEntriesTheAPICouldNotServe(t *testing.T) {
 		assert.Contains(t, err.Error(), `unknown field "path"`)
 	})
 	t.Run("nothing was written by the refused loads", func(t *testing.T) {
-		e, err := medias.NewStore(env.Table).Get(context.Background(), acctA, "newFile")
+		e, err := medias.NewLibrary(env.Table).Get(context.Background(), acctA, "newFile")
 		require.NoError(t, err)
 		assert.Nil(t, e)
 		assert.Equal(t, "fldDocs", stored(t, env, acctA, "report").ParentID)

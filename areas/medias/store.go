@@ -88,16 +88,16 @@ func newEntryItem(e Entry) entryItem {
 	}
 }
 
-// Store reads and writes the media library.
-type Store struct {
+// Library reads and writes the media library.
+type Library struct {
 	table *storage.Table
 }
 
-// NewStore returns a Store on table.
-func NewStore(table *storage.Table) *Store { return &Store{table: table} }
+// NewLibrary returns the library on table.
+func NewLibrary(table *storage.Table) *Library { return &Library{table: table} }
 
 // locate returns the key of the account's entry with that id, or false.
-func (s *Store) locate(ctx context.Context, accountID, id string) (storage.Key, bool, error) {
+func (s *Library) locate(ctx context.Context, accountID, id string) (storage.Key, bool, error) {
 	keyCond := expression.Key(storage.AttrGSI1PK).Equal(expression.Value(idIndexPK(accountID, id)))
 	keyOnly := expression.NamesList(expression.Name(storage.AttrPK), expression.Name(storage.AttrSK))
 	expr, err := expression.NewBuilder().WithKeyCondition(keyCond).WithProjection(keyOnly).Build()
@@ -131,7 +131,7 @@ func (s *Store) locate(ctx context.Context, accountID, id string) (storage.Key, 
 }
 
 // Get returns the account's entry with that id, or nil.
-func (s *Store) Get(ctx context.Context, accountID, id string) (*Entry, error) {
+func (s *Library) Get(ctx context.Context, accountID, id string) (*Entry, error) {
 	key, ok, err := s.locate(ctx, accountID, id)
 	if err != nil || !ok {
 		return nil, err
@@ -147,7 +147,7 @@ func (s *Store) Get(ctx context.Context, accountID, id string) (*Entry, error) {
 // reports false when the account has no entry with that id. The write is
 // absolute (not read-modify-write), so concurrent renames need no version:
 // the last one wins and nothing else is touched.
-func (s *Store) Rename(ctx context.Context, accountID, id, name, at string) (bool, error) {
+func (s *Library) Rename(ctx context.Context, accountID, id, name, at string) (bool, error) {
 	key, ok, err := s.locate(ctx, accountID, id)
 	if err != nil || !ok {
 		return false, err
@@ -163,16 +163,16 @@ func (s *Store) Rename(ctx context.Context, accountID, id, name, at string) (boo
 
 // inFolder returns the entries of type typ directly in folder parentID (""
 // for the root).
-func (s *Store) inFolder(ctx context.Context, accountID, typ, parentID string) ([]Entry, error) {
+func (s *Library) inFolder(ctx context.Context, accountID, typ, parentID string) ([]Entry, error) {
 	return s.query(ctx, accountID, folderPrefix(typ, parentID))
 }
 
 // ofType returns every entry of type typ of the account.
-func (s *Store) ofType(ctx context.Context, accountID, typ string) ([]Entry, error) {
+func (s *Library) ofType(ctx context.Context, accountID, typ string) ([]Entry, error) {
 	return s.query(ctx, accountID, typePrefix(typ))
 }
 
-func (s *Store) query(ctx context.Context, accountID, prefix string) ([]Entry, error) {
+func (s *Library) query(ctx context.Context, accountID, prefix string) ([]Entry, error) {
 	items, err := storage.QueryPartition[entryItem](ctx, s.table, storage.AccountPK(accountID), prefix)
 	if err != nil {
 		return nil, err

@@ -12,12 +12,12 @@ import (
 var Area = app.Area{Name: "payments", Routes: routes, Seed: seed}
 
 type handler struct {
-	store *Store
+	store *Records
 	deps  app.Deps
 }
 
 func routes(d app.Deps) []route.Route {
-	h := &handler{store: NewStore(d.Table), deps: d}
+	h := &handler{store: NewRecords(d.Table), deps: d}
 	return []route.Route{
 		{Op: operations.CreateWhitelabelProvider, Handle: h.createProvider},
 		{Op: operations.DeleteCoupon, Handle: h.deleteCoupon},

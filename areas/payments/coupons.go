@@ -55,7 +55,7 @@ func newCouponItem(c Coupon) couponItem {
 }
 
 // GetCoupon returns the account's coupon, or nil when it has none with id.
-func (s *Store) GetCoupon(ctx context.Context, accountID, id string) (*Coupon, error) {
+func (s *Records) GetCoupon(ctx context.Context, accountID, id string) (*Coupon, error) {
 	item, err := storage.Get[couponItem](ctx, s.table, couponKey(accountID, id))
 	if err != nil || item == nil {
 		return nil, err
@@ -66,7 +66,7 @@ func (s *Store) GetCoupon(ctx context.Context, accountID, id string) (*Coupon, e
 // DeleteCoupon permanently deletes the account's coupon. It is one
 // conditional DeleteItem, so of concurrent deletes exactly one reports
 // true; it reports false when the account has no coupon with id.
-func (s *Store) DeleteCoupon(ctx context.Context, accountID, id string) (bool, error) {
+func (s *Records) DeleteCoupon(ctx context.Context, accountID, id string) (bool, error) {
 	err := s.table.Delete(ctx, couponKey(accountID, id), storage.ItemExists())
 	if storage.IsConditionFailed(err) {
 		return false, nil

@@ -26,7 +26,7 @@ const (
 // marketplace token and a private token of account A.
 type testEnv struct {
 	*testenv.Env
-	store       *payments.Store
+	store       *payments.Records
 	marketplace string
 	private     string
 }
@@ -38,7 +38,7 @@ func newEnv(t *testing.T) *testEnv {
 	env.Account(t, acctB, company)
 	mkt, _ := env.TokenOfKind(t, acctA, auth.KindMarketplace)
 	priv, _ := env.Token(t, acctA)
-	return &testEnv{Env: env, store: payments.NewStore(env.Table), marketplace: mkt, private: priv}
+	return &testEnv{Env: env, store: payments.NewRecords(env.Table), marketplace: mkt, private: priv}
 }
 
 // providerBody is a valid create request for account with uniqueName.

@@ -82,7 +82,7 @@ func newProviderItem(uniqueName string, p Provider) providerItem {
 // CreateProvider stores p under uniqueName in its account (p.AltID). It
 // reports false, storing nothing, when the account already has a provider
 // with that uniqueName.
-func (s *Store) CreateProvider(ctx context.Context, uniqueName string, p Provider) (bool, error) {
+func (s *Records) CreateProvider(ctx context.Context, uniqueName string, p Provider) (bool, error) {
 	err := s.table.Put(ctx, newProviderItem(uniqueName, p), storage.ItemAbsent())
 	if storage.IsConditionFailed(err) {
 		return false, nil
@@ -91,7 +91,7 @@ func (s *Store) CreateProvider(ctx context.Context, uniqueName string, p Provide
 }
 
 // GetProvider returns the account's provider with uniqueName, or nil.
-func (s *Store) GetProvider(ctx context.Context, accountID, uniqueName string) (*Provider, error) {
+func (s *Records) GetProvider(ctx context.Context, accountID, uniqueName string) (*Provider, error) {
 	item, err := storage.Get[providerItem](ctx, s.table, providerKey(accountID, uniqueName))
 	if err != nil || item == nil {
 		return nil, err
@@ -101,7 +101,7 @@ func (s *Store) GetProvider(ctx context.Context, accountID, uniqueName string) (
 
 // ListProviders returns every white-label provider of the account, ordered
 // by uniqueName.
-func (s *Store) ListProviders(ctx context.Context, accountID string) ([]Provider, error) {
+func (s *Records) ListProviders(ctx context.Context, accountID string) ([]Provider, error) {
 	items, err := storage.QueryPartition[providerItem](ctx, s.table, storage.AccountPK(accountID), providerPrefix)
 	if err != nil {
 		return nil, err

@@ -13,12 +13,12 @@ import (
 var Area = app.Area{Name: "products", Routes: routes, Seed: seed}
 
 type handler struct {
-	store *Store
+	store *Catalog
 	clock clock.Clock
 }
 
 func routes(d app.Deps) []route.Route {
-	h := &handler{store: NewStore(d.Table), clock: d.Clock}
+	h := &handler{store: NewCatalog(d.Table), clock: d.Clock}
 	return []route.Route{
 		{Op: operations.UpdateInventory, Handle: h.updateInventory},
 	}

@@ -47,13 +47,13 @@ const catalogue = `{"products":[
   "prices":[
    {"_id":"bb0200000000000000000001","name":"45 cm","type":"one_time","currency":"USD","amount":25,"trackInventory":true,"availableQuantity":3,"allowOutOfStockPurchases":false,"createdAt":"2025-01-01T00:00:00.000Z","updatedAt":"2025-01-01T00:00:00.000Z"}]}]}`
 
-func newEnv(t *testing.T) (*testenv.Env, string, *products.Store) {
+func newEnv(t *testing.T) (*testenv.Env, string, *products.Catalog) {
 	env := testenv.New(t, []app.Area{products.Area})
 	env.Account(t, acctA, company)
 	env.Account(t, acctB, company)
 	env.Seed(t, products.Area, catalogue)
 	token, _ := env.Token(t, acctA)
-	return env, token, products.NewStore(env.Table)
+	return env, token, products.NewCatalog(env.Table)
 }
 
 func body(items ...map[string]any) map[string]any {
@@ -78,7 +78,7 @@ func post(t *testing.T, env *testenv.Env, token string, b any) *testenv.Response
 }
 
 // snapshot reads the given prices of an account from storage.
-func snapshot(t *testing.T, store *products.Store, account string, ids ...string) map[string]products.Price {
+func snapshot(t *testing.T, store *products.Catalog, account string, ids ...string) map[string]products.Price {
 	t.Helper()
 	out := map[string]products.Price{}
 	for _, id := range ids {
@@ -258,7 +258,7 @@ func TestTheReadmeExampleSucceedsOnTheDemoData(t *testing.T) {
 		{"priceId":"a10200000000000000000202","availableQuantity":12,"allowOutOfStockPurchases":true},
 		{"priceId":"a10200000000000000000401","availableQuantity":800}]}`)
 	require.Equal(t, http.StatusCreated, resp.Status, "body: %s", resp.Body)
-	p, err := products.NewStore(env.Table).GetPrice(context.Background(), demo.AccountAlpha, "a10200000000000000000401")
+	p, err := products.NewCatalog(env.Table).GetPrice(context.Background(), demo.AccountAlpha, "a10200000000000000000401")
 	require.NoError(t, err)
 	require.NotNil(t, p)
 	assert.Equal(t, int64(800), *p.AvailableQuantity)

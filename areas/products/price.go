@@ -68,16 +68,16 @@ type productItem struct {
 	Product
 }
 
-// Store reads and writes products and prices.
-type Store struct {
+// Catalog reads and writes products and prices.
+type Catalog struct {
 	table *storage.Table
 }
 
-// NewStore returns a Store on table.
-func NewStore(table *storage.Table) *Store { return &Store{table: table} }
+// NewCatalog returns the catalog on table.
+func NewCatalog(table *storage.Table) *Catalog { return &Catalog{table: table} }
 
 // GetPrice returns the account's price, or nil when it has none with that id.
-func (s *Store) GetPrice(ctx context.Context, accountID, priceID string) (*Price, error) {
+func (s *Catalog) GetPrice(ctx context.Context, accountID, priceID string) (*Price, error) {
 	item, err := storage.Get[priceItem](ctx, s.table, priceKey(accountID, priceID))
 	if err != nil || item == nil {
 		return nil, err
@@ -86,7 +86,7 @@ func (s *Store) GetPrice(ctx context.Context, accountID, priceID string) (*Price
 }
 
 // GetProduct returns the account's product, or nil.
-func (s *Store) GetProduct(ctx context.Context, accountID, productID string) (*Product, error) {
+func (s *Catalog) GetProduct(ctx context.Context, accountID, productID string) (*Product, error) {
 	item, err := storage.Get[productItem](ctx, s.table, productKey(accountID, productID))
 	if err != nil || item == nil {
 		return nil, err
@@ -107,7 +107,7 @@ var errUnprocessed = errors.New("batch get: keys still unprocessed after retries
 
 // pricesByID reads the account's prices with the given ids (consistent
 // reads) and returns those that exist, by id. Missing ids are simply absent.
-func (s *Store) pricesByID(ctx context.Context, accountID string, priceIDs []string) (map[string]Price, error) {
+func (s *Catalog) pricesByID(ctx context.Context, accountID string, priceIDs []string) (map[string]Price, error) {
 	found := make(map[string]Price, len(priceIDs))
 	for start := 0; start < len(priceIDs); start += maxBatchGet {
 		keys := make([]map[string]types.AttributeValue, 0, maxBatchGet)
@@ -167,7 +167,7 @@ var errPriceGone = errors.New("price no longer exists")
 // never ADD), so writing the same change again leaves the same item: a
 // retried request completes whatever an interrupted one left undone. The
 // condition keeps a price deleted meanwhile from coming back as a stub.
-func (s *Store) setInventory(ctx context.Context, accountID string, c inventoryChange, now string) error {
+func (s *Catalog) setInventory(ctx context.Context, accountID string, c inventoryChange, now string) error {
 	upd := expression.Set(expression.Name("updatedAt"), expression.Value(now))
 	if c.availableQuantity != nil {
 		upd = upd.Set(expression.Name("availableQuantity"), expression.Value(*c.availableQuantity))

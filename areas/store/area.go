@@ -13,12 +13,12 @@ import (
 var Area = app.Area{Name: "store", Routes: routes, Seed: seed}
 
 type handler struct {
-	store *Store
+	store *Shipping
 	clock clock.Clock
 }
 
 func routes(d app.Deps) []route.Route {
-	h := &handler{store: NewStore(d.Table), clock: d.Clock}
+	h := &handler{store: NewShipping(d.Table), clock: d.Clock}
 	return []route.Route{
 		{Op: operations.UpdateShippingZone, Handle: h.updateZone},
 		{Op: operations.UpdateShippingRate, Handle: h.updateRate},

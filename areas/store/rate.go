@@ -60,7 +60,7 @@ func (r *Rate) normalize() {
 }
 
 // GetRate returns the zone's rate, or nil.
-func (s *Store) GetRate(ctx context.Context, accountID, zoneID, rateID string) (*Rate, error) {
+func (s *Shipping) GetRate(ctx context.Context, accountID, zoneID, rateID string) (*Rate, error) {
 	item, err := s.rate(ctx, accountID, zoneID, rateID)
 	if err != nil || item == nil {
 		return nil, err
@@ -68,7 +68,7 @@ func (s *Store) GetRate(ctx context.Context, accountID, zoneID, rateID string) (
 	return &item.Rate, nil
 }
 
-func (s *Store) rate(ctx context.Context, accountID, zoneID, rateID string) (*rateItem, error) {
+func (s *Shipping) rate(ctx context.Context, accountID, zoneID, rateID string) (*rateItem, error) {
 	item, err := storage.Get[rateItem](ctx, s.table, rateKey(accountID, zoneID, rateID))
 	if err != nil || item == nil {
 		return nil, err
@@ -79,7 +79,7 @@ func (s *Store) rate(ctx context.Context, accountID, zoneID, rateID string) (*ra
 
 // UpdateRate applies change to the zone's rate like UpdateZone does to a
 // zone: versioned, retried on conflict, not written when nothing changes.
-func (s *Store) UpdateRate(ctx context.Context, accountID, zoneID, rateID, now string, change func(Rate) (Rate, error)) (Rate, error) {
+func (s *Shipping) UpdateRate(ctx context.Context, accountID, zoneID, rateID, now string, change func(Rate) (Rate, error)) (Rate, error) {
 	var result Rate
 	err := readModifyWrite(ctx, func() error {
 		item, err := s.rate(ctx, accountID, zoneID, rateID)

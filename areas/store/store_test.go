@@ -50,16 +50,16 @@ var testData = fmt.Sprintf(`{"shippingZones":[
   "shippingRates":[{"_id":%[12]q,"name":"Courier","currency":"EUR","amount":6,"conditionType":"none","minCondition":0,"maxCondition":0,"isCarrierRate":false,"shippingCarrierId":""}]}]}`,
 	zoneA1, zoneA2, rateA1Plain, rateA1Cond, rateA1Carrier, acctA, acctB, carrierID, created, rateA2, zoneB1, rateB1)
 
-func newEnv(t *testing.T) (*testenv.Env, string, *store.Store) {
+func newEnv(t *testing.T) (*testenv.Env, string, *store.Shipping) {
 	env := testenv.New(t, []app.Area{store.Area})
 	env.Account(t, acctA, company)
 	env.Account(t, acctB, company)
 	env.Seed(t, store.Area, testData)
 	token, _ := env.Token(t, acctA)
-	return env, token, store.NewStore(env.Table)
+	return env, token, store.NewShipping(env.Table)
 }
 
-func getZone(t *testing.T, s *store.Store, account, id string) store.Zone {
+func getZone(t *testing.T, s *store.Shipping, account, id string) store.Zone {
 	t.Helper()
 	z, err := s.GetZone(context.Background(), account, id)
 	require.NoError(t, err)
@@ -67,7 +67,7 @@ func getZone(t *testing.T, s *store.Store, account, id string) store.Zone {
 	return *z
 }
 
-func getRate(t *testing.T, s *store.Store, account, zoneID, rateID string) store.Rate {
+func getRate(t *testing.T, s *store.Shipping, account, zoneID, rateID string) store.Rate {
 	t.Helper()
 	r, err := s.GetRate(context.Background(), account, zoneID, rateID)
 	require.NoError(t, err)
@@ -82,7 +82,7 @@ func TestTheReadmeExamplesSucceedOnTheDemoData(t *testing.T) {
 	require.NoError(t, err)
 	env.Seed(t, store.Area, string(ds["store"]))
 	token, _ := env.Token(t, demo.AccountAlpha)
-	s := store.NewStore(env.Table)
+	s := store.NewShipping(env.Table)
 
 	t.Run("the zone example", func(t *testing.T) {
 		resp := env.Do(t, testenv.Request{Method: "PUT", Path: "/store/shipping-zone/a10300000000000000000002", Token: token,

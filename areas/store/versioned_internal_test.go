@@ -20,11 +20,11 @@ const (
 	testZone    = "aa0300000000000000000001"
 )
 
-func newTestStore(t *testing.T) *Store {
+func newTestStore(t *testing.T) *Shipping {
 	table := testenv.NewTable(t)
 	deps := app.Deps{Table: table, Clock: clock.NewManual(testenv.Start)}
 	require.NoError(t, seed(context.Background(), deps, []byte(`{"shippingZones":[{"_id":"`+testZone+`","altId":"`+testAccount+`","name":"Old","countries":[{"code":"US"}]}]}`)))
-	return NewStore(table)
+	return NewShipping(table)
 }
 
 func rename(name string) func(Zone) (Zone, error) {

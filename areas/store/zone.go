@@ -59,19 +59,19 @@ func (z *Zone) normalize() {
 	}
 }
 
-// Store reads and writes shipping zones and their rates.
-type Store struct {
+// Shipping reads and writes shipping zones and their rates.
+type Shipping struct {
 	table *storage.Table
 }
 
-// NewStore returns a Store on table.
-func NewStore(table *storage.Table) *Store { return &Store{table: table} }
+// NewShipping returns the shipping on table.
+func NewShipping(table *storage.Table) *Shipping { return &Shipping{table: table} }
 
 // ErrNotFound is returned when the account has no such zone or rate.
 var ErrNotFound = errors.New("not found")
 
 // GetZone returns the account's zone, or nil.
-func (s *Store) GetZone(ctx context.Context, accountID, zoneID string) (*Zone, error) {
+func (s *Shipping) GetZone(ctx context.Context, accountID, zoneID string) (*Zone, error) {
 	item, err := s.zone(ctx, accountID, zoneID)
 	if err != nil || item == nil {
 		return nil, err
@@ -80,7 +80,7 @@ func (s *Store) GetZone(ctx context.Context, accountID, zoneID string) (*Zone, e
 }
 
 // Version returns the zone's version: the number of updates it has had.
-func (s *Store) Version(ctx context.Context, accountID, zoneID string) (int64, error) {
+func (s *Shipping) Version(ctx context.Context, accountID, zoneID string) (int64, error) {
 	item, err := s.zone(ctx, accountID, zoneID)
 	if err != nil || item == nil {
 		return 0, err
@@ -92,7 +92,7 @@ func (s *Store) Version(ctx context.Context, accountID, zoneID string) (int64, e
 // the zone's sort key, then its rates' keys, which extend it with '#', a
 // character no id holds, so the range holds nothing else. It returns nil
 // when there is no such zone.
-func (s *Store) zoneWithRates(ctx context.Context, accountID, zoneID string) (*zoneItem, []Rate, error) {
+func (s *Shipping) zoneWithRates(ctx context.Context, accountID, zoneID string) (*zoneItem, []Rate, error) {
 	key := zoneKey(accountID, zoneID)
 	items, err := storage.QueryRange(ctx, s.table, key.PK, key.SK, key.SK+"#\uffff")
 	if err != nil {
@@ -124,7 +124,7 @@ func (s *Store) zoneWithRates(ctx context.Context, accountID, zoneID string) (*z
 	return zone, rates, nil
 }
 
-func (s *Store) zone(ctx context.Context, accountID, zoneID string) (*zoneItem, error) {
+func (s *Shipping) zone(ctx context.Context, accountID, zoneID string) (*zoneItem, error) {
 	item, err := storage.Get[zoneItem](ctx, s.table, zoneKey(accountID, zoneID))
 	if err != nil || item == nil {
 		return nil, err
@@ -139,7 +139,7 @@ func (s *Store) zone(ctx context.Context, accountID, zoneID string) (*zoneItem, 
 // ends the update. It returns ErrNotFound when there is no such zone.
 // It also returns the zone's rates, read with the zone, which the update
 // leaves unchanged.
-func (s *Store) UpdateZone(ctx context.Context, accountID, zoneID, now string, change func(Zone) (Zone, error)) (Zone, []Rate, error) {
+func (s *Shipping) UpdateZone(ctx context.Context, accountID, zoneID, now string, change func(Zone) (Zone, error)) (Zone, []Rate, error) {
 	var result Zone
 	var rates []Rate
 	err := readModifyWrite(ctx, func() error {

@@ -37,16 +37,16 @@ type surveyItem struct {
 	Survey
 }
 
-// Store reads and writes surveys.
-type Store struct {
+// Catalog reads and writes surveys.
+type Catalog struct {
 	table *storage.Table
 }
 
-// NewStore returns a Store on table.
-func NewStore(table *storage.Table) *Store { return &Store{table: table} }
+// NewCatalog returns the catalog on table.
+func NewCatalog(table *storage.Table) *Catalog { return &Catalog{table: table} }
 
 // Get returns the account's survey, or nil when it has none with that id.
-func (s *Store) Get(ctx context.Context, accountID, id string) (*Survey, error) {
+func (s *Catalog) Get(ctx context.Context, accountID, id string) (*Survey, error) {
 	item, err := storage.Get[surveyItem](ctx, s.table, surveyKey(accountID, id))
 	if err != nil || item == nil {
 		return nil, err
@@ -58,7 +58,7 @@ func (s *Store) Get(ctx context.Context, accountID, id string) (*Survey, error) 
 // An account holds at most a few hundred, and the list answers how many
 // match the filter in total, so it reads them all: skipping records in
 // DynamoDB costs the same reads as returning them.
-func (s *Store) List(ctx context.Context, accountID string) ([]Survey, error) {
+func (s *Catalog) List(ctx context.Context, accountID string) ([]Survey, error) {
 	items, err := storage.QueryPartition[surveyItem](ctx, s.table, storage.AccountPK(accountID), surveyPrefix)
 	if err != nil {
 		return nil, err

@@ -236,7 +236,7 @@ func TestSurveySeed(t *testing.T) {
 	env, _ := newEnv(t)
 	seedSurveys(t, env)
 	ctx := context.Background()
-	store := surveys.NewStore(env.Table)
+	store := surveys.NewCatalog(env.Table)
 
 	s, err := store.Get(ctx, acctA, "srv03")
 	require.NoError(t, err)

@@ -12,11 +12,11 @@ import (
 var Area = app.Area{Name: "users", Routes: routes, Seed: seed}
 
 type handler struct {
-	store *Store
+	store *Directory
 }
 
 func routes(d app.Deps) []route.Route {
-	h := &handler{store: NewStore(d.Table)}
+	h := &handler{store: NewDirectory(d.Table)}
 	return []route.Route{
 		{Op: operations.FilterUsersByEmail, Handle: h.filterByEmail},
 	}

@@ -101,16 +101,16 @@ func newUserItem(companyID string, u User) userItem {
 	}
 }
 
-// Store reads and writes users.
-type Store struct {
+// Directory reads and writes users.
+type Directory struct {
 	table *storage.Table
 }
 
-// NewStore returns a Store on table.
-func NewStore(table *storage.Table) *Store { return &Store{table: table} }
+// NewDirectory returns the directory on table.
+func NewDirectory(table *storage.Table) *Directory { return &Directory{table: table} }
 
 // Get returns the company's user, or nil when it has none with that id.
-func (s *Store) Get(ctx context.Context, companyID, id string) (*User, error) {
+func (s *Directory) Get(ctx context.Context, companyID, id string) (*User, error) {
 	item, err := storage.Get[userItem](ctx, s.table, userKey(companyID, id))
 	if err != nil || item == nil {
 		return nil, err
@@ -127,7 +127,7 @@ const emailLookups = 8
 // ordered by e-mail address and then id. It runs one index query per
 // address, a few at a time. The index is eventually consistent: a user
 // written a moment ago may not be found yet.
-func (s *Store) FindByEmails(ctx context.Context, companyID string, lowerEmails []string, deleted bool) ([]User, error) {
+func (s *Directory) FindByEmails(ctx context.Context, companyID string, lowerEmails []string, deleted bool) ([]User, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	found := make([][]User, len(lowerEmails))
@@ -185,7 +185,7 @@ func firstCause(errs []error) error {
 	return first
 }
 
-func (s *Store) findByEmail(ctx context.Context, companyID, lowerEmail string, deleted bool) ([]User, error) {
+func (s *Directory) findByEmail(ctx context.Context, companyID, lowerEmail string, deleted bool) ([]User, error) {
 	expr, err := expression.NewBuilder().
 		WithKeyCondition(expression.Key(storage.AttrGSI1PK).Equal(expression.Value(emailIndexPK(companyID, lowerEmail)))).
 		WithFilter(expression.Name("deleted").Equal(expression.Value(deleted))).

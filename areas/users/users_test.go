@@ -402,7 +402,7 @@ func TestFilterByEmailAuth(t *testing.T) {
 
 func TestSeedStoresUsersInTheirCompanyWithDefaultPermissions(t *testing.T) {
 	env, _ := newEnv(t)
-	store := users.NewStore(env.Table)
+	store := users.NewDirectory(env.Table)
 	ctx := context.Background()
 
 	u, err := store.Get(ctx, companyOne, "one-staff01")

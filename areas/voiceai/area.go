@@ -13,12 +13,12 @@ import (
 var Area = app.Area{Name: "voice-ai", Routes: routes, Seed: seed}
 
 type handler struct {
-	store *Store
+	store *Agents
 	clock clock.Clock
 }
 
 func routes(d app.Deps) []route.Route {
-	h := &handler{store: NewStore(d.Table), clock: d.Clock}
+	h := &handler{store: NewAgents(d.Table), clock: d.Clock}
 	return []route.Route{
 		{Op: operations.UpdateVoiceAction, Handle: h.updateAction},
 	}

@@ -116,14 +116,14 @@ func fixture(t *testing.T) string {
 	return string(raw)
 }
 
-func newEnv(t *testing.T) (*testenv.Env, string, *voiceai.Store) {
+func newEnv(t *testing.T) (*testenv.Env, string, *voiceai.Agents) {
 	t.Helper()
 	env := testenv.New(t, []app.Area{voiceai.Area})
 	env.Account(t, acctA, company)
 	env.Account(t, acctB, company)
 	env.Seed(t, voiceai.Area, fixture(t))
 	token, _ := env.Token(t, acctA)
-	return env, token, voiceai.NewStore(env.Table)
+	return env, token, voiceai.NewAgents(env.Table)
 }
 
 // body is a valid update request of Alpha's agentA action of actionType.
@@ -141,7 +141,7 @@ type stored struct {
 	version int64
 }
 
-func getAction(t *testing.T, store *voiceai.Store, account, agent, id string) stored {
+func getAction(t *testing.T, store *voiceai.Agents, account, agent, id string) stored {
 	t.Helper()
 	a, v, err := store.GetAction(context.Background(), account, agent, id)
 	require.NoError(t, err)

@@ -62,16 +62,16 @@ func newActionItem(a Action, version int64) actionItem {
 	return actionItem{Key: actionKey(a.LocationID, a.AgentID, a.ID), Version: version, Action: a}
 }
 
-// Store reads and writes voice agents and their actions.
-type Store struct {
+// Agents reads and writes voice agents and their actions.
+type Agents struct {
 	table *storage.Table
 }
 
-// NewStore returns a Store on table.
-func NewStore(table *storage.Table) *Store { return &Store{table: table} }
+// NewAgents returns the agents on table.
+func NewAgents(table *storage.Table) *Agents { return &Agents{table: table} }
 
 // GetAgent returns the account's agent, or nil.
-func (s *Store) GetAgent(ctx context.Context, accountID, agentID string) (*Agent, error) {
+func (s *Agents) GetAgent(ctx context.Context, accountID, agentID string) (*Agent, error) {
 	item, err := storage.Get[agentItem](ctx, s.table, agentKey(accountID, agentID))
 	if err != nil || item == nil {
 		return nil, err
@@ -81,7 +81,7 @@ func (s *Store) GetAgent(ctx context.Context, accountID, agentID string) (*Agent
 
 // GetAction returns the action of the account's agent and its version, or
 // nil when that agent has no such action.
-func (s *Store) GetAction(ctx context.Context, accountID, agentID, actionID string) (*Action, int64, error) {
+func (s *Agents) GetAction(ctx context.Context, accountID, agentID, actionID string) (*Action, int64, error) {
 	item, err := storage.Get[actionItem](ctx, s.table, actionKey(accountID, agentID, actionID))
 	if err != nil || item == nil {
 		return nil, 0, err
@@ -100,7 +100,7 @@ var errTooManyConflicts = errors.New("update action: too many concurrent writes"
 // The action is one item, rewritten whole by one put conditional on the
 // version read, so a concurrent write makes the put fail and the update
 // start again from a fresh read: no write is lost or half-applied.
-func (s *Store) UpdateAction(ctx context.Context, accountID, agentID, actionID string, change func(*Action)) (*Action, error) {
+func (s *Agents) UpdateAction(ctx context.Context, accountID, agentID, actionID string, change func(*Action)) (*Action, error) {
 	for attempt := range maxUpdateAttempts {
 		if attempt > 0 {
 			// A short random pause spreads writers that lost the same race.

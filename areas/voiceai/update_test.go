@@ -200,7 +200,7 @@ func TestDemoDataServesTheDocumentedExample(t *testing.T) {
 	_, err = demo.Load(context.Background(), env.Deps, demo.Dataset{demo.AccountsPart: ds[demo.AccountsPart], "voice-ai": ds["voice-ai"]}, []app.Area{voiceai.Area})
 	require.NoError(t, err)
 	token, _ := env.Token(t, demo.AccountAlpha)
-	store := voiceai.NewStore(env.Table)
+	store := voiceai.NewAgents(env.Table)
 
 	agent, err := store.GetAgent(context.Background(), demo.AccountAlpha, "demoAgtAlpha00000001")
 	require.NoError(t, err)

@@ -41,7 +41,7 @@ const (
 type cli struct {
 	cfg    config.Config
 	deps   app.Deps
-	tokens *auth.Store
+	tokens *auth.Tokens
 	out    io.Writer
 	errOut io.Writer
 }
@@ -60,7 +60,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 		return exitError
 	}
 	limiter := ratelimit.New(deps.Table, deps.Clock, ratelimit.Limits{Burst: cfg.Burst, Window: cfg.Window, Daily: cfg.Daily})
-	c := &cli{cfg: cfg, deps: deps, tokens: auth.NewStore(deps.Table, deps.Clock, limiter), out: out, errOut: errOut}
+	c := &cli{cfg: cfg, deps: deps, tokens: auth.NewTokens(deps.Table, deps.Clock, limiter), out: out, errOut: errOut}
 
 	var cmdErr error
 	switch strings.Join(args[:min(2, len(args))], " ") {
@@ -123,7 +123,7 @@ func (c *cli) createAccount(ctx context.Context, args []string) error {
 	if err := parse(fs, args, "id", "company", "name"); err != nil {
 		return err
 	}
-	acct, err := accounts.NewStore(c.deps.Table, c.deps.Clock).Create(ctx, *id, *company, *name)
+	acct, err := accounts.NewRegistry(c.deps.Table, c.deps.Clock).Create(ctx, *id, *company, *name)
 	if err != nil {
 		return err
 	}

@@ -93,7 +93,7 @@ func Load(ctx context.Context, deps app.Deps, ds Dataset, areas []app.Area) (Sum
 		if err := json.Unmarshal(raw, &p); err != nil {
 			return sum, fmt.Errorf("accounts: %w", err)
 		}
-		store := accounts.NewStore(deps.Table, deps.Clock)
+		store := accounts.NewRegistry(deps.Table, deps.Clock)
 		for _, a := range p.Accounts {
 			if _, err := store.Create(ctx, a.ID, a.CompanyID, a.Name); err != nil && err != accounts.ErrExists {
 				return sum, fmt.Errorf("account %s: %w", a.ID, err)

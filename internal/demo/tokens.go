@@ -54,7 +54,7 @@ var ErrNotLocal = errors.New("demo tokens have published values and are created 
 
 // CreateTokens creates the demo tokens on a local engine. A token that
 // exists already is left as it is.
-func CreateTokens(ctx context.Context, tokens *auth.Store, endpoint string) ([]Token, error) {
+func CreateTokens(ctx context.Context, tokens *auth.Tokens, endpoint string) ([]Token, error) {
 	if !storage.IsLocalEndpoint(endpoint) {
 		return nil, ErrNotLocal
 	}

@@ -154,7 +154,7 @@ func (e *Env) Account(t testing.TB, id, companyID string) {
 	require.NoError(t, err)
 }
 
-func accountsStore(e *Env) *accounts.Store { return accounts.NewStore(e.Table, e.Clock) }
+func accountsStore(e *Env) *accounts.Registry { return accounts.NewRegistry(e.Table, e.Clock) }
 
 // Token issues a private token of account holding scopes (every scope of the
 // operation table when none are given) and returns its value and id.

@@ -38,18 +38,20 @@ func CompanyKey(id string) storage.Key { return storage.Key{PK: storage.CompanyP
 // ErrExists is returned when creating an account whose id is taken.
 var ErrExists = errors.New("account already exists")
 
-// Store reads and writes accounts.
-type Store struct {
+// Registry reads and writes accounts.
+type Registry struct {
 	table *storage.Table
 	clock clock.Clock
 }
 
-// NewStore returns a Store on table.
-func NewStore(table *storage.Table, c clock.Clock) *Store { return &Store{table: table, clock: c} }
+// NewRegistry returns the registry on table.
+func NewRegistry(table *storage.Table, c clock.Clock) *Registry {
+	return &Registry{table: table, clock: c}
+}
 
 // Create records a new account of company, creating the company record when
 // it is the company's first account.
-func (s *Store) Create(ctx context.Context, id, companyID, name string) (Account, error) {
+func (s *Registry) Create(ctx context.Context, id, companyID, name string) (Account, error) {
 	var v validate.Errors
 	v.ID("id", id)
 	v.ID("company", companyID)
@@ -74,6 +76,6 @@ func (s *Store) Create(ctx context.Context, id, companyID, name string) (Account
 }
 
 // Get returns the account, or nil when there is none.
-func (s *Store) Get(ctx context.Context, id string) (*Account, error) {
+func (s *Registry) Get(ctx context.Context, id string) (*Account, error) {
 	return storage.Get[Account](ctx, s.table, AccountKey(id))
 }

@@ -58,7 +58,7 @@ type Server struct {
 	// Handler serves requests through the whole pipeline.
 	Handler http.Handler
 	// Tokens issues and revokes tokens on the same table.
-	Tokens *auth.Store
+	Tokens *auth.Tokens
 	// Limiter is the admission control the pipeline uses.
 	Limiter *ratelimit.Limiter
 	// Router lists the routes served.
@@ -74,7 +74,7 @@ func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
 		deps.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
 	}
 	limiter := ratelimit.New(deps.Table, deps.Clock, ratelimit.Limits{Burst: cfg.Burst, Window: cfg.Window, Daily: cfg.Daily})
-	tokens := auth.NewStore(deps.Table, deps.Clock, limiter)
+	tokens := auth.NewTokens(deps.Table, deps.Clock, limiter)
 	// Handlers read while the pipeline admits the request; their writes
 	// wait for admission (see storage.WithWriteGate).
 	areaDeps := deps

@@ -23,7 +23,7 @@ import (
 // state item only after the token's own item was read once after that state
 // item was born (Session.Confirm).
 type Authenticator struct {
-	store *Store
+	store *Tokens
 	clock clock.Clock
 
 	mu    sync.Mutex
@@ -46,7 +46,7 @@ type cacheEntry struct {
 }
 
 // NewAuthenticator returns an authenticator reading tokens from store.
-func NewAuthenticator(store *Store, c clock.Clock) *Authenticator {
+func NewAuthenticator(store *Tokens, c clock.Clock) *Authenticator {
 	return &Authenticator{store: store, clock: c, cache: map[string]*cacheEntry{}}
 }
 

@@ -63,17 +63,17 @@ var (
 	ErrTokenExists  = errors.New("token already exists")
 )
 
-// Store creates, lists and revokes tokens.
-type Store struct {
+// Tokens creates, lists and revokes tokens.
+type Tokens struct {
 	table       *storage.Table
 	clock       clock.Clock
-	accounts    *accounts.Store
+	accounts    *accounts.Registry
 	revocations Revocations
 }
 
-// NewStore returns a token store. revocations is told about every revoke.
-func NewStore(table *storage.Table, c clock.Clock, revocations Revocations) *Store {
-	return &Store{table: table, clock: c, accounts: accounts.NewStore(table, c), revocations: revocations}
+// NewTokens returns the token store. revocations is told about every revoke.
+func NewTokens(table *storage.Table, c clock.Clock, revocations Revocations) *Tokens {
+	return &Tokens{table: table, clock: c, accounts: accounts.NewRegistry(table, c), revocations: revocations}
 }
 
 // NewToken is what a token is created with.
@@ -99,7 +99,7 @@ func (n NewToken) validate() error {
 
 // Create issues a new token and returns its value, the only time the value
 // exists outside the client.
-func (s *Store) Create(ctx context.Context, n NewToken) (string, Info, error) {
+func (s *Tokens) Create(ctx context.Context, n NewToken) (string, Info, error) {
 	value, err := GenerateToken()
 	if err != nil {
 		return "", Info{}, fmt.Errorf("generate token: %w", err)
@@ -114,7 +114,7 @@ func (s *Store) Create(ctx context.Context, n NewToken) (string, Info, error) {
 
 // CreateWithValue stores a token whose value and id the caller chose. Only
 // the local demo seed uses it, for its documented demo tokens.
-func (s *Store) CreateWithValue(ctx context.Context, value, tokenID string, n NewToken) (Info, error) {
+func (s *Tokens) CreateWithValue(ctx context.Context, value, tokenID string, n NewToken) (Info, error) {
 	if err := CheckFormat(value); err != nil {
 		return Info{}, err
 	}
@@ -154,7 +154,7 @@ func (s *Store) CreateWithValue(ctx context.Context, value, tokenID string, n Ne
 }
 
 // List returns the account's tokens, revoked ones included, never values.
-func (s *Store) List(ctx context.Context, accountID string) ([]Info, error) {
+func (s *Tokens) List(ctx context.Context, accountID string) ([]Info, error) {
 	items, err := storage.QueryPartition[tokenItem](ctx, s.table, storage.AccountPK(accountID), "TOKEN#")
 	if err != nil {
 		return nil, err
@@ -170,7 +170,7 @@ func (s *Store) List(ctx context.Context, accountID string) ([]Info, error) {
 // on every instance: the token item is marked first (cold instances read it),
 // then the account's admission state learns the id (warm instances check it
 // on every request). Revoking twice is harmless.
-func (s *Store) Revoke(ctx context.Context, tokenID string) (Info, error) {
+func (s *Tokens) Revoke(ctx context.Context, tokenID string) (Info, error) {
 	if msg := validate.IDProblem("token id", tokenID); msg != "" {
 		return Info{}, ErrTokenUnknown
 	}
@@ -197,14 +197,14 @@ func (s *Store) Revoke(ctx context.Context, tokenID string) (Info, error) {
 	return item.Info, nil
 }
 
-func (s *Store) markRevoked(ctx context.Context, key storage.Key, now string) error {
+func (s *Tokens) markRevoked(ctx context.Context, key storage.Key, now string) error {
 	update := expression.Set(expression.Name("revokedAt"), expression.Name("revokedAt").IfNotExists(expression.Value(now)))
 	cond := expression.AttributeExists(expression.Name(storage.AttrPK))
 	return s.table.Update(ctx, key, update, &cond)
 }
 
 // lookup reads a token's item by hash, strongly consistent.
-func (s *Store) lookup(ctx context.Context, hash string) (*Info, error) {
+func (s *Tokens) lookup(ctx context.Context, hash string) (*Info, error) {
 	item, err := storage.Get[tokenItem](ctx, s.table, tokenKey(hash))
 	if err != nil || item == nil {
 		return nil, err

@@ -97,7 +97,7 @@ func measureDataset(ctx context.Context, eng *engine, nAccounts, perAccount, rep
 	var token string
 	for a := 0; a < nAccounts; a++ {
 		acct := fmt.Sprintf("dsAcct%04d", a)
-		if _, err := accounts.NewStore(table, clock.System{}).Create(ctx, acct, "dsCompany", acct); err != nil {
+		if _, err := accounts.NewRegistry(table, clock.System{}).Create(ctx, acct, "dsCompany", acct); err != nil {
 			return fig, err
 		}
 		if a == 0 {
@@ -116,7 +116,7 @@ func measureDataset(ctx context.Context, eng *engine, nAccounts, perAccount, rep
 			return fig, err
 		}
 		// As the contacts area's loader does after a bulk write.
-		if err := contactstore.NewStore(table).Recount(ctx, acct); err != nil {
+		if err := contactstore.NewContacts(table).Recount(ctx, acct); err != nil {
 			return fig, err
 		}
 	}

@@ -526,7 +526,7 @@ func integrationAccounts(ctx context.Context, table *storage.Table, endpoint str
 	if err != nil {
 		return nil, nil, err
 	}
-	accts := accounts.NewStore(table, clock.System{})
+	accts := accounts.NewRegistry(table, clock.System{})
 	var ids, tokens []string
 	var items []any
 	for i := 0; i < count; i++ {

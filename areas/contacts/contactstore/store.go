@@ -113,17 +113,17 @@ func newContactItem(c Contact, addedMs int64) contactItem {
 	}
 }
 
-// Store reads and writes contacts and tasks.
-type Store struct {
+// Contacts reads and writes contacts and tasks.
+type Contacts struct {
 	table *storage.Table
 }
 
-// NewStore returns a Store on table.
-func NewStore(table *storage.Table) *Store { return &Store{table: table} }
+// NewContacts returns the contacts on table.
+func NewContacts(table *storage.Table) *Contacts { return &Contacts{table: table} }
 
 // Get returns the account's contact, or nil when it has none with that id.
 // Other areas use it to check that a contact exists.
-func (s *Store) Get(ctx context.Context, accountID, id string) (*Contact, error) {
+func (s *Contacts) Get(ctx context.Context, accountID, id string) (*Contact, error) {
 	item, err := storage.Get[contactItem](ctx, s.table, contactKey(accountID, id))
 	if err != nil || item == nil {
 		return nil, err
@@ -132,7 +132,7 @@ func (s *Store) Get(ctx context.Context, accountID, id string) (*Contact, error)
 }
 
 // OrderKeyOf returns the list-order key of an existing contact.
-func (s *Store) OrderKeyOf(ctx context.Context, accountID, id string) (string, bool, error) {
+func (s *Contacts) OrderKeyOf(ctx context.Context, accountID, id string) (string, bool, error) {
 	item, err := storage.Get[contactItem](ctx, s.table, contactKey(accountID, id))
 	if err != nil || item == nil {
 		return "", false, err
@@ -142,7 +142,7 @@ func (s *Store) OrderKeyOf(ctx context.Context, accountID, id string) (string, b
 
 // Put stores a contact. A new contact also counts in the account's total
 // (when the account has one; see Recount).
-func (s *Store) Put(ctx context.Context, c Contact, addedMs int64) error {
+func (s *Contacts) Put(ctx context.Context, c Contact, addedMs int64) error {
 	av, err := attributevalue.MarshalMap(newContactItem(c, addedMs))
 	if err != nil {
 		return fmt.Errorf("encode contact: %w", err)
@@ -175,7 +175,7 @@ type totalItem struct {
 
 // Total returns the account's number of contacts, and false when the
 // account has no total item yet.
-func (s *Store) Total(ctx context.Context, accountID string) (int, bool, error) {
+func (s *Contacts) Total(ctx context.Context, accountID string) (int, bool, error) {
 	item, err := storage.Get[totalItem](ctx, s.table, totalKey(accountID))
 	if err != nil || item == nil {
 		return 0, false, err
@@ -186,7 +186,7 @@ func (s *Store) Total(ctx context.Context, accountID string) (int, bool, error) 
 // Recount counts the account's contacts and stores the total. Loaders call
 // it after writing contacts in bulk (BatchWriteItem cannot tell new contacts
 // from overwritten ones).
-func (s *Store) Recount(ctx context.Context, accountID string) error {
+func (s *Contacts) Recount(ctx context.Context, accountID string) error {
 	n, err := s.Count(ctx, accountID, "", "")
 	if err != nil {
 		return err
@@ -223,7 +223,7 @@ type PageResult struct {
 }
 
 // ListPage reads one page of the list order.
-func (s *Store) ListPage(ctx context.Context, p Page) (PageResult, error) {
+func (s *Contacts) ListPage(ctx context.Context, p Page) (PageResult, error) {
 	in, err := s.listQuery(p.AccountID, p.After, p.Query, false)
 	if err != nil {
 		return PageResult{}, err
@@ -259,7 +259,7 @@ func (s *Store) ListPage(ctx context.Context, p Page) (PageResult, error) {
 
 // Count returns how many of the account's contacts match query, in the
 // whole list (upTo "") or up to and including the order key upTo.
-func (s *Store) Count(ctx context.Context, accountID, query, upTo string) (int, error) {
+func (s *Contacts) Count(ctx context.Context, accountID, query, upTo string) (int, error) {
 	in, err := s.listQuery(accountID, upTo, query, true)
 	if err != nil {
 		return 0, err
@@ -282,7 +282,7 @@ func (s *Store) Count(ctx context.Context, accountID, query, upTo string) (int, 
 // listQuery builds a query of the account's list order. With upTo false, the
 // bound is an exclusive lower bound (a cursor); with upTo true, an inclusive
 // upper bound (counting what precedes a cursor).
-func (s *Store) listQuery(accountID, bound, query string, upTo bool) (*dynamodb.QueryInput, error) {
+func (s *Contacts) listQuery(accountID, bound, query string, upTo bool) (*dynamodb.QueryInput, error) {
 	keyCond := expression.Key(storage.AttrGSI1PK).Equal(expression.Value(listPK(accountID)))
 	if bound != "" {
 		if upTo {
@@ -311,7 +311,7 @@ func (s *Store) listQuery(accountID, bound, query string, upTo bool) (*dynamodb.
 
 // DeleteTask deletes a task of the account's contact; it reports false when
 // there is no such task.
-func (s *Store) DeleteTask(ctx context.Context, accountID, contactID, taskID string) (bool, error) {
+func (s *Contacts) DeleteTask(ctx context.Context, accountID, contactID, taskID string) (bool, error) {
 	err := s.table.Delete(ctx, taskKey(accountID, contactID, taskID), storage.ItemExists())
 	if storage.IsConditionFailed(err) {
 		return false, nil
@@ -320,7 +320,7 @@ func (s *Store) DeleteTask(ctx context.Context, accountID, contactID, taskID str
 }
 
 // GetTask returns a task, or nil.
-func (s *Store) GetTask(ctx context.Context, accountID, contactID, taskID string) (*Task, error) {
+func (s *Contacts) GetTask(ctx context.Context, accountID, contactID, taskID string) (*Task, error) {
 	item, err := storage.Get[taskItem](ctx, s.table, taskKey(accountID, contactID, taskID))
 	if err != nil || item == nil {
 		return nil, err
