@@ -28,6 +28,8 @@ type sampleRequest struct {
 	token      demo.Token
 }
 
+// samples are the operations' sample requests, in the order of
+// operations.All.
 func samples() []sampleRequest {
 	marketplace := demo.Tokens[1]
 	loc := obj{{"locationId", alpha.id}}
@@ -43,21 +45,32 @@ func samples() []sampleRequest {
 				kv{"imageUrl", "https://assets.example.com/payments/alpha-direct-pay.png"})},
 		{op: operations.DeleteCoupon, name: "delete-coupon",
 			body: account(kv{"id", alpha.recordID("Cpn", 3)})},
+		{op: operations.UpdateInventory, name: "update-inventory",
+			body: account(kv{"items", []obj{
+				{{"priceId", hexID(alpha, "02", nthOf(2, 1))}, {"availableQuantity", 35}, {"allowOutOfStockPurchases", false}},
+				{{"priceId", hexID(alpha, "02", nthOf(2, 2))}, {"availableQuantity", 12}, {"allowOutOfStockPurchases", true}},
+				{{"priceId", hexID(alpha, "02", nthOf(4, 1))}, {"availableQuantity", 800}}}})},
+		{op: operations.UpdateShippingZone, name: "update-shipping-zone", pathValues: []string{hexID(alpha, "03", 2)},
+			body: account(kv{"name", "West Coast and BC"},
+				kv{"countries", []country{countryOf("US", "CA", "OR", "WA", "NV"), countryOf("CA", "BC")}})},
+		{op: operations.UpdateShippingRate, name: "update-shipping-rate",
+			pathValues: []string{hexID(alpha, "03", 1), hexID(alpha, "04", nthOf(1, 2))},
+			body:       account(kv{"name", "Free over $75"}, kv{"minCondition", 75}, kv{"maxCondition", nil})},
 		{op: operations.UpdateCustomField, name: "update-custom-field", pathValues: []string{"demoFldPetBreedAlpha"},
 			body: append(loc, kv{"showInForms", true}, kv{"placeholder", "Pick a breed"},
 				kv{"options", []obj{{{"key", "labrador"}, {"label", "Labrador"}}, {{"label", "Beagle"}}, {{"label", "Poodle"}},
 					{{"label", "Golden Retriever"}}}})},
-		{op: operations.FilterUsersByEmail, name: "filter-users-by-email",
-			body: obj{{"companyId", demo.CompanyNorth}, {"emails", "zoe.garcia@alphadental.example, Casey.Morgan@freelance.example"},
-				{"projection", "name,roles"}}},
-		{op: operations.ListSurveys, name: "list-surveys",
-			query: append(loc, kv{"type", "folder"}, kv{"limit", "3"})},
-		{op: operations.ListCampaigns, name: "list-campaigns",
-			query: append(loc, kv{"status", "draft"})},
-		{op: operations.SearchAdsReportingList, name: "searchads-reporting-list",
-			query: append(loc, kv{"listType", "adGroups"}, kv{"type", "INTEGRATION"}, kv{"startDate", "2026-09-01"},
-				kv{"endDate", "2026-09-30"}, kv{"campaignId", "demoSearchCmpAlpha02"})},
-		{op: operations.DeleteSocialAdsIntegration, name: "socialads-delete-integration", body: loc},
+		{op: operations.CreateAssociation, name: "create-association",
+			body: append(loc, kv{"key", "vehicle_driver"}, kv{"firstObjectLabel", "Vehicle"},
+				kv{"firstObjectKey", "custom_objects.vehicle"}, kv{"secondObjectLabel", "Driver"}, kv{"secondObjectKey", "contact"})},
+		{op: operations.CreateRelation, name: "create-relation",
+			body: append(loc, kv{"associationId", alpha.recordID("Asc", 1)}, kv{"firstRecordId", alpha.recordID("Pet", 3)},
+				kv{"secondRecordId", alpha.recordID("Ctc", 10)})},
+		{op: operations.CreateBrandBoard, name: "create-brand-board",
+			body: append(loc, kv{"name", "Summer campaign 2026"}, kv{"brandBoardId", "bbd0a1000000000000000001"},
+				kv{"type", "template"}, kv{"default", true},
+				kv{"colors", []obj{{{"id", "color_sun"}, {"hexa", "#ffc300ff"}, {"rgba", "rgba(255, 195, 0, 1)"}, {"hex", "#ffc300"},
+					{"rgb", "rgb(255, 195, 0)"}, {"label", "Sunshine"}}}})},
 		{op: operations.CreateEmailTemplate, name: "create-template",
 			body: append(loc, kv{"type", "html"}, kv{"title", "Summer check-up reminder"}, kv{"name", "Summer reminder"},
 				kv{"builderVersion", "2"}, kv{"parentId", alpha.recordID("Fld", 2)}, kv{"isPlainText", false})},
@@ -74,28 +87,17 @@ func samples() []sampleRequest {
 				{"parentId", alpha.recordID("Fld", 3)}, {"limit", "20"}, {"offset", "20"}}},
 		{op: operations.UpdateMedia, name: "rename", pathValues: []string{alpha.recordID("Fld", 5)},
 			body: obj{{"name", "Leaflets"}, {"altType", "account"}, {"altId", alpha.id}}},
-		{op: operations.CreateAssociation, name: "create-association",
-			body: append(loc, kv{"key", "vehicle_driver"}, kv{"firstObjectLabel", "Vehicle"},
-				kv{"firstObjectKey", "custom_objects.vehicle"}, kv{"secondObjectLabel", "Driver"}, kv{"secondObjectKey", "contact"})},
-		{op: operations.CreateRelation, name: "create-relation",
-			body: append(loc, kv{"associationId", alpha.recordID("Asc", 1)}, kv{"firstRecordId", alpha.recordID("Pet", 3)},
-				kv{"secondRecordId", alpha.recordID("Ctc", 10)})},
-		{op: operations.CreateBrandBoard, name: "create-brand-board",
-			body: append(loc, kv{"name", "Summer campaign 2026"}, kv{"brandBoardId", "bbd0a1000000000000000001"},
-				kv{"type", "template"}, kv{"default", true},
-				kv{"colors", []obj{{{"id", "color_sun"}, {"hexa", "#ffc300ff"}, {"rgba", "rgba(255, 195, 0, 1)"}, {"hex", "#ffc300"},
-					{"rgb", "rgb(255, 195, 0)"}, {"label", "Sunshine"}}}})},
-		{op: operations.UpdateInventory, name: "update-inventory",
-			body: account(kv{"items", []obj{
-				{{"priceId", hexID(alpha, "02", nthOf(2, 1))}, {"availableQuantity", 35}, {"allowOutOfStockPurchases", false}},
-				{{"priceId", hexID(alpha, "02", nthOf(2, 2))}, {"availableQuantity", 12}, {"allowOutOfStockPurchases", true}},
-				{{"priceId", hexID(alpha, "02", nthOf(4, 1))}, {"availableQuantity", 800}}}})},
-		{op: operations.UpdateShippingZone, name: "update-shipping-zone", pathValues: []string{hexID(alpha, "03", 2)},
-			body: account(kv{"name", "West Coast and BC"},
-				kv{"countries", []country{countryOf("US", "CA", "OR", "WA", "NV"), countryOf("CA", "BC")}})},
-		{op: operations.UpdateShippingRate, name: "update-shipping-rate",
-			pathValues: []string{hexID(alpha, "03", 1), hexID(alpha, "04", nthOf(1, 2))},
-			body:       account(kv{"name", "Free over $75"}, kv{"minCondition", 75}, kv{"maxCondition", nil})},
+		{op: operations.FilterUsersByEmail, name: "filter-users-by-email",
+			body: obj{{"companyId", demo.CompanyNorth}, {"emails", "zoe.garcia@alphadental.example, Casey.Morgan@freelance.example"},
+				{"projection", "name,roles"}}},
+		{op: operations.ListSurveys, name: "list-surveys",
+			query: append(loc, kv{"type", "folder"}, kv{"limit", "3"})},
+		{op: operations.ListCampaigns, name: "list-campaigns",
+			query: append(loc, kv{"status", "draft"})},
+		{op: operations.SearchAdsReportingList, name: "searchads-reporting-list",
+			query: append(loc, kv{"listType", "adGroups"}, kv{"type", "INTEGRATION"}, kv{"startDate", "2026-09-01"},
+				kv{"endDate", "2026-09-30"}, kv{"campaignId", "demoSearchCmpAlpha02"})},
+		{op: operations.DeleteSocialAdsIntegration, name: "socialads-delete-integration", body: loc},
 	}
 }
 
@@ -227,18 +229,35 @@ func fillPath(route string, values []string) (string, obj, error) {
 	return strings.Join(segments, "/"), params, nil
 }
 
+// events makes one event per operation of the operations table, in its
+// order, and the sam local environment.
 func events() ([]file, error) {
+	byOp := map[string]sampleRequest{}
+	for _, s := range samples() {
+		if _, dup := byOp[s.op.ID()]; dup {
+			return nil, fmt.Errorf("%s has two sample requests", s.op.ID())
+		}
+		byOp[s.op.ID()] = s
+	}
 	var files []file
-	for i, s := range samples() {
+	for i, op := range operations.All {
+		s, ok := byOp[op.ID()]
+		if !ok {
+			return nil, fmt.Errorf("%s has no sample request: add one to samples in internal/demo/gen/events.go", op.ID())
+		}
+		delete(byOp, op.ID())
 		ev, err := s.event(i + 1)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s.op.ID(), err)
+			return nil, fmt.Errorf("%s: %w", op.ID(), err)
 		}
 		text, err := dumps(ev, indented(2))
 		if err != nil {
 			return nil, err
 		}
 		files = append(files, file{"events/" + s.op.Area + "/" + s.name + ".json", text + "\n"})
+	}
+	for id := range byOp {
+		return nil, fmt.Errorf("%s has a sample request but is not in operations.All", id)
 	}
 	// sam local's environment: the local engine, as `make run` starts it.
 	env, err := dumps(map[string]obj{"Parameters": {

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/bizplatform/api/shared/operations"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -52,4 +54,52 @@ func firstDifference(committed, made string) string {
 		}
 	}
 	return "they differ"
+}
+
+func TestEveryOperationHasOneSampleEventInItsAreasFolder(t *testing.T) {
+	files, err := events()
+	require.NoError(t, err)
+	byRoute := map[string][]string{}
+	for _, f := range files {
+		if f.path == "events/env.json" {
+			continue
+		}
+		var ev struct {
+			RouteKey string `json:"routeKey"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(f.content), &ev), f.path)
+		byRoute[ev.RouteKey] = append(byRoute[ev.RouteKey], f.path)
+	}
+	for _, op := range operations.All {
+		require.Len(t, byRoute[op.ID()], 1, "%s has one sample event", op.ID())
+		assert.True(t, strings.HasPrefix(byRoute[op.ID()][0], "events/"+op.Area+"/"), "%s's event is in its area's folder", op.ID())
+	}
+	assert.Len(t, byRoute, len(operations.All), "no event names a route the operations table does not have")
+}
+
+func TestPathValuesFillTheRoutesNamesInOrder(t *testing.T) {
+	for _, c := range []struct {
+		name, route string
+		values      []string
+		want        string
+		params      obj
+		err         bool
+	}{
+		{"a route without names takes no value", "/payments/coupon", nil, "/payments/coupon", nil, false},
+		{"two names take two values in order", "/contacts/{contactId}/tasks/{taskId}", []string{"c1", "t1"},
+			"/contacts/c1/tasks/t1", obj{{"contactId", "c1"}, {"taskId", "t1"}}, false},
+		{"a missing value is an error", "/contacts/{contactId}/tasks/{taskId}", []string{"c1"}, "", nil, true},
+		{"a value too many is an error", "/medias/{id}", []string{"a", "b"}, "", nil, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path, params, err := fillPath(c.route, c.values)
+			if c.err {
+				require.Error(t, err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, c.want, path)
+			assert.Equal(t, c.params, params)
+		})
+	}
 }

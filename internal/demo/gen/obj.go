@@ -36,15 +36,3 @@ func (o obj) MarshalJSON() ([]byte, error) {
 	b.WriteByte('}')
 	return b.Bytes(), nil
 }
-
-// set replaces key's value where it stands, or adds it at the end (as
-// assigning to a Python dict does).
-func (o obj) set(key string, value any) obj {
-	for i := range o {
-		if o[i].k == key {
-			o[i].v = value
-			return o
-		}
-	}
-	return append(o, kv{key, value})
-}
