@@ -25,6 +25,17 @@ func hexID(acct demoAccount, kind string, serial int) string {
 // nthOf is the serial of the mth item of the nth product or zone.
 func nthOf(n, m int) int { return n*100 + m }
 
+// children are a product's prices or a zone's rates, each given its id and
+// times by stamp (m counts from 1).
+func children[T any](items []T, stamp func(m int, item *T)) []T {
+	out := make([]T, len(items))
+	for i, item := range items {
+		stamp(i+1, &item)
+		out[i] = item
+	}
+	return out
+}
+
 type product struct {
 	ID               string  `json:"_id"`
 	LocationID       string  `json:"locationId"`
@@ -117,11 +128,9 @@ func products() (string, error) {
 			at := timestamp(t)
 			pr := product{ID: hexID(c.acct, "01", i+1), LocationID: c.acct.id, Name: r.name, Description: r.description,
 				ProductType: r.productType, AvailableInStore: true, CreatedAt: at, UpdatedAt: at}
-			for m, price := range r.prices {
-				price.ID = hexID(c.acct, "02", nthOf(i+1, m+1))
-				price.CreatedAt, price.UpdatedAt = at, at
-				pr.Prices = append(pr.Prices, price)
-			}
+			pr.Prices = children(r.prices, func(m int, p *price) {
+				p.ID, p.CreatedAt, p.UpdatedAt = hexID(c.acct, "02", nthOf(i+1, m)), at, at
+			})
 			out = append(out, pr)
 		}
 	}
@@ -245,14 +254,11 @@ func store() (string, error) {
 		for i, z := range a.zones {
 			t = t.Add(2*24*time.Hour + time.Hour + 41*time.Minute)
 			at := timestamp(t)
-			sz := shippingZone{ID: hexID(a.acct, "03", i+1), AltID: a.acct.id, AltType: "account", Name: z.name,
-				Countries: z.countries, CreatedAt: at, UpdatedAt: at, ShippingRates: []shippingRate{}}
-			for m, r := range z.rates {
-				r.ID = hexID(a.acct, "04", nthOf(i+1, m+1))
-				r.CreatedAt, r.UpdatedAt = at, at
-				sz.ShippingRates = append(sz.ShippingRates, r)
-			}
-			out = append(out, sz)
+			out = append(out, shippingZone{ID: hexID(a.acct, "03", i+1), AltID: a.acct.id, AltType: "account", Name: z.name,
+				Countries: z.countries, CreatedAt: at, UpdatedAt: at,
+				ShippingRates: children(z.rates, func(m int, r *shippingRate) {
+					r.ID, r.CreatedAt, r.UpdatedAt = hexID(a.acct, "04", nthOf(i+1, m)), at, at
+				})})
 		}
 	}
 	return indentedFile(map[string]any{"shippingZones": out})

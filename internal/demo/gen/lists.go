@@ -13,12 +13,8 @@ type campaign struct {
 }
 
 func campaigns() (string, error) {
-	type row struct{ status, name string }
-	var out []campaign
-	for _, acct := range []struct {
-		demoAccount
-		rows []row
-	}{
+	type row = [2]string // status, name
+	out := numbered("Cmp", []accountRows{
 		{alpha, []row{
 			{"published", "Spring check-up reminder"},
 			{"draft", "Teeth whitening offer"},
@@ -36,11 +32,9 @@ func campaigns() (string, error) {
 		{charlie, []row{
 			{"published", "Storm damage inspection"},
 		}},
-	} {
-		for i, r := range acct.rows {
-			out = append(out, campaign{ID: acct.recordID("Cmp", i+1), Name: r.name, Status: r.status, LocationID: acct.id})
-		}
-	}
+	}, func(id, loc string, r row) campaign {
+		return campaign{ID: id, Name: r[1], Status: r[0], LocationID: loc}
+	})
 	return indentedFile(map[string]any{"campaigns": out})
 }
 
@@ -54,12 +48,8 @@ type survey struct {
 // surveys: Alpha has 26 records (more than two default pages of 10), six of
 // them folders.
 func surveys() (string, error) {
-	type row struct{ typ, name string }
-	var out []survey
-	for _, acct := range []struct {
-		demoAccount
-		rows []row
-	}{
+	type row = [2]string // type, name
+	out := numbered("Srv", []accountRows{
 		{alpha, []row{
 			{"folder", "Patient feedback"},
 			{"survey", "Post-visit satisfaction"},
@@ -90,10 +80,24 @@ func surveys() (string, error) {
 		}},
 		{bravo, []row{{"survey", "Physio session feedback"}, {"survey", "Injury intake"}, {"folder", "Rehab programs"}}},
 		{charlie, []row{{"survey", "Roof inspection request"}, {"survey", "Job completion feedback"}}},
-	} {
-		for i, r := range acct.rows {
-			out = append(out, survey{ID: acct.recordID("Srv", i+1), Name: r.name, LocationID: acct.id, Type: r.typ})
+	}, func(id, loc string, r row) survey { return survey{ID: id, Name: r[1], LocationID: loc, Type: r[0]} })
+	return indentedFile(map[string]any{"surveys": out})
+}
+
+// accountRows are an account's records of a list, each two strings.
+type accountRows struct {
+	acct demoAccount
+	rows [][2]string
+}
+
+// numbered makes the records of every account, numbered from 1 per account
+// under ids demo<kind><Account><n>.
+func numbered[T any](kind string, accounts []accountRows, record func(id, locationID string, row [2]string) T) []T {
+	var out []T
+	for _, a := range accounts {
+		for i, r := range a.rows {
+			out = append(out, record(a.acct.recordID(kind, i+1), a.acct.id, r))
 		}
 	}
-	return indentedFile(map[string]any{"surveys": out})
+	return out
 }

@@ -9,11 +9,12 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/bizplatform/api/internal/dynalite"
 )
 
 // file is one generated file, its path relative to the module root.
@@ -118,23 +119,14 @@ func staleEvents(root string, files []file) ([]string, error) {
 	return stale, nil
 }
 
-// moduleRoot is the nearest folder at or above the working directory that
-// holds go.mod (go generate runs in internal/demo, go test in this folder).
+// moduleRoot is the folder of go.mod at or above the working directory
+// (go generate runs in internal/demo, go test in this folder).
 func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
+	wd, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod at or above the working directory")
-		}
-		dir = parent
-	}
+	return dynalite.FindRoot(wd)
 }
 
 // indentedFile is a data part as json.dump(v, indent=1) wrote it.
