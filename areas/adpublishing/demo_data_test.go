@@ -63,7 +63,7 @@ func TestDemoDataServesTheDocumentedExamples(t *testing.T) {
 			assert.Equal(t, campaigns.Totals, groups.Totals, typ)
 		}
 	})
-	t.Run("the README example: ad groups of the implants campaign in September", func(t *testing.T) {
+	t.Run("the documented example: ad groups of the implants campaign in September", func(t *testing.T) {
 		q := reportQuery(demoAlpha, adpublishing.ListAdGroups, adpublishing.TypeIntegration, "2026-09-01", "2026-09-30")
 		q.Set("campaignId", "demoSearchCmpAlpha02")
 		resp, body := getReport(t, env, token, q)
@@ -81,7 +81,7 @@ func TestDemoDataServesTheDocumentedExamples(t *testing.T) {
 			assert.Contains(t, r.ID, "Alpha")
 		}
 	})
-	t.Run("the README example: the demo account's social integration is removed once", func(t *testing.T) {
+	t.Run("the documented example: the demo account's social integration is removed once", func(t *testing.T) {
 		resp := deleteIntegration(t, env, token, deleteBody(demoAlpha))
 		require.Equal(t, http.StatusOK, resp.Status, "body: %s", resp.Body)
 		deleteIntegration(t, env, token, deleteBody(demoAlpha)).RequireError(t, http.StatusNotFound)

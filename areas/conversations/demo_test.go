@@ -62,7 +62,7 @@ func TestDemoMessagesAreServedToTheirAccountOnly(t *testing.T) {
 	}
 }
 
-// The README's example request.
+// The example request of docs/api.md.
 func TestDemoExampleGetEmailMessage(t *testing.T) {
 	env, _, token := demoEnv(t)
 	resp := getMessage(t, env, token, "demoMsgAlpha00000004")

@@ -16,7 +16,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 )
 
-// The README's example request, against the embedded demo data.
+// The example request of docs/api.md, against the embedded demo data.
 func TestDemoDataServesTheDocumentedExample(t *testing.T) {
 	ds, err := demo.Default()
 	require.NoError(t, err)

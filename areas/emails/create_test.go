@@ -235,7 +235,7 @@ func TestCreateTemplateAuth(t *testing.T) {
 }
 
 // TestDemoDataServesTheDocumentedExample loads the shipped demo data and
-// sends the request the README shows.
+// sends the request docs/api.md shows.
 func TestDemoDataServesTheDocumentedExample(t *testing.T) {
 	ds, err := demo.Default()
 	require.NoError(t, err)

@@ -43,7 +43,7 @@ func demoQuery(kv ...string) url.Values {
 	return q
 }
 
-// The README's example requests, against the demo data.
+// The example requests of docs/api.md, against the demo data.
 func TestDemoMediaLibrary(t *testing.T) {
 	env, token := demoEnv(t)
 	require.Equal(t, "bpt_DemoAllScopesAlphaLocal0000000011xFMXT", token, "the README's demo token")

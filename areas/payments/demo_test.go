@@ -15,7 +15,7 @@ import (
 )
 
 // TestDemoDataset loads the shipped demo file and replays the examples the
-// README documents against it.
+// docs/api.md documents against it.
 func TestDemoDataset(t *testing.T) {
 	env := newEnv(t)
 	ctx := context.Background()
@@ -52,7 +52,7 @@ func TestDemoDataset(t *testing.T) {
 		msg := env.createProvider(t, mkt, providerBody(demo.AccountAlpha, "alpha-card-gateway")).RequireError(t, http.StatusUnprocessableEntity)
 		assert.Contains(t, msg, "uniqueName")
 	})
-	t.Run("the README's create example succeeds", func(t *testing.T) {
+	t.Run("the documented create example succeeds", func(t *testing.T) {
 		resp := env.createProvider(t, mkt, map[string]any{
 			"altId": demo.AccountAlpha, "altType": "account", "uniqueName": "alpha-direct-pay",
 			"title": "Alpha Direct Pay", "provider": "authorize-net",
@@ -62,7 +62,7 @@ func TestDemoDataset(t *testing.T) {
 		require.Equal(t, http.StatusOK, resp.Status, "body: %s", resp.Body)
 		assert.Equal(t, "alpha-direct-pay", resp.Map(t)["route"])
 	})
-	t.Run("the README's delete example succeeds", func(t *testing.T) {
+	t.Run("the documented delete example succeeds", func(t *testing.T) {
 		resp := env.deleteCoupon(t, priv, couponBody(demo.AccountAlpha, "demoCpnAlpha00000003"))
 		require.Equal(t, http.StatusOK, resp.Status, "body: %s", resp.Body)
 		c, err := env.store.GetCoupon(ctx, demo.AccountAlpha, "demoCpnAlpha00000003")

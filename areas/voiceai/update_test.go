@@ -192,7 +192,7 @@ func TestUpdateActionAuth(t *testing.T) {
 }
 
 // TestDemoDataServesTheDocumentedExample loads the shipped demo data and
-// sends the request the README shows.
+// sends the request docs/api.md shows.
 func TestDemoDataServesTheDocumentedExample(t *testing.T) {
 	ds, err := demo.Default()
 	require.NoError(t, err)

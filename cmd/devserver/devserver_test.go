@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/internal/testenv"
+	"github.com/bizplatform/api/shared/operations"
 )
 
 const demoToken = "bpt_DemoAllScopesAlphaLocal0000000011xFMXT"
@@ -108,7 +109,7 @@ func TestDevserverServesTheDemoAndKeepsDataAcrossRestarts(t *testing.T) {
 	text := strings.Join(banner, "\n")
 	assert.Contains(t, text, "demo dataset loaded")
 	assert.Contains(t, text, demoToken, "the demo tokens are printed on first start")
-	assert.Contains(t, text, "Serving 21 operations of 15 areas")
+	assert.Contains(t, text, fmt.Sprintf("Serving %d operations of %d areas", len(operations.All), len(operations.Areas)))
 
 	call := func(method, path string) int {
 		req, _ := http.NewRequest(method, d.url+path, nil)

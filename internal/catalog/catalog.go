@@ -23,7 +23,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 )
 
-// Areas are the fifteen areas, in the order of operations.Areas.
+// Areas are the areas, in the order of operations.Areas.
 var Areas = []app.Area{
 	contacts.Area,
 	payments.Area,

@@ -3,7 +3,14 @@
 // data/ (accounts.json, contacts.json, ...), embedded in the binaries; a
 // dataset given on the command line is one JSON object with the same parts as
 // keys.
+//
+// Most parts, and the sample events under events/, are made by the command
+// in gen/ (go generate ./internal/demo); a test fails when a committed file
+// differs from what it makes. The parts gen does not make (accounts,
+// associations, brand-boards, emails, voice-ai) are written by hand.
 package demo
+
+//go:generate go run ./gen
 
 import (
 	"context"

@@ -10,7 +10,7 @@ import (
 	"github.com/bizplatform/api/shared/storage"
 )
 
-// Demo account and company ids, documented in the README.
+// Demo account and company ids, documented in docs/api.md.
 const (
 	AccountAlpha   = "demoLocAlpha00000001"
 	AccountBravo   = "demoLocBravo00000002"

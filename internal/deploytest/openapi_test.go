@@ -116,7 +116,7 @@ type event struct {
 }
 
 // TestTheSampleEventsSucceedWithinTheDocument replays every sample event
-// (the README's calls) on the demo dataset through testenv.Send, which holds
+// (docs/api.md's calls) on the demo dataset through testenv.Send, which holds
 // each request and answer against the document: the demo data's answers
 // have the documented shapes.
 func TestTheSampleEventsSucceedWithinTheDocument(t *testing.T) {

@@ -103,7 +103,7 @@ func withoutAuthorization(t *testing.T, payload []byte) []byte {
 
 func TestEveryFunctionBinaryAnswersItsEventsUnderTheLambdaRuntimeAPI(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds fifteen binaries")
+		t.Skip("builds every function's binary")
 	}
 	root := repoRoot(t)
 	binDir := t.TempDir()

@@ -261,7 +261,7 @@ func TestEveryEventNamesARouteItsFunctionServes(t *testing.T) {
 
 func TestEachFunctionMayCallExactlyTheDynamoDBActionsItsCodeCalls(t *testing.T) {
 	if testing.Short() {
-		t.Skip("analyses the call graph of fifteen binaries")
+		t.Skip("analyses the call graph of every function's binary")
 	}
 	root, _, res := readTemplate(t)
 	var mains []string

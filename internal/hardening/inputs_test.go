@@ -56,7 +56,7 @@ type opInputs struct {
 	focus   []string
 }
 
-// allInputs describes the 21 operations, in the order of operations.All.
+// allInputs describes every operation, in the order of operations.All.
 var allInputs = []opInputs{
 	{
 		op:    operations.ListContacts,

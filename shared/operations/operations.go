@@ -1,4 +1,4 @@
-// Package operations is the table of the API's 21 operations: where each is
+// Package operations is the table of the API's operations: where each is
 // served, the scope it needs, and how its validation failures answer. The
 // scope check, the routers, the template checks and the docs all read it.
 package operations
@@ -27,7 +27,7 @@ const (
 	s422 = 422
 )
 
-// The operations, by area. The scope column is design.md's scope table.
+// The operations, by area. docs/design.md says how each scope was chosen.
 var (
 	ListContacts = Operation{"GET", "/contacts/", "contacts", "contacts.readonly", false, s422}
 	DeleteTask   = Operation{"DELETE", "/contacts/{contactId}/tasks/{taskId}", "contacts", "contacts.write", false, s400}
@@ -85,7 +85,7 @@ var All = []Operation{
 	SearchAdsReportingList, DeleteSocialAdsIntegration,
 }
 
-// Areas lists the fifteen areas in a stable order.
+// Areas lists the areas in a stable order.
 var Areas = []string{
 	"contacts", "payments", "products", "store", "custom-fields", "associations",
 	"brand-boards", "emails", "voice-ai", "conversations", "medias", "users",

@@ -1,5 +1,5 @@
 // Package pipeline is the request pipeline every function and the local
-// server put in front of their routes, in design.md's order:
+// server put in front of their routes, in this order (docs/design.md):
 //
 //  1. request id and one JSON log line per request
 //  2. panic recovery

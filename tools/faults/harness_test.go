@@ -26,6 +26,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/tools/perf"
 )
@@ -98,7 +99,7 @@ func newHarness(t *testing.T, viaFreezer bool) *harness {
 
 	list, err := perf.ReadEvents(root)
 	require.NoError(t, err)
-	require.Len(t, list, 21, "one sample request per operation")
+	require.Len(t, list, len(operations.All), "one sample request per operation")
 	events := map[string]perf.Event{}
 	for _, e := range list {
 		events[e.Name()] = e

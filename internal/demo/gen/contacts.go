@@ -1,0 +1,117 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bizplatform/api/internal/demo"
+)
+
+// The demo contacts and their tasks. Ids are fixed and readable:
+// demoCtc<Account><n>, demoTsk<Account><n>.
+
+type contact struct {
+	ID          string   `json:"id"`
+	LocationID  string   `json:"locationId"`
+	ContactName string   `json:"contactName"`
+	FirstName   string   `json:"firstName"`
+	LastName    string   `json:"lastName"`
+	Email       string   `json:"email"`
+	Phone       string   `json:"phone"`
+	Source      string   `json:"source"`
+	Country     string   `json:"country"`
+	Timezone    string   `json:"timezone"`
+	DateAdded   string   `json:"dateAdded"`
+	Tags        []string `json:"tags"`
+	Tasks       []task   `json:"tasks"`
+}
+
+type task struct {
+	ID        string `json:"id"`
+	Title     string `json:"title"`
+	DueDate   string `json:"dueDate"`
+	Completed bool   `json:"completed"`
+}
+
+// demoAccount is a demo account and the short name its records' ids carry.
+type demoAccount struct {
+	id, short string
+}
+
+var (
+	alpha   = demoAccount{demo.AccountAlpha, "Alpha"}
+	bravo   = demoAccount{demo.AccountBravo, "Bravo"}
+	charlie = demoAccount{demo.AccountCharlie, "Charl"}
+)
+
+// recordID is a readable demo id: demo<kind><Account><n, 8 digits>.
+func (a demoAccount) recordID(kind string, n int) string {
+	return fmt.Sprintf("demo%s%s%08d", kind, a.short, n)
+}
+
+var (
+	contactFirstNames = []string{"Ava", "Liam", "Mia", "Noah", "Zoe", "Ethan", "Ivy", "Lucas", "Nora", "Omar",
+		"Priya", "Quinn", "Rosa", "Sam", "Tara", "Uma", "Victor", "Wen", "Xavier", "Yara"}
+	lastNames = []string{"Anders", "Baker", "Chen", "Diaz", "Evans", "Fischer", "Garcia", "Hughes", "Ito",
+		"Jensen", "Khan", "Lopez", "Moreau", "Novak", "Okafor", "Patel", "Rossi", "Silva"}
+	contactSources   = []string{"website form", "import", "referral", "facebook ad", "walk-in", "api"}
+	contactCountries = []struct{ country, timezone string }{
+		{"US", "America/New_York"}, {"US", "America/Los_Angeles"}, {"CA", "America/Toronto"},
+		{"GB", "Europe/London"}, {"DE", "Europe/Berlin"}, {"IN", "Asia/Kolkata"},
+	}
+	contactTags = []string{"lead", "customer", "vip", "newsletter", "webinar", "trial"}
+	taskTitles  = []string{"Call back", "Send proposal", "Follow up on invoice", "Book demo", "Check renewal"}
+)
+
+func contacts() (string, error) {
+	rng := newPyRand(20261121)
+	var out []contact
+	for _, acct := range []struct {
+		demoAccount
+		contacts int
+	}{{alpha, 300}, {bravo, 30}, {charlie, 20}} {
+		t := utc(2025, time.January, 6, 9, 0)
+		taskNo := 0
+		for i := 1; i <= acct.contacts; i++ {
+			// Every fifth contact shares its predecessor's timestamp, so the
+			// list order's tie-break on id is exercised by the demo data too.
+			if i%5 != 0 {
+				minutes := rng.intn(30, 2880)
+				seconds := rng.intn(0, 59)
+				t = t.Add(time.Duration(minutes)*time.Minute + time.Duration(seconds)*time.Second)
+			}
+			first, last := choose(rng, contactFirstNames), choose(rng, lastNames)
+			place := choose(rng, contactCountries)
+			c := contact{
+				ID:          acct.recordID("Ctc", i),
+				LocationID:  acct.id,
+				ContactName: first + " " + last,
+				FirstName:   first,
+				LastName:    last,
+				Email:       fmt.Sprintf("%s.%s%d@example.com", strings.ToLower(first), strings.ToLower(last), i),
+				Phone:       fmt.Sprintf("+1555%d", rng.intn(1000000, 9999999)),
+				Source:      choose(rng, contactSources),
+				Country:     place.country,
+				Timezone:    place.timezone,
+				DateAdded:   timestamp(t),
+				Tasks:       []task{},
+			}
+			c.Tags = sample(rng, contactTags, rng.intn(0, 2))
+			slices.Sort(c.Tags)
+			for range choose(rng, []int{1, 1, 0, 2}) {
+				taskNo++
+				due := t.AddDate(0, 0, rng.intn(1, 30))
+				c.Tasks = append(c.Tasks, task{
+					ID:        acct.recordID("Tsk", taskNo),
+					Title:     choose(rng, taskTitles),
+					DueDate:   timestamp(due),
+					Completed: rng.random() < 0.3,
+				})
+			}
+			out = append(out, c)
+		}
+	}
+	return indentedFile(map[string]any{"contacts": out})
+}

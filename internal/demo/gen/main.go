@@ -1,0 +1,144 @@
+// Command gen writes the generated parts of the demo dataset
+// (internal/demo/data/<part>.json) and the sample events (events/): run it
+// with `go generate ./internal/demo`. Every file is a pure function of the
+// code (fixed seeds, fixed dates), so running it again changes nothing, and
+// a test fails when a committed file differs from what it makes.
+//
+// The data parts it does not make (accounts, associations, brand-boards,
+// emails, voice-ai) are written by hand.
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/bizplatform/api/internal/dynalite"
+)
+
+// file is one generated file, its path relative to the module root.
+type file struct {
+	path    string
+	content string
+}
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "gen:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	files, err := generate()
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		name := filepath.Join(root, filepath.FromSlash(f.path))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(name, []byte(f.content), 0o644); err != nil {
+			return err
+		}
+	}
+	stale, err := staleEvents(root, files)
+	if err != nil {
+		return err
+	}
+	for _, name := range stale {
+		if err := os.Remove(filepath.Join(root, filepath.FromSlash(name))); err != nil {
+			return err
+		}
+		fmt.Println("removed", name)
+	}
+	fmt.Printf("wrote %d files\n", len(files))
+	return nil
+}
+
+// generate makes every file: the data parts, then the events.
+func generate() ([]file, error) {
+	parts := []struct {
+		name string
+		make func() (string, error)
+	}{
+		{"ad-publishing", adPublishing},
+		{"campaigns", campaigns},
+		{"contacts", contacts},
+		{"conversations", conversations},
+		{"custom-fields", customFields},
+		{"medias", medias},
+		{"payments", payments},
+		{"products", products},
+		{"store", store},
+		{"surveys", surveys},
+		{"users", users},
+	}
+	var files []file
+	for _, p := range parts {
+		content, err := p.make()
+		if err != nil {
+			return nil, fmt.Errorf("demo data %s: %w", p.name, err)
+		}
+		files = append(files, file{"internal/demo/data/" + p.name + ".json", content})
+	}
+	evs, err := events()
+	if err != nil {
+		return nil, fmt.Errorf("events: %w", err)
+	}
+	return append(files, evs...), nil
+}
+
+// staleEvents lists the event files under root/events that generate no
+// longer makes (an operation's sample renamed or removed).
+func staleEvents(root string, files []file) ([]string, error) {
+	made := map[string]bool{}
+	for _, f := range files {
+		made[f.path] = true
+	}
+	found, err := filepath.Glob(filepath.Join(root, "events", "*", "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	var stale []string
+	for _, name := range found {
+		rel, err := filepath.Rel(root, name)
+		if err != nil {
+			return nil, err
+		}
+		if rel = filepath.ToSlash(rel); !made[rel] {
+			stale = append(stale, rel)
+		}
+	}
+	return stale, nil
+}
+
+// moduleRoot is the folder of go.mod at or above the working directory
+// (go generate runs in internal/demo, go test in this folder).
+func moduleRoot() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	return dynalite.FindRoot(wd)
+}
+
+// indentedFile is a data part as json.dump(v, indent=1) wrote it.
+func indentedFile(v any) (string, error) {
+	s, err := dumps(v, indented(1))
+	return s + "\n", err
+}
+
+// timestamp writes t as the public API does: UTC, milliseconds, Z.
+func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05") + ".000Z" }
+
+// utc is a time of day in UTC.
+func utc(year int, month time.Month, day, hour, minute int) time.Time {
+	return time.Date(year, month, day, hour, minute, 0, 0, time.UTC)
+}
