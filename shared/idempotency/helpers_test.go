@@ -63,6 +63,24 @@ func newGate(t *testing.T) *gate {
 
 func (g *gate) release() { g.once.Do(func() { close(g.open) }) }
 
+// hold sends a "then=wait" tally request and returns once its handler is
+// waiting (its key claimed); answer waits for the request's answer.
+func (g *gate) hold(t *testing.T, env *testenv.Env, token, path, key string) (answer func() *testenv.Response) {
+	t.Helper()
+	done := make(chan struct{})
+	var resp *testenv.Response
+	go func() {
+		defer close(done)
+		resp = tally(t, env, token, path, key)
+	}()
+	<-g.entered
+	return func() *testenv.Response {
+		<-done
+		require.NotNil(t, resp, "the held request got an answer")
+		return resp
+	}
+}
+
 func tallyArea(g *gate) app.Area {
 	return app.Area{Name: "tally", Routes: func(d app.Deps) []route.Route {
 		return []route.Route{{Op: tallyOp, Handle: func(w http.ResponseWriter, r *http.Request) error {

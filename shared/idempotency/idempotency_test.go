@@ -142,14 +142,7 @@ func TestASecondRequestWhileTheFirstRunsAnswers409(t *testing.T) {
 	g := newGate(t)
 	env, token := newEnv(t, g)
 	const key = "slow-request"
-
-	done := make(chan struct{})
-	var first *testenv.Response
-	go func() {
-		defer close(done)
-		first = tally(t, env, token, "slow?then=wait", key)
-	}()
-	<-g.entered // the first request holds its key, inside its handler
+	answer := g.hold(t, env, token, "slow?then=wait", key)
 
 	t.Run("the same request answers 409 with Retry-After, and its handler does not run", func(t *testing.T) {
 		resp := tally(t, env, token, "slow?then=wait", key)
@@ -164,8 +157,7 @@ func TestASecondRequestWhileTheFirstRunsAnswers409(t *testing.T) {
 	})
 
 	g.release()
-	<-done
-	require.NotNil(t, first)
+	first := answer()
 	require.Equal(t, http.StatusOK, first.Status, "body: %s", first.Body)
 	assert.Equal(t, 1, countOf(t, first))
 
@@ -179,14 +171,7 @@ func TestAClaimWhoseRequestNeverFinishesLapsesAfterTheLease(t *testing.T) {
 	g := newGate(t)
 	env, token := newEnv(t, g)
 	const key = "stuck-request"
-
-	done := make(chan struct{})
-	var stuck *testenv.Response
-	go func() {
-		defer close(done)
-		stuck = tally(t, env, token, "stuck?then=wait", key)
-	}()
-	<-g.entered
+	answer := g.hold(t, env, token, "stuck?then=wait", key)
 	running := record(t, env, acctA, key)
 	require.NotNil(t, running)
 	assert.EqualValues(t, testenv.Start.Add(idempotency.ClaimLease).Unix(), running[storage.AttrExpiresAt], "a running claim expires after the lease")
@@ -200,9 +185,7 @@ func TestAClaimWhoseRequestNeverFinishesLapsesAfterTheLease(t *testing.T) {
 	assert.Empty(t, retry.Header.Get(idempotency.HeaderReplayed), "the lapsed claim's key ran again")
 	assert.Equal(t, 2, countOf(t, retry))
 	g.release()
-	<-done
-	require.NotNil(t, stuck)
-	require.Equal(t, http.StatusOK, stuck.Status)
+	require.Equal(t, http.StatusOK, answer().Status)
 	assert.Equal(t, 2, count(t, env, acctA, "stuck"))
 
 	t.Run("the late first answer does not replace the retry's kept answer", func(t *testing.T) {
