@@ -160,7 +160,7 @@ func (k *Keeper) run(w http.ResponseWriter, r *http.Request, c Claim, next route
 // asks for a retry, is too large to keep, or is missing.
 func (k *Keeper) settle(ctx context.Context, c Claim, answer *Answer) {
 	if answer != nil && kept(answer.Status) && len(answer.Body) <= MaxKeptBody {
-		err := k.store.Complete(ctx, c, *answer, k.clock.Now().Add(KeepFor))
+		err := k.store.Complete(ctx, c, answer.kept(), k.clock.Now().Add(KeepFor))
 		if err == nil {
 			return
 		}
@@ -307,20 +307,25 @@ func (r *recorder) Write(b []byte) (int, error) {
 	return r.body.Write(b)
 }
 
-// answer is what the handler wrote, nil when it wrote nothing. The headers
-// that belong to each request (its id, its rate-limit counters) are not
-// part of it.
+// answer is what the handler wrote, nil when it wrote nothing.
 func (r *recorder) answer() *Answer {
 	if r.status == 0 {
 		return nil
 	}
+	return &Answer{Status: r.status, Header: r.sent, Body: r.body.Bytes()}
+}
+
+// kept is the answer as kept for replays: without the headers that belong
+// to each request (its id, its rate-limit counters), which a replay gets
+// of its own.
+func (a *Answer) kept() Answer {
 	header := http.Header{}
-	for name, values := range r.sent {
+	for name, values := range a.Header {
 		if !perRequest(name) {
 			header[name] = values
 		}
 	}
-	return &Answer{Status: r.status, Header: header, Body: r.body.Bytes()}
+	return Answer{Status: a.Status, Header: header, Body: a.Body}
 }
 
 func perRequest(name string) bool {

@@ -213,6 +213,9 @@ func TestAnswersThatAskForARetryAreNotKept(t *testing.T) {
 				resp := tally(t, env, token, path, key)
 				require.Equal(t, tc.status, resp.Status, "body: %.200s", resp.Body)
 				assert.Empty(t, resp.Header.Get(idempotency.HeaderReplayed))
+				if tc.status == http.StatusServiceUnavailable {
+					assert.Equal(t, "1", resp.Header.Get("Retry-After"), "the answer keeps its own headers")
+				}
 				assert.Equal(t, run, count(t, env, acctA, tc.then), "the handler ran")
 				assert.Nil(t, record(t, env, acctA, key), "nothing holds the key")
 			}
