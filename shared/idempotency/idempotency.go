@@ -159,7 +159,7 @@ func (k *Keeper) run(w http.ResponseWriter, r *http.Request, c Claim, next route
 // settle keeps answer under c's key, or releases the key when the answer
 // asks for a retry, is too large to keep, or is missing.
 func (k *Keeper) settle(ctx context.Context, c Claim, answer *Answer) {
-	if answer != nil && kept(answer.Status) && len(answer.Body) <= MaxKeptBody {
+	if answer != nil && keepable(answer.Status) && len(answer.Body) <= MaxKeptBody {
 		err := k.store.Complete(ctx, c, answer.kept(), k.clock.Now().Add(KeepFor))
 		if err == nil {
 			return
@@ -180,9 +180,9 @@ func (k *Keeper) logFailure(ctx context.Context, msg string, c Claim, err error)
 		slog.String("error", err.Error()))
 }
 
-// kept reports whether an answer of status is kept: every answer but those
-// that ask the client to retry (5xx, 429).
-func kept(status int) bool {
+// keepable reports whether an answer of status is kept: every answer but
+// those that ask the client to retry (5xx, 429).
+func keepable(status int) bool {
 	return status < http.StatusInternalServerError && status != http.StatusTooManyRequests
 }
 
