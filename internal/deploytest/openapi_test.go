@@ -87,9 +87,18 @@ func TestTheDocumentStatesEachOperationsScopeAndFailureStatuses(t *testing.T) {
 				assert.Equal(t, op.MarketplaceOnly, kind == "marketplace", "marketplace-only operations say so")
 
 				// Field-rule failures answer 422 where the operation lists
-				// 422, and 400 on the operations without it.
+				// 422, and 400 on the operations without it; on those, a
+				// write lists 422 for a reused Idempotency-Key only.
 				has422 := doc.Responses.Value("422") != nil
-				assert.Equal(t, op.ValidationStatus == 422, has422, "422 is listed exactly where field rules answer 422")
+				changes := op.Method != "GET"
+				assert.Equal(t, op.ValidationStatus == 422 || changes, has422, "422 is listed exactly where field rules or a reused key answer 422")
+				if changes && op.ValidationStatus == 400 {
+					assert.Equal(t, "#/components/responses/IdempotencyKeyReused", doc.Responses.Value("422").Ref, "on an operation whose field rules answer 400, 422 is the reused key's")
+				}
+				// Every POST, PUT and DELETE takes an Idempotency-Key and may
+				// answer 409 while the key's first request runs; reads do not.
+				assert.Equal(t, changes, doc.Parameters.GetByInAndName("header", "Idempotency-Key") != nil, "Idempotency-Key is a parameter exactly of the writes")
+				assert.Equal(t, changes, doc.Responses.Value("409") != nil, "409 is listed exactly on the writes")
 				for _, status := range []string{"400", "401", "403", "406", "413", "415", "429", "500", "503"} {
 					assert.NotNil(t, doc.Responses.Value(status), "every operation can answer %s", status)
 				}

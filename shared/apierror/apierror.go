@@ -30,6 +30,12 @@ const (
 	CodeTooManyRequests
 	// CodeUnavailable is a storage outage or throttling: the client retries.
 	CodeUnavailable
+	// CodeConflict is a request that collides with another one still
+	// running (the same Idempotency-Key): 409.
+	CodeConflict
+	// CodeUnprocessable is a well-formed request that cannot be carried out
+	// as asked: 422 on every operation, whatever its validation status.
+	CodeUnprocessable
 )
 
 // Error is the error type of the API.

@@ -49,6 +49,10 @@ func Status(err error, validationStatus int) int {
 		return http.StatusTooManyRequests
 	case CodeUnavailable:
 		return http.StatusServiceUnavailable
+	case CodeConflict:
+		return http.StatusConflict
+	case CodeUnprocessable:
+		return http.StatusUnprocessableEntity
 	default:
 		return http.StatusInternalServerError
 	}

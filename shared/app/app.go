@@ -18,6 +18,7 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/pipeline"
 	"github.com/bizplatform/api/shared/ratelimit"
 	"github.com/bizplatform/api/shared/route"
@@ -83,7 +84,9 @@ func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
 	for _, a := range areas {
 		routes = append(routes, a.Routes(areaDeps)...)
 	}
-	router, err := route.NewRouter(routes)
+	// POST, PUT and DELETE requests sent with an Idempotency-Key run once.
+	keeper := idempotency.New(idempotency.NewRecords(areaDeps.Table), deps.Clock, deps.Logger)
+	router, err := route.NewRouter(keeper.Guard(routes))
 	if err != nil {
 		return nil, fmt.Errorf("build router: %w", err)
 	}

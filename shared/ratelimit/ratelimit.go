@@ -15,7 +15,6 @@ package ratelimit
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -23,7 +22,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -331,14 +329,7 @@ func (l *Limiter) update(ctx context.Context, key map[string]types.AttributeValu
 // where the engine returns the old item (DynamoDB does), else by a strongly
 // consistent read (dynalite does not return it).
 func (l *Limiter) read(ctx context.Context, accountID string, condErr error) (*state, error) {
-	if item := conditionFailureItem(condErr); item != nil {
-		var st state
-		if err := attributevalue.UnmarshalMap(item, &st); err != nil {
-			return nil, fmt.Errorf("decode rate state: %w", err)
-		}
-		return &st, nil
-	}
-	return storage.Get[state](ctx, l.table, StateKey(accountID))
+	return storage.FoundByFailedCondition[state](ctx, l.table, StateKey(accountID), condErr)
 }
 
 func (l *Limiter) admitted(attrs map[string]types.AttributeValue) Decision {
@@ -394,12 +385,4 @@ func (l *Limiter) RecordRevocation(ctx context.Context, accountID, tokenID strin
 func windowStart(t time.Time, window time.Duration) int64 {
 	secs := int64(window / time.Second)
 	return t.Unix() - t.Unix()%secs
-}
-
-func conditionFailureItem(err error) map[string]types.AttributeValue {
-	var cf *types.ConditionalCheckFailedException
-	if errors.As(err, &cf) && len(cf.Item) > 0 {
-		return cf.Item
-	}
-	return nil
 }

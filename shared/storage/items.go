@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -30,6 +31,24 @@ func Get[T any](ctx context.Context, t *Table, key Key) (*T, error) {
 		return nil, fmt.Errorf("decode item %s/%s: %w", key.PK, key.SK, err)
 	}
 	return &v, nil
+}
+
+// FoundByFailedCondition returns the item whose presence failed a
+// conditional write (condErr): from the failure itself where the engine
+// returns the old item (DynamoDB does, when the write asked for
+// ReturnValuesOnConditionCheckFailure ALL_OLD), else by a strongly
+// consistent read of key (dynalite returns nothing). nil, nil: the item is
+// gone by the time of the read.
+func FoundByFailedCondition[T any](ctx context.Context, t *Table, key Key, condErr error) (*T, error) {
+	var cf *types.ConditionalCheckFailedException
+	if errors.As(condErr, &cf) && len(cf.Item) > 0 {
+		var v T
+		if err := attributevalue.UnmarshalMap(cf.Item, &v); err != nil {
+			return nil, fmt.Errorf("decode item %s/%s: %w", key.PK, key.SK, err)
+		}
+		return &v, nil
+	}
+	return Get[T](ctx, t, key)
 }
 
 // Put writes item (a struct with PK and SK attributes). A non-nil cond must

@@ -17,6 +17,7 @@ import (
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/tools/perf"
 )
@@ -51,6 +52,7 @@ func runCalls(args []string) error {
 	var c common
 	fs := flag.NewFlagSet("calls", flag.ExitOnError)
 	c.register(fs)
+	withKey := fs.Bool("idempotency-key", false, "send each POST, PUT and DELETE with an Idempotency-Key (its first request: the claim and the kept answer)")
 	_ = fs.Parse(args)
 	if err := c.init(); err != nil {
 		return err
@@ -94,6 +96,9 @@ func runCalls(args []string) error {
 			req, err := ev.Request("")
 			if err != nil {
 				return err
+			}
+			if *withKey && req.Method != http.MethodGet {
+				req.Header.Set(idempotency.HeaderKey, "bench-"+ev.File)
 			}
 			status, err := send(srv, req)
 			if err != nil {
