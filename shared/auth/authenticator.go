@@ -69,7 +69,9 @@ func (e *cacheEntry) learn(info *Info) {
 	e.mu.Unlock()
 }
 
-func errExpired() error { return apierror.Unauthorized("Invalid token: the token has expired (it was rotated)") }
+func errExpired() error {
+	return apierror.Unauthorized("Invalid token: the token has expired (it was rotated)")
+}
 
 // NewAuthenticator returns an authenticator reading tokens from store.
 func NewAuthenticator(store *Tokens, c clock.Clock) *Authenticator {
