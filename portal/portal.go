@@ -221,15 +221,20 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 // secure tells whether the site is served over HTTPS.
 func (p *Portal) secure(r *http.Request) bool { return p.opts.SecureCookies || r.TLS != nil }
 
-// checkOrigin refuses a POST that a browser says came from another site:
-// Sec-Fetch-Site other than same-origin, or an Origin other than this
-// site's. The CSRF token, checked by each form's handler, covers browsers
-// that send neither.
+// checkOrigin refuses a POST that a browser says came from another site.
+// Sec-Fetch-Site, where sent, decides: only same-origin passes. Otherwise an
+// Origin other than this site's is refused; "null" is what browsers send
+// under this site's Referrer-Policy (no-referrer), so it proves nothing
+// either way. The CSRF token, checked by each form's handler, is required
+// in every case.
 func (p *Portal) checkOrigin(r *http.Request) error {
-	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" {
-		return errCrossSite
+	if site := r.Header.Get("Sec-Fetch-Site"); site != "" {
+		if site != "same-origin" {
+			return errCrossSite
+		}
+		return nil
 	}
-	if origin := r.Header.Get("Origin"); origin != "" {
+	if origin := r.Header.Get("Origin"); origin != "" && origin != "null" {
 		scheme := "http"
 		if p.secure(r) {
 			scheme = "https"

@@ -526,3 +526,13 @@ func dedupe(in []string) []string {
 	}
 	return out
 }
+
+// Lookup returns a token by id, whatever its account (the operator's form;
+// see Get).
+func (s *Tokens) Lookup(ctx context.Context, tokenID string) (Info, error) {
+	ref, err := s.ref(ctx, tokenID)
+	if err != nil {
+		return Info{}, err
+	}
+	return s.Get(ctx, ref.AccountID, ref.TokenID)
+}
