@@ -11,7 +11,8 @@
 
 SHELL := /bin/bash
 
-# area directory : template logical id
+# function directory (functions/<dir>) : template logical id; the areas,
+# then the portal
 FUNCTIONS := \
 	contacts:ContactsFunction \
 	payments:PaymentsFunction \
@@ -27,7 +28,8 @@ FUNCTIONS := \
 	users:UsersFunction \
 	surveys:SurveysFunction \
 	campaigns:CampaignsFunction \
-	ad-publishing:AdPublishingFunction
+	ad-publishing:AdPublishingFunction \
+	portal:PortalFunction
 
 GOARCH_LAMBDA ?= arm64
 LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags "-s -w"

@@ -262,3 +262,9 @@ func randomValue() string {
 	_, _ = rand.Read(b) // never fails on supported platforms
 	return hex.EncodeToString(b)
 }
+
+// LambdaHandler is the portal as its Lambda function serves it: behind API
+// Gateway, always over HTTPS, so cookies are always Secure.
+func LambdaHandler(cfg config.Config, deps app.Deps) (http.Handler, error) {
+	return NewFromConfig(cfg, deps, Options{SecureCookies: true})
+}

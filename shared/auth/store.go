@@ -440,7 +440,7 @@ func (s *Tokens) Rotate(ctx context.Context, r Rotation) (string, Info, Info, er
 		if err := s.expire(ctx, ref, end); err != nil {
 			return "", Info{}, Info{}, err
 		}
-		detail = "replaced by " + created.TokenID + "; the old token works until " + end.Format(time.RFC3339)
+		detail = "replaced by " + created.TokenID + "; the old token works until " + end.UTC().Format("2006-01-02 15:04 UTC")
 	} else if _, err := s.revoke(ctx, ref, r.By); err != nil {
 		return "", Info{}, Info{}, fmt.Errorf("revoke the old token: %w", err)
 	}
