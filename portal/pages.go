@@ -460,4 +460,3 @@ func (p *Portal) asset(w http.ResponseWriter, r *http.Request) error {
 	_, _ = w.Write(raw)
 	return nil
 }
-

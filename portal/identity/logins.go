@@ -15,7 +15,9 @@ import (
 
 // A login is one e-mail address's password and the user records it signs
 // in as: LOGIN#<lower-cased address> / LOGIN.
-func loginKey(lowerEmail string) storage.Key { return storage.Key{PK: "LOGIN#" + lowerEmail, SK: "LOGIN"} }
+func loginKey(lowerEmail string) storage.Key {
+	return storage.Key{PK: "LOGIN#" + lowerEmail, SK: "LOGIN"}
+}
 
 type login struct {
 	storage.Key
@@ -111,4 +113,3 @@ func (s *Service) SignIn(ctx context.Context, email, password, clientAddr string
 	}
 	return p, sess, nil
 }
-
