@@ -1,7 +1,6 @@
 package portal_test
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -10,7 +9,6 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -32,24 +30,7 @@ type site struct {
 	env    *testenv.Env
 	portal *portal.Portal
 	http   *httptest.Server
-	logs   *logBuffer
-}
-
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+	logs   *testenv.SyncBuffer
 }
 
 const seedUsers = `{"users":[
@@ -60,7 +41,7 @@ const seedUsers = `{"users":[
 ]}`
 
 func newSite(t *testing.T, opts ...func(*portal.Options)) *site {
-	logs := &logBuffer{}
+	logs := &testenv.SyncBuffer{}
 	env := testenv.New(t, []app.Area{testenv.PingArea}, testenv.WithLogOutput(logs))
 	env.Account(t, "acct1", "co1")
 	env.Account(t, "acct2", "co1")
