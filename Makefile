@@ -1,6 +1,7 @@
 # Build, run and test the platform API.
 #   make run     local server on http://127.0.0.1:3000 with dynalite
-#   make test    lint + every test (unit, integration on dynalite, packaging)
+#   make test    lint + every test (unit, integration on dynalite, packaging, the portal in a browser)
+#   make test-browser  the portal's flows in Debian's chromium (apt-get install -y chromium)
 #   make lint    OpenAPI lint of api/openapi.yaml, go vet, gofmt
 #   make build   every Lambda binary (linux/arm64) under bin/lambda, with sizes
 #   make bench   every performance figure, as one table (docs/performance.md)
@@ -10,7 +11,8 @@
 
 SHELL := /bin/bash
 
-# area directory : template logical id
+# function directory (functions/<dir>) : template logical id; the areas,
+# then the portal
 FUNCTIONS := \
 	contacts:ContactsFunction \
 	payments:PaymentsFunction \
@@ -26,14 +28,15 @@ FUNCTIONS := \
 	users:UsersFunction \
 	surveys:SurveysFunction \
 	campaigns:CampaignsFunction \
-	ad-publishing:AdPublishingFunction
+	ad-publishing:AdPublishingFunction \
+	portal:PortalFunction
 
 GOARCH_LAMBDA ?= arm64
 LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags "-s -w"
 BUILD_DIR := bin/lambda
 DYNALITE := node_modules/dynalite/package.json
 
-.PHONY: run test vet lint build clean deps bench bench-dataset fuzz load-faults
+.PHONY: run test test-browser vet lint build clean deps bench bench-dataset fuzz load-faults
 
 # One SAM target per function, generated from the list above.
 define lambda_target
@@ -64,8 +67,15 @@ lint: $(DYNALITE)
 	@unformatted=$$(gofmt -l $$(go list -f '{{.Dir}}' ./...)); \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l lists files to format:"; echo "$$unformatted"; exit 1; fi
 
-test: deps lint
+test: deps lint test-browser
 	go test -race -count=1 ./...
+
+# The portal's flows end to end in a real browser against the local server
+# (portal/browsertest/flows.mjs); screenshots go to .local/portal/.
+test-browser: $(DYNALITE)
+	go build -o bin/devserver ./cmd/devserver
+	go build -o bin/platformctl ./cmd/platformctl
+	node portal/browsertest/flows.mjs
 
 build:
 	@mkdir -p $(BUILD_DIR)

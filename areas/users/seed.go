@@ -49,23 +49,31 @@ func decodeSeedUser(raw json.RawMessage) (SeedUser, error) {
 	if err := dec.Decode(&u); err != nil {
 		return u, err
 	}
-	if msg := validate.IDProblem("id", u.ID) + validate.IDProblem("companyId", u.CompanyID); msg != "" {
-		return u, fmt.Errorf("%s", msg)
-	}
-	if !validate.IsEmail(u.Email) {
-		return u, fmt.Errorf("%s: email %q is not an e-mail address", u.ID, u.Email)
-	}
-	if !slices.Contains(RoleTypes, u.Roles.Type) || !slices.Contains(RoleNames, u.Roles.Role) {
-		return u, fmt.Errorf("%s: roles.type must be one of %v and roles.role one of %v", u.ID, RoleTypes, RoleNames)
-	}
-	for _, loc := range u.Roles.LocationIDs {
-		if msg := validate.IDProblem("roles.locationIds", loc); msg != "" {
-			return u, fmt.Errorf("%s: %s", u.ID, msg)
-		}
-	}
-	if u.PlatformLanguage != "" && !slices.Contains(PlatformLanguages, u.PlatformLanguage) {
-		return u, fmt.Errorf("%s: platformLanguage %q is not one of %v", u.ID, u.PlatformLanguage, PlatformLanguages)
+	if err := u.User.check(u.CompanyID); err != nil {
+		return u, err
 	}
 	u.normalize()
 	return u, nil
+}
+
+// check tells what makes the user unfit to store in company companyID.
+func (u *User) check(companyID string) error {
+	if msg := validate.IDProblem("id", u.ID) + validate.IDProblem("companyId", companyID); msg != "" {
+		return fmt.Errorf("%s", msg)
+	}
+	if !validate.IsEmail(u.Email) {
+		return fmt.Errorf("%s: email %q is not an e-mail address", u.ID, u.Email)
+	}
+	if !slices.Contains(RoleTypes, u.Roles.Type) || !slices.Contains(RoleNames, u.Roles.Role) {
+		return fmt.Errorf("%s: roles.type must be one of %v and roles.role one of %v", u.ID, RoleTypes, RoleNames)
+	}
+	for _, loc := range u.Roles.LocationIDs {
+		if msg := validate.IDProblem("roles.locationIds", loc); msg != "" {
+			return fmt.Errorf("%s: %s", u.ID, msg)
+		}
+	}
+	if u.PlatformLanguage != "" && !slices.Contains(PlatformLanguages, u.PlatformLanguage) {
+		return fmt.Errorf("%s: platformLanguage %q is not one of %v", u.ID, u.PlatformLanguage, PlatformLanguages)
+	}
+	return nil
 }

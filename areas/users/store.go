@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/bizplatform/api/shared/ids"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -117,6 +118,33 @@ func (s *Directory) Get(ctx context.Context, companyID, id string) (*User, error
 	}
 	item.normalize()
 	return &item.User, nil
+}
+
+// ErrEmailTaken is returned when creating a user whose e-mail address
+// another user of the company (not deleted) has.
+var ErrEmailTaken = errors.New("another user of the company has this e-mail address")
+
+// Create stores a new user of the company under a new id and returns it.
+// The address must be unused in the company (checked on the e-mail index,
+// which is eventually consistent: two creations at the same moment could
+// both pass).
+func (s *Directory) Create(ctx context.Context, companyID string, u User) (User, error) {
+	u.ID = ids.Alnum20()
+	if err := u.check(companyID); err != nil {
+		return User{}, err
+	}
+	found, err := s.FindByEmails(ctx, companyID, []string{strings.ToLower(u.Email)}, false)
+	if err != nil {
+		return User{}, fmt.Errorf("look the address up: %w", err)
+	}
+	if len(found) > 0 {
+		return User{}, ErrEmailTaken
+	}
+	u.normalize()
+	if err := s.table.Put(ctx, newUserItem(companyID, u), storage.ItemAbsent()); err != nil {
+		return User{}, fmt.Errorf("store user: %w", err)
+	}
+	return u, nil
 }
 
 // emailLookups bounds the e-mail index queries one search runs at once.

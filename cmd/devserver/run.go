@@ -17,6 +17,7 @@ import (
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/internal/dynalite"
+	"github.com/bizplatform/api/portal"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
@@ -58,7 +59,12 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 	if err != nil {
 		return err
 	}
-	if err := prepareTable(ctx, deps, srv, endpoint, out); err != nil {
+	mux := http.NewServeMux() // the API reference and the portal beside the API, without a token
+	portalSite, err := mountPortal(mux, cfg, deps, srv)
+	if err != nil {
+		return err
+	}
+	if err := prepareTable(ctx, deps, srv, portalSite, endpoint, out); err != nil {
 		return err
 	}
 
@@ -66,7 +72,6 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 	if err != nil {
 		return fmt.Errorf("listen on port %d (set PORT to use another): %w", cfg.Port, err)
 	}
-	mux := http.NewServeMux() // the API reference beside the API, without a token
 	api.Mount(mux, api.Options{RedocBundle: api.FindBundle(".")})
 	mux.Handle("/", srv.Handler)
 	httpSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
@@ -75,6 +80,7 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 	fmt.Fprintf(out, "Serving %d operations of %d areas on http://%s (Ctrl-C to stop)\n",
 		len(srv.Router.Routes()), len(catalog.Areas), ln.Addr())
 	fmt.Fprintf(out, "API reference: http://%s/docs (the document: /openapi.yaml, /openapi.json)\n", ln.Addr())
+	fmt.Fprintf(out, "Portal: http://%s/portal\n", ln.Addr())
 
 	select {
 	case err := <-served:
@@ -129,7 +135,7 @@ func startEngine(ctx context.Context, getenv func(string) string, out io.Writer)
 
 // prepareTable creates the table on first start and loads the demo dataset
 // and tokens into it; later starts find the table and keep its data.
-func prepareTable(ctx context.Context, deps app.Deps, srv *app.Server, endpoint string, out io.Writer) error {
+func prepareTable(ctx context.Context, deps app.Deps, srv *app.Server, site *portal.Portal, endpoint string, out io.Writer) error {
 	created, err := deps.Table.CreateIfMissing(ctx)
 	if err != nil {
 		return err
@@ -159,5 +165,5 @@ func prepareTable(ctx context.Context, deps app.Deps, srv *app.Server, endpoint 
 	for _, t := range tokens {
 		fmt.Fprintf(out, "  %-50s %s\n", t.Label, t.Value())
 	}
-	return nil
+	return printDemoSignIn(ctx, site, endpoint, out)
 }

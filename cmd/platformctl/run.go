@@ -22,13 +22,23 @@ import (
 const usage = `usage: platformctl <command>
 
   accounts create --id ID --company ID --name NAME
-  tokens create --account ID --scopes a,b [--kind private|marketplace] [--name N]
+  users create --company ID --email E --name "N" --role admin|user --accounts A[,B] [--type account|agency]
+                 adds a user of the company; prints its id alone on stdout
+  portal invite --company ID --email E [--base-url URL]
+                 prints, alone on stdout, a link (valid 24 hours, once) where the
+                 company's user with that address sets their portal password
+  tokens create --account ID --scopes a,b [--kind private|marketplace] [--name N] [--description D]
                  prints the token value alone on stdout (shown once), details on stderr
   tokens list --account ID        never shows token values
   tokens revoke TOKEN_ID          takes effect on the token's next request
+  tokens rotate TOKEN_ID [--keep-old]
+                 prints the new value alone on stdout (shown once); the old token is
+                 revoked now, or with --keep-old keeps working for 7 days
+  tokens audit --account ID       who created, rotated and revoked which token
   seed [--file F]                 loads the demo dataset (or F); demo tokens only on a local engine
 
-Environment: DYNAMODB_ENDPOINT (empty: AWS), TABLE_NAME (default platform), AWS_REGION.
+Environment: DYNAMODB_ENDPOINT (empty: AWS), TABLE_NAME (default platform), AWS_REGION,
+PORTAL_URL (the portal's base URL for invite links; default http://127.0.0.1:$PORT, PORT default 3000).
 `
 
 // Exit codes.
@@ -72,6 +82,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 		cmdErr = c.listTokens(ctx, args[2:])
 	case "tokens revoke":
 		cmdErr = c.revokeToken(ctx, args[2:])
+	case "tokens rotate":
+		cmdErr = c.rotateToken(ctx, args[2:])
+	case "tokens audit":
+		cmdErr = c.auditTokens(ctx, args[2:])
+	case "users create":
+		cmdErr = c.createUser(ctx, args[2:])
+	case "portal invite":
+		cmdErr = c.invite(ctx, args[2:], getenv)
 	default:
 		if args[0] == "seed" {
 			cmdErr = c.seed(ctx, args[1:])
@@ -137,6 +155,7 @@ func (c *cli) createToken(ctx context.Context, args []string) error {
 	scopeList := fs.String("scopes", "", "comma-separated scopes")
 	kind := fs.String("kind", auth.KindPrivate, "private or marketplace")
 	name := fs.String("name", "", "a name to recognise the token by")
+	description := fs.String("description", "", "what the token is for")
 	if err := parse(fs, args, "account", "scopes"); err != nil {
 		return err
 	}
@@ -146,7 +165,7 @@ func (c *cli) createToken(ctx context.Context, args []string) error {
 			sc = append(sc, s)
 		}
 	}
-	value, info, err := c.tokens.Create(ctx, auth.NewToken{AccountID: *account, Kind: *kind, Scopes: sc, Name: *name})
+	value, info, err := c.tokens.Create(ctx, auth.NewToken{AccountID: *account, Kind: *kind, Scopes: sc, Name: *name, Description: *description, By: auth.Operator})
 	if err != nil {
 		return err
 	}
@@ -167,15 +186,19 @@ func (c *cli) listTokens(ctx context.Context, args []string) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tKIND\tNAME\tCREATED\tREVOKED\tSCOPES")
+	fmt.Fprintln(tw, "ID\tKIND\tNAME\tCREATED\tREVOKED\tEXPIRES\tLAST USED\tSCOPES")
 	for _, t := range list {
-		revoked := t.RevokedAt
-		if revoked == "" {
-			revoked = "-"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", t.TokenID, t.Kind, t.Name, t.CreatedAt, revoked, summarize(t.Scopes))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t.TokenID, t.Kind, t.Name, t.CreatedAt,
+			orDash(t.RevokedAt), orDash(t.ExpiresAt), orDash(t.LastUsedAt), summarize(t.Scopes))
 	}
 	return tw.Flush()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 func summarize(sc []string) string {

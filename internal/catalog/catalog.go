@@ -42,6 +42,14 @@ var Areas = []app.Area{
 	adpublishing.Area,
 }
 
+// Portal is the directory of the one function that serves no API area:
+// functions/portal, the account admins' token pages (PortalFunction).
+const Portal = "portal"
+
+// PortalRoutes are the portal function's API Gateway routes: every method
+// on /portal and below.
+var PortalRoutes = []string{"ANY /portal", "ANY /portal/{proxy+}"}
+
 // FunctionName is the template.yaml logical id of an area's function:
 // "custom-fields" becomes "CustomFieldsFunction".
 func FunctionName(area string) string {

@@ -169,20 +169,48 @@ func TestEveryAreaIsOneFunctionServingExactlyItsRoutes(t *testing.T) {
 			assert.NotNil(t, Path(lg, "Properties", "RetentionInDays"), "%s's log group has a retention", name)
 		})
 	}
-	assert.Empty(t, functions, "functions in the template that serve no area")
+	t.Run("PortalFunction", func(t *testing.T) {
+		fn := res["PortalFunction"]
+		require.NotNil(t, fn, "template has PortalFunction for functions/%s", catalog.Portal)
+		delete(functions, "PortalFunction")
+		assert.Equal(t, ".", Path(fn, "Properties", "CodeUri"))
+		assert.Equal(t, "makefile", Path(fn, "Metadata", "BuildMethod"))
+		routes := templateRoutes(t, fn)
+		assert.Equal(t, catalog.PortalRoutes, routes, "the portal takes every method on /portal and below")
+		for _, r := range routes {
+			_, path, _ := strings.Cut(r, " ")
+			for other, name := range allTemplateRoutes {
+				_, otherPath, _ := strings.Cut(other, " ")
+				assert.False(t, strings.HasPrefix(otherPath, "/portal"), "%s (%s) is under the portal's %s", other, name, path)
+			}
+		}
+		lg := res[fmt.Sprint(Path(fn, "Properties", "LoggingConfig", "LogGroup", "Ref"))]
+		assert.Equal(t, "AWS::Logs::LogGroup", Path(lg, "Type"), "the portal logs to its own log group")
+		assert.NotNil(t, Path(lg, "Properties", "RetentionInDays"))
+	})
+	assert.Empty(t, functions, "functions in the template that serve no area and are not the portal")
+}
+
+// functionDirs are the directories under functions/ with their template
+// logical ids: every area, and the portal.
+func functionDirs() map[string]string {
+	out := map[string]string{catalog.Portal: "PortalFunction"}
+	for _, area := range catalog.Areas {
+		out[area.Name] = catalog.FunctionName(area.Name)
+	}
+	return out
 }
 
 func TestTheMakefileBuildsEveryFunctionForLambda(t *testing.T) {
 	root := repoRoot(t)
-	for _, area := range catalog.Areas {
-		name := catalog.FunctionName(area.Name)
+	for dir, name := range functionDirs() {
 		t.Run(name, func(t *testing.T) {
 			cmd := exec.Command("make", "-n", "build-"+name, "ARTIFACTS_DIR=/artifacts")
 			cmd.Dir = root
 			out, err := cmd.CombinedOutput()
 			require.NoError(t, err, "make has build-%s: %s", name, out)
 			line := string(out)
-			for _, want := range []string{"CGO_ENABLED=0", "GOOS=linux", "GOARCH=arm64", "-tags lambda.norpc", "-trimpath", `-ldflags "-s -w"`, "-o /artifacts/bootstrap", "./functions/" + area.Name} {
+			for _, want := range []string{"CGO_ENABLED=0", "GOOS=linux", "GOARCH=arm64", "-tags lambda.norpc", "-trimpath", `-ldflags "-s -w"`, "-o /artifacts/bootstrap", "./functions/" + dir} {
 				assert.Contains(t, line, want)
 			}
 		})
@@ -213,6 +241,7 @@ func pathFits(route, path string) bool {
 func TestEveryEventNamesARouteItsFunctionServes(t *testing.T) {
 	root := repoRoot(t)
 	served := servedRoutes(t)
+	served[catalog.Portal] = catalog.PortalRoutes
 	files, err := filepath.Glob(filepath.Join(root, "events", "*", "*.json"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
@@ -240,12 +269,17 @@ func TestEveryEventNamesARouteItsFunctionServes(t *testing.T) {
 			assert.Contains(t, routes, ev.RouteKey, "%s's function serves %s", area, ev.RouteKey)
 			assert.Equal(t, ev.RouteKey, ev.RequestContext.RouteKey)
 			method, path, _ := strings.Cut(ev.RouteKey, " ")
-			assert.Equal(t, method, ev.RequestContext.HTTP.Method)
 			assert.Equal(t, ev.RawPath, ev.RequestContext.HTTP.Path)
+			if area == catalog.Portal { // ANY route: the event names its method
+				assert.True(t, strings.HasPrefix(ev.RawPath, "/portal"), "a portal event's path is under /portal: %s", ev.RawPath)
+				return
+			}
+			assert.Equal(t, method, ev.RequestContext.HTTP.Method)
 			assert.True(t, pathFits(path, ev.RawPath), "rawPath %s fits the route %s", ev.RawPath, path)
 			covered[ev.RouteKey] = true
 		})
 	}
+	delete(served, catalog.Portal)
 	for _, routes := range served {
 		for _, r := range routes {
 			if !strings.HasSuffix(r, "/") || !covered[r] {
@@ -265,8 +299,9 @@ func TestEachFunctionMayCallExactlyTheDynamoDBActionsItsCodeCalls(t *testing.T) 
 	}
 	root, _, res := readTemplate(t)
 	var mains []string
-	for _, area := range catalog.Areas {
-		mains = append(mains, "github.com/bizplatform/api/functions/"+area.Name)
+	dirs := functionDirs()
+	for dir := range dirs {
+		mains = append(mains, "github.com/bizplatform/api/functions/"+dir)
 	}
 	// A separate process: the analysis is several times slower under the
 	// race detector this test may run with.
@@ -277,19 +312,18 @@ func TestEachFunctionMayCallExactlyTheDynamoDBActionsItsCodeCalls(t *testing.T) 
 	require.NoError(t, err, "iamactions")
 	var actions map[string][]string
 	require.NoError(t, json.Unmarshal(out, &actions))
-	for _, area := range catalog.Areas {
-		name := catalog.FunctionName(area.Name)
+	for dir, name := range dirs {
 		t.Run(name, func(t *testing.T) {
 			var want []string
-			for _, a := range actions["github.com/bizplatform/api/functions/"+area.Name] {
+			for _, a := range actions["github.com/bizplatform/api/functions/"+dir] {
 				want = append(want, "dynamodb:"+a)
 			}
 			granted, resources := policy(t, res[name])
 			assert.Equal(t, want, granted, "%s's policy grants exactly what its code calls", name)
 			assert.Contains(t, resources, `{"Fn::GetAtt":["Table","Arn"]}`)
 			usesIndex := false
-			for _, dir := range areaDirs(t, root, area.Name) {
-				usesIndex = usesIndex || sourceMentions(t, dir, "storage.IndexGSI1")
+			for _, src := range sourceDirs(t, root, dir) {
+				usesIndex = usesIndex || sourceMentions(t, src, "storage.IndexGSI1")
 			}
 			hasIndex := false
 			for _, r := range resources {
@@ -332,23 +366,23 @@ func asList(v any) []any {
 	}
 }
 
-// areaDirs are the folders of the area packages (areas/...) that a
-// function's main imports: its own area (with its subpackages, which
-// sourceMentions walks), not the other areas it uses in turn.
-func areaDirs(t *testing.T, root, area string) []string {
+// sourceDirs are the folders of the packages that a function's main
+// imports: its own area (areas/...) or the portal (portal/), with their
+// subpackages, which sourceMentions walks; not the areas these use in turn.
+func sourceDirs(t *testing.T, root, function string) []string {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-f", "{{join .Imports \"\\n\"}}", "./functions/"+area)
+	cmd := exec.Command("go", "list", "-f", "{{join .Imports \"\\n\"}}", "./functions/"+function)
 	cmd.Dir = root
 	out, err := cmd.Output()
 	require.NoError(t, err)
 	const prefix = "github.com/bizplatform/api/"
 	var dirs []string
 	for _, pkg := range strings.Fields(string(out)) {
-		if rel, ok := strings.CutPrefix(pkg, prefix); ok && strings.HasPrefix(rel, "areas/") {
+		if rel, ok := strings.CutPrefix(pkg, prefix); ok && (strings.HasPrefix(rel, "areas/") || rel == catalog.Portal) {
 			dirs = append(dirs, filepath.Join(root, filepath.FromSlash(rel)))
 		}
 	}
-	require.NotEmpty(t, dirs, "functions/%s links its area package", area)
+	require.NotEmpty(t, dirs, "functions/%s links its area package", function)
 	return dirs
 }
 
@@ -399,9 +433,9 @@ func toFloat(v any) float64 {
 // cold start its package initialisation (docs/performance.md, change 9).
 func TestNoFunctionLinksTheSDKsConfigurationChain(t *testing.T) {
 	root, _, _ := readTemplate(t)
-	for _, area := range catalog.Areas {
-		t.Run(catalog.FunctionName(area.Name), func(t *testing.T) {
-			cmd := exec.Command("go", "list", "-deps", "-tags", "lambda.norpc", "./functions/"+area.Name)
+	for dir, name := range functionDirs() {
+		t.Run(name, func(t *testing.T) {
+			cmd := exec.Command("go", "list", "-deps", "-tags", "lambda.norpc", "./functions/"+dir)
 			cmd.Dir = root
 			out, err := cmd.Output()
 			require.NoError(t, err)

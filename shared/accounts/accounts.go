@@ -35,6 +35,18 @@ func AccountKey(id string) storage.Key { return storage.Key{PK: storage.AccountP
 // CompanyKey is where a company record lives.
 func CompanyKey(id string) storage.Key { return storage.Key{PK: storage.CompanyPK(id), SK: "COMPANY"} }
 
+// memberKey lists an account in its company's partition, so the company's
+// accounts are one query away.
+func memberKey(companyID, id string) storage.Key {
+	return storage.Key{PK: storage.CompanyPK(companyID), SK: "ACCOUNT#" + id}
+}
+
+type memberItem struct {
+	storage.Key
+	ID   string `dynamodbav:"id"`
+	Name string `dynamodbav:"name"`
+}
+
 // ErrExists is returned when creating an account whose id is taken.
 var ErrExists = errors.New("account already exists")
 
@@ -72,7 +84,23 @@ func (s *Registry) Create(ctx context.Context, id, companyID, name string) (Acco
 		}
 		return Account{}, fmt.Errorf("create account %s: %w", id, err)
 	}
+	if err := s.table.Put(ctx, memberItem{Key: memberKey(companyID, id), ID: id, Name: name}, nil); err != nil {
+		return Account{}, fmt.Errorf("list account %s in company %s: %w", id, companyID, err)
+	}
 	return acct, nil
+}
+
+// OfCompany returns the ids and names of the company's accounts, by id.
+func (s *Registry) OfCompany(ctx context.Context, companyID string) ([]Account, error) {
+	items, err := storage.QueryPartition[memberItem](ctx, s.table, storage.CompanyPK(companyID), "ACCOUNT#")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Account, len(items))
+	for i, it := range items {
+		out[i] = Account{ID: it.ID, CompanyID: companyID, Name: it.Name}
+	}
+	return out, nil
 }
 
 // Get returns the account, or nil when there is none.

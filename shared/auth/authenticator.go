@@ -21,7 +21,9 @@ import (
 // the account is idle, taking its revoked list with it; its birth time
 // (bornAt) tells when that happened, and a cached token is trusted under a
 // state item only after the token's own item was read once after that state
-// item was born (Session.Confirm).
+// item was born (Session.Confirm). A rotated token's end (its grace period)
+// is checked the same way: the state item records it for warm instances,
+// and every read of the token item teaches the cache.
 type Authenticator struct {
 	store *Tokens
 	clock clock.Clock
@@ -43,6 +45,32 @@ type cacheEntry struct {
 	// trustedBorn is the state item birth time under which the token was
 	// last confirmed unrevoked; 0 means never.
 	trustedBorn int64
+	// endsAt is when the token stops working (epoch ms; 0: never), as the
+	// token item said when last read.
+	endsAt int64
+}
+
+// ended reports whether the entry's token has stopped working at now.
+func (e *cacheEntry) ended(now time.Time) bool {
+	e.mu.Lock()
+	end := e.endsAt
+	e.mu.Unlock()
+	return end != 0 && now.UnixMilli() >= end
+}
+
+// learn records what a read of the token item said about its end.
+func (e *cacheEntry) learn(info *Info) {
+	var end int64
+	if info.ExpiresAt != "" {
+		end = parseTime(info.ExpiresAt).UnixMilli()
+	}
+	e.mu.Lock()
+	e.endsAt = end
+	e.mu.Unlock()
+}
+
+func errExpired() error {
+	return apierror.Unauthorized("Invalid token: the token has expired (it was rotated)")
 }
 
 // NewAuthenticator returns an authenticator reading tokens from store.
@@ -74,6 +102,10 @@ func (a *Authenticator) Authenticate(ctx context.Context, header string) (*Sessi
 	}
 	hash := HashToken(value)
 	if entry := a.cached(hash); entry != nil {
+		if entry.ended(a.clock.Now()) {
+			a.Forget(hash)
+			return nil, errExpired()
+		}
 		return &Session{Principal: &entry.principal, auth: a, hash: hash, entry: entry}, nil
 	}
 	readAt := a.clock.Now()
@@ -87,10 +119,14 @@ func (a *Authenticator) Authenticate(ctx context.Context, header string) (*Sessi
 	if info.RevokedAt != "" {
 		return nil, apierror.Unauthorized("Invalid token: the token has been revoked")
 	}
+	if info.Status(readAt) == StatusExpired {
+		return nil, errExpired()
+	}
 	entry := &cacheEntry{principal: Principal{
 		TokenID: info.TokenID, AccountID: info.AccountID, CompanyID: info.CompanyID,
 		Kind: info.Kind, Scopes: info.Scopes,
 	}}
+	entry.learn(info)
 	a.remember(hash, entry)
 	return &Session{Principal: &entry.principal, auth: a, hash: hash, entry: entry, readAt: readAt}, nil
 }
@@ -117,6 +153,11 @@ func (s *Session) Confirm(ctx context.Context, bornAt int64) error {
 	if info == nil || info.RevokedAt != "" {
 		s.auth.Forget(s.hash)
 		return apierror.Unauthorized("Invalid token: the token has been revoked")
+	}
+	s.entry.learn(info)
+	if info.Status(s.auth.clock.Now()) == StatusExpired {
+		s.auth.Forget(s.hash)
+		return errExpired()
 	}
 	s.trust(bornAt)
 	return nil

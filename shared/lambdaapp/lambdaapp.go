@@ -1,5 +1,6 @@
-// Package lambdaapp starts one area as an AWS Lambda function behind an API
-// Gateway HTTP API (payload 2.0). It is the only package that knows Lambda.
+// Package lambdaapp starts one area, or a site such as the portal, as an AWS
+// Lambda function behind an API Gateway HTTP API (payload 2.0). It is the
+// only package that knows Lambda.
 package lambdaapp
 
 import (
@@ -13,6 +14,7 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/pipeline"
 )
 
@@ -39,6 +41,30 @@ func Handler(ctx context.Context, area app.Area, getenv func(string) string) (ht
 		return nil, err
 	}
 	return withGatewayRequestID(srv.Handler), nil
+}
+
+// SiteBuilder builds a site's handler from the configuration and
+// dependencies every function starts with.
+type SiteBuilder func(cfg config.Config, deps app.Deps) (http.Handler, error)
+
+// RunSite is Run for a site that is not an API area (the portal): its own
+// handler, without the API's pipeline.
+func RunSite(name string, build SiteBuilder) {
+	h, err := SiteHandler(context.Background(), build, os.Getenv)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+		os.Exit(1)
+	}
+	lambda.Start(httpadapter.NewV2(h).ProxyWithContext)
+}
+
+// SiteHandler builds a site's handler from the environment.
+func SiteHandler(ctx context.Context, build SiteBuilder, getenv func(string) string) (http.Handler, error) {
+	cfg, deps, err := app.Connect(ctx, getenv, os.Stdout)
+	if err != nil {
+		return nil, err
+	}
+	return build(cfg, deps)
 }
 
 func withGatewayRequestID(next http.Handler) http.Handler {

@@ -4,13 +4,17 @@
 //
 // Each account has one state item (RATE#<account> / STATE) holding the
 // current fixed window (aligned to the epoch) and its count, the current UTC
-// day and its count, the ids of revoked tokens, and the item's birth time. A
-// request is one conditional UpdateItem in the common case; the condition
-// refuses revoked tokens as well, so a revoked token costs the account
-// nothing. A window or day rollover that this instance has not yet seen costs
-// one more write. The item carries a TTL (expiresAt) a day past its last use,
-// so idle accounts leave nothing behind; see auth.Authenticator for why that
-// is safe for revocations.
+// day and its count, the ids of revoked tokens, and the item's birth time,
+// and per token that was used or given an end: the minute of its last use
+// (lu_<token id>) and the instant its rotation grace period ends
+// (xp_<token id>). A request is one conditional UpdateItem in the common
+// case; the condition refuses revoked and expired tokens as well, so such a
+// token costs the account nothing, and the same write records the token's
+// last use. A window or day rollover that this instance has not yet seen
+// costs one more write. The item carries a TTL (expiresAt) that is pushed
+// StateLifetime past each use: an account idle for that long leaves nothing
+// behind; see auth.Authenticator for why that is safe for revocations and
+// expiries, and auth.Tokens.List for how last uses outlive it.
 package ratelimit
 
 import (
@@ -18,10 +22,12 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -57,6 +63,17 @@ const (
 	attrBornAt   = "bornAt"
 )
 
+// Per-token attributes of the state item: the name prefix, then the token id.
+const (
+	lastUsePrefix = "lu_" // epoch seconds of the minute of the token's last use
+	expiryPrefix  = "xp_" // epoch milliseconds at which the token stops working
+)
+
+// StateLifetime is how long an account's state item outlives the account's
+// last request (its TTL). It carries the last use of the account's tokens,
+// which the portal shows, so it is kept well beyond the daily counter's day.
+const StateLifetime = 400 * day
+
 type state struct {
 	WinStart int64    `dynamodbav:"winStart"`
 	WinCount int      `dynamodbav:"winCount"`
@@ -64,6 +81,20 @@ type state struct {
 	DayCount int      `dynamodbav:"dayCount"`
 	Revoked  []string `dynamodbav:"revoked,stringset"`
 	BornAt   int64    `dynamodbav:"bornAt"`
+	// raw is the whole item, for the per-token attributes.
+	raw map[string]types.AttributeValue
+}
+
+// refuses reports whether the state refuses tokenID at now: revoked, or its
+// grace period over.
+func (st *state) refuses(tokenID string, now time.Time) bool {
+	for _, id := range st.Revoked {
+		if id == tokenID {
+			return true
+		}
+	}
+	end := numberAttr(st.raw, expiryPrefix+tokenID)
+	return end != 0 && now.UnixMilli() >= end
 }
 
 // Decision is the outcome of one admission.
@@ -138,6 +169,10 @@ type Limiter struct {
 	// so that a rollover usually takes one write instead of two, and the
 	// state item's key.
 	seen sync.Map // account id -> *accountEntry
+	// names holds, per token, the admission's attribute names (the fixed
+	// ones and the token's own), built once: the SDK only reads them.
+	names      sync.Map // token id -> map[string]string
+	namesCount atomic.Int64
 
 	burstAV, dailyAV types.AttributeValue // the limits as condition values
 	limitHeaders     *[3]string
@@ -196,10 +231,8 @@ func (l *Limiter) Admit(ctx context.Context, accountID, tokenID string) (Decisio
 			v = newDay
 			continue
 		}
-		for _, id := range st.Revoked {
-			if id == tokenID {
-				return Decision{Revoked: true, Limits: l.limits}, nil
-			}
+		if st.refuses(tokenID, now) {
+			return Decision{Revoked: true, Limits: l.limits}, nil
 		}
 		// Another instance whose clock runs ahead may have moved the item
 		// to a later window or day: count against that one.
@@ -224,8 +257,9 @@ func (l *Limiter) Admit(ctx context.Context, accountID, tokenID string) (Decisio
 // The admission update of each variant, written once: building them with
 // the expression builder on every request cost about 200 allocations, two
 // thirds of a whole request's (see docs/performance.md). Only the values
-// change per request. DynamoDB refuses names or values an expression does
-// not use, so each variant lists exactly its own.
+// change per request, and the two names of the token's own attributes (#lu,
+// #xp), built once per token (see tokenNames). DynamoDB refuses names or
+// values an expression does not use, so each variant lists exactly its own.
 var admissionNames = map[string]string{
 	"#exp": storage.AttrExpiresAt, "#born": attrBornAt, "#ws": attrWinStart, "#wc": attrWinCount,
 	"#day": attrDay, "#dc": attrDayCount, "#rev": attrRevoked,
@@ -236,21 +270,48 @@ type admissionExpr struct {
 	burst, daily      bool // whether :burst and :daily appear
 }
 
+// tokenUsable is every variant's condition on the token: not revoked, and
+// not past the end of its rotation grace period.
+const tokenUsable = " AND NOT contains(#rev, :tok) AND (attribute_not_exists(#xp) OR #xp > :now)"
+
 var admissionExprs = [...]admissionExpr{
 	sameWindow: {
-		update:    "SET #exp = :exp, #born = if_not_exists(#born, :now), #wc = #wc + :one, #dc = #dc + :one",
-		condition: "#ws = :win AND #day = :day AND #wc < :burst AND #dc < :daily AND NOT contains(#rev, :tok)",
+		update:    "SET #exp = :exp, #born = if_not_exists(#born, :now), #wc = #wc + :one, #dc = #dc + :one, #lu = :min",
+		condition: "#ws = :win AND #day = :day AND #wc < :burst AND #dc < :daily" + tokenUsable,
 		burst:     true, daily: true,
 	},
 	newWindow: {
-		update:    "SET #exp = :exp, #born = if_not_exists(#born, :now), #ws = :win, #wc = :one, #dc = #dc + :one",
-		condition: "#ws < :win AND #day = :day AND #dc < :daily AND NOT contains(#rev, :tok)",
+		update:    "SET #exp = :exp, #born = if_not_exists(#born, :now), #ws = :win, #wc = :one, #dc = #dc + :one, #lu = :min",
+		condition: "#ws < :win AND #day = :day AND #dc < :daily" + tokenUsable,
 		daily:     true,
 	},
 	newDay: {
-		update:    "SET #exp = :exp, #born = if_not_exists(#born, :now), #ws = :win, #wc = :one, #day = :day, #dc = :one",
-		condition: "(attribute_not_exists(#day) OR #day < :day) AND NOT contains(#rev, :tok)",
+		update:    "SET #exp = :exp, #born = if_not_exists(#born, :now), #ws = :win, #wc = :one, #day = :day, #dc = :one, #lu = :min",
+		condition: "(attribute_not_exists(#day) OR #day < :day)" + tokenUsable,
 	},
+}
+
+// maxTokenNames bounds the per-token names; when full they are dropped and
+// rebuilt on use.
+const maxTokenNames = 10000
+
+// tokenNames returns the admission's attribute names for tokenID.
+func (l *Limiter) tokenNames(tokenID string) map[string]string {
+	if n, ok := l.names.Load(tokenID); ok {
+		return n.(map[string]string)
+	}
+	names := make(map[string]string, len(admissionNames)+2)
+	for k, v := range admissionNames {
+		names[k] = v
+	}
+	names["#lu"] = lastUsePrefix + tokenID
+	names["#xp"] = expiryPrefix + tokenID
+	if l.namesCount.Add(1) > maxTokenNames {
+		l.names.Clear()
+		l.namesCount.Store(1)
+	}
+	l.names.Store(tokenID, names)
+	return names
 }
 
 var one = &types.AttributeValueMemberN{Value: "1"}
@@ -267,7 +328,7 @@ func (l *Limiter) windowValues(win, dayIdx int64) *windowAVs {
 		return c
 	}
 	c := &windowAVs{winStart: win, dayIdx: dayIdx, win: number(win), day: number(dayIdx),
-		exp: number((dayIdx + 2) * int64(day/time.Second))} // at least a day after this request
+		exp: number((dayIdx+1)*int64(day/time.Second) + int64(StateLifetime/time.Second))} // at least StateLifetime after this request
 	l.current.Store(c)
 	return c
 }
@@ -302,6 +363,7 @@ func (l *Limiter) update(ctx context.Context, key map[string]types.AttributeValu
 		":win": wv.win,
 		":day": wv.day,
 		":tok": &types.AttributeValueMemberS{Value: tokenID},
+		":min": number(now.Unix() - now.Unix()%60),
 	}
 	if e.burst {
 		values[":burst"] = l.burstAV
@@ -314,7 +376,7 @@ func (l *Limiter) update(ctx context.Context, key map[string]types.AttributeValu
 		Key:                                 key,
 		UpdateExpression:                    &e.update,
 		ConditionExpression:                 &e.condition,
-		ExpressionAttributeNames:            admissionNames,
+		ExpressionAttributeNames:            l.tokenNames(tokenID),
 		ExpressionAttributeValues:           values,
 		ReturnValues:                        types.ReturnValueUpdatedNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
@@ -330,6 +392,23 @@ func (l *Limiter) update(ctx context.Context, key map[string]types.AttributeValu
 // consistent read (dynalite does not return it).
 func (l *Limiter) read(ctx context.Context, accountID string, condErr error) (*state, error) {
 	return storage.FoundByFailedCondition[state](ctx, l.table, StateKey(accountID), condErr)
+}
+
+// UnmarshalDynamoDBAttributeValue decodes the state and keeps the whole item,
+// whose per-token attributes (last use, expiry) have names of their own.
+func (st *state) UnmarshalDynamoDBAttributeValue(av types.AttributeValue) error {
+	m, ok := av.(*types.AttributeValueMemberM)
+	if !ok {
+		return fmt.Errorf("decode rate state: not a map")
+	}
+	type fields state // the same fields, without this method
+	var f fields
+	if err := attributevalue.UnmarshalMap(m.Value, &f); err != nil {
+		return fmt.Errorf("decode rate state: %w", err)
+	}
+	*st = state(f)
+	st.raw = m.Value
+	return nil
 }
 
 func (l *Limiter) admitted(attrs map[string]types.AttributeValue) Decision {
@@ -369,17 +448,51 @@ func (l *Limiter) refused(st *state, win int64, retry time.Duration, byDay bool)
 }
 
 // RecordRevocation adds tokenID to the account's revoked list, so that the
-// next admission of that token fails on every instance. When the account has
-// no state item there is nothing to update: instances confirm cached tokens
-// against the token item whenever a state item is new to them.
+// next admission of that token fails on every instance, and drops the
+// token's own attributes (the caller has kept its last use; see LastUses).
+// When the account has no state item there is nothing to update: instances
+// confirm cached tokens against the token item whenever a state item is new
+// to them.
 func (l *Limiter) RecordRevocation(ctx context.Context, accountID, tokenID string) error {
-	upd := expression.Add(expression.Name(attrRevoked), expression.Value(&types.AttributeValueMemberSS{Value: []string{tokenID}}))
-	cond := expression.AttributeExists(expression.Name(storage.AttrPK))
-	err := l.table.Update(ctx, StateKey(accountID), upd, &cond)
+	upd := expression.Add(expression.Name(attrRevoked), expression.Value(&types.AttributeValueMemberSS{Value: []string{tokenID}})).
+		Remove(expression.Name(lastUsePrefix + tokenID)).
+		Remove(expression.Name(expiryPrefix + tokenID))
+	return l.updateIfExists(ctx, accountID, upd)
+}
+
+// RecordExpiry records that tokenID stops working at end, so that from then
+// on its admission fails on every instance, warm caches included. Like a
+// revocation, it needs no state item where there is none.
+func (l *Limiter) RecordExpiry(ctx context.Context, accountID, tokenID string, end time.Time) error {
+	upd := expression.Set(expression.Name(expiryPrefix+tokenID), expression.Value(end.UnixMilli()))
+	return l.updateIfExists(ctx, accountID, upd)
+}
+
+func (l *Limiter) updateIfExists(ctx context.Context, accountID string, upd expression.UpdateBuilder) error {
+	err := l.table.Update(ctx, StateKey(accountID), upd, storage.ItemExists())
 	if storage.IsConditionFailed(err) {
 		return nil
 	}
 	return err
+}
+
+// LastUses returns, per token id, the minute of the token's last request as
+// the account's state item recorded it (empty when the account has none).
+func (l *Limiter) LastUses(ctx context.Context, accountID string) (map[string]time.Time, error) {
+	st, err := storage.Get[state](ctx, l.table, StateKey(accountID))
+	if err != nil {
+		return nil, err
+	}
+	uses := map[string]time.Time{}
+	if st == nil {
+		return uses, nil
+	}
+	for name := range st.raw {
+		if tokenID, ok := strings.CutPrefix(name, lastUsePrefix); ok {
+			uses[tokenID] = time.Unix(numberAttr(st.raw, name), 0).UTC()
+		}
+	}
+	return uses, nil
 }
 
 func windowStart(t time.Time, window time.Duration) int64 {

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/bizplatform/api/internal/catalog"
 )
 
 // Event is one API Gateway (HTTP API, payload 2.0) sample event of events/.
@@ -50,8 +52,8 @@ func ReadEvents(root string) ([]Event, error) {
 		if err := json.Unmarshal(raw, &ev); err != nil {
 			return nil, fmt.Errorf("%s: %w", f, err)
 		}
-		if ev.RouteKey == "" {
-			continue // env.json
+		if ev.RouteKey == "" || filepath.Base(filepath.Dir(f)) == catalog.Portal {
+			continue // env.json; the portal's pages are not API operations
 		}
 		e := ev.Event
 		e.RouteKey = ev.RouteKey

@@ -116,10 +116,10 @@ type apiEvent struct {
 
 type eventHeaders struct {
 	Accept         string `json:"accept"`
-	Authorization  string `json:"authorization"`
+	Authorization  string `json:"authorization,omitempty"`
 	Host           string `json:"host"`
 	UserAgent      string `json:"user-agent"`
-	Version        string `json:"version"`
+	Version        string `json:"version,omitempty"`
 	ForwardedFor   string `json:"x-forwarded-for"`
 	ForwardedPort  string `json:"x-forwarded-port"`
 	ForwardedProto string `json:"x-forwarded-proto"`
@@ -207,6 +207,35 @@ func (s sampleRequest) event(n int) (apiEvent, error) {
 	return ev, nil
 }
 
+// portalEvent is a browser asking the portal function for its sign-in page
+// (sam local invoke PortalFunction): the portal serves pages, not
+// operations, so it has no entry in the operations table.
+func portalEvent(n int) apiEvent {
+	const route, path, browser = "ANY /portal/{proxy+}", "/portal/sign-in", "Mozilla/5.0"
+	return apiEvent{
+		Version:  "2.0",
+		RouteKey: route,
+		RawPath:  path,
+		Headers: eventHeaders{
+			Accept: "text/html", Host: apiDomain, UserAgent: browser,
+			ForwardedFor: clientIP, ForwardedPort: "443", ForwardedProto: "https",
+		},
+		PathParameters: obj{{"proxy", "sign-in"}},
+		RequestContext: requestContext{
+			AccountID:    "123456789012",
+			APIID:        apiID,
+			DomainName:   apiDomain,
+			DomainPrefix: apiID,
+			HTTP:         httpContext{Method: "GET", Path: path, Protocol: "HTTP/1.1", SourceIP: clientIP, UserAgent: browser},
+			RequestID:    "EvtPortalSignInReq=",
+			RouteKey:     route,
+			Stage:        "$default",
+			Time:         "21/Nov/2026:09:30:00 +0000",
+			TimeEpoch:    1795253400000 + int64(n),
+		},
+	}
+}
+
 // fillPath puts values into route's {names} in order, and returns the path
 // parameters API Gateway passes with it.
 func fillPath(route string, values []string) (string, obj, error) {
@@ -259,6 +288,11 @@ func events() ([]file, error) {
 	for id := range byOp {
 		return nil, fmt.Errorf("%s has a sample request but is not in operations.All", id)
 	}
+	portal, err := dumps(portalEvent(len(operations.All)+1), indented(2))
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, file{"events/portal/sign-in-page.json", portal + "\n"})
 	// sam local's environment: the local engine, as `make run` starts it.
 	env, err := dumps(map[string]obj{"Parameters": {
 		{"DYNAMODB_ENDPOINT", "http://host.docker.internal:4567"},

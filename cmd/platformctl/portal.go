@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/bizplatform/api/areas/users"
+	"github.com/bizplatform/api/portal/identity"
+	"github.com/bizplatform/api/shared/accounts"
+	"github.com/bizplatform/api/shared/auth"
+)
+
+func (c *cli) createUser(ctx context.Context, args []string) error {
+	fs := c.flags("users create")
+	company := fs.String("company", "", "company id")
+	email := fs.String("email", "", "e-mail address")
+	name := fs.String("name", "", "full name")
+	role := fs.String("role", "", "admin or user")
+	kind := fs.String("type", "account", "account (a user of the listed accounts) or agency (of the whole company)")
+	accountList := fs.String("accounts", "", "comma-separated account ids")
+	if err := parse(fs, args, "company", "email", "name", "role"); err != nil {
+		return err
+	}
+	var ids []string
+	registry := accounts.NewRegistry(c.deps.Table, c.deps.Clock)
+	for _, id := range strings.Split(*accountList, ",") {
+		if id = strings.TrimSpace(id); id == "" {
+			continue
+		}
+		acct, err := registry.Get(ctx, id)
+		if err != nil {
+			return err
+		}
+		if acct == nil || acct.CompanyID != *company {
+			return fmt.Errorf("account %s is not an account of company %s", id, *company)
+		}
+		ids = append(ids, id)
+	}
+	if *kind == "account" && len(ids) == 0 {
+		return usageError{"--accounts is required for a user of type account"}
+	}
+	first, last, _ := strings.Cut(strings.TrimSpace(*name), " ")
+	u, err := users.NewDirectory(c.deps.Table).Create(ctx, *company, users.User{
+		Name: strings.TrimSpace(*name), FirstName: first, LastName: strings.TrimSpace(last), Email: strings.TrimSpace(*email),
+		Permissions: users.DefaultPermissions(),
+		Roles:       users.Roles{Type: *kind, Role: *role, LocationIDs: ids},
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(c.out, u.ID)
+	fmt.Fprintf(c.errOut, "user %s (%s, %s %s) created in company %s\n", u.ID, u.Email, u.Roles.Type, u.Roles.Role, *company)
+	return nil
+}
+
+func (c *cli) invite(ctx context.Context, args []string, getenv func(string) string) error {
+	fs := c.flags("portal invite")
+	company := fs.String("company", "", "company id")
+	email := fs.String("email", "", "the user's e-mail address")
+	base := fs.String("base-url", "", "the portal's base URL")
+	if err := parse(fs, args, "company", "email"); err != nil {
+		return err
+	}
+	if *base == "" {
+		*base = getenv("PORTAL_URL")
+	}
+	if *base == "" {
+		*base = fmt.Sprintf("http://127.0.0.1:%d", c.cfg.Port)
+	}
+	u, err := url.Parse(strings.TrimRight(*base, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return usageError{fmt.Sprintf("--base-url (or PORTAL_URL) %q is not an http(s) URL", *base)}
+	}
+	code, err := identity.New(c.deps.Table, c.deps.Clock).CreateInvite(ctx, *company, *email)
+	if errors.Is(err, identity.ErrNoSuchUser) {
+		return fmt.Errorf("company %s has no user with the address %s: add one with `platformctl users create`", *company, *email)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.out, "%s/portal/invite/%s\n", strings.TrimSuffix(u.String(), "/portal"), code)
+	fmt.Fprintf(c.errOut, "the link works once, for %s; send it to the user privately\n", identity.InviteLifetime)
+	return nil
+}
+
+func (c *cli) rotateToken(ctx context.Context, args []string) error {
+	fs := c.flags("tokens rotate")
+	keep := fs.Bool("keep-old", false, "keep the old token working for 7 days")
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return usageError{"tokens rotate takes one TOKEN_ID"}
+	}
+	if err := parse(fs, args[1:]); err != nil {
+		return err
+	}
+	info, err := c.tokens.Lookup(ctx, args[0])
+	if err != nil {
+		return err
+	}
+	value, created, old, err := c.tokens.Rotate(ctx, auth.Rotation{AccountID: info.AccountID, TokenID: info.TokenID, KeepOld: *keep, By: auth.Operator})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(c.out, value)
+	state := "revoked"
+	if old.ExpiresAt != "" {
+		state = "working until " + old.ExpiresAt
+	}
+	fmt.Fprintf(c.errOut, "token %s replaces %s (%s); the value above is shown only now\n", created.TokenID, old.TokenID, state)
+	return nil
+}
+
+func (c *cli) auditTokens(ctx context.Context, args []string) error {
+	fs := c.flags("tokens audit")
+	account := fs.String("account", "", "account id")
+	if err := parse(fs, args, "account"); err != nil {
+		return err
+	}
+	entries, err := c.tokens.Audit(ctx, *account, 1000)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "AT\tACTION\tTOKEN\tNAME\tBY\tDETAIL")
+	for _, e := range entries {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.At, e.Action, e.TokenID, e.TokenName, e.By.Name, orDash(e.Detail))
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,462 @@
+package portal
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/bizplatform/api/portal/identity"
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/scopes"
+)
+
+// RotationAdvised is the age past which a token's row recommends rotating
+// it.
+const RotationAdvised = 90 * 24 * time.Hour
+
+// auditLength is how many audit entries the audit page shows.
+const auditLength = 200
+
+// home sends a signed-in person to their account (or their list of
+// accounts), anyone else to the sign-in page.
+func (p *Portal) home(w http.ResponseWriter, r *http.Request) error {
+	v, err := p.resume(w, r)
+	if err != nil {
+		return err
+	}
+	accts, err := p.ids.Administered(r.Context(), v.person)
+	if err != nil {
+		return err
+	}
+	if len(accts) == 1 {
+		return redirect{accountPath(accts[0].ID)}
+	}
+	return redirect{Base + "/accounts"}
+}
+
+// Notices a redirect can ask a page to show (never text from the request).
+var notices = map[string]string{
+	"ended":     "Your session has ended. Sign in again.",
+	"welcome":   "Your password is set. Sign in with it.",
+	"signedout": "You have signed out.",
+}
+
+type signInData struct{ Email string }
+
+func (p *Portal) signInPage(w http.ResponseWriter, r *http.Request) error {
+	if c, err := r.Cookie(sessionCookie); err == nil {
+		if _, _, err := p.ids.Resume(r.Context(), c.Value); err == nil {
+			return redirect{Base}
+		}
+	}
+	v := &view{Title: "Sign in", CSRF: p.formToken(w, r), Data: signInData{}}
+	for key, msg := range notices {
+		if r.URL.Query().Has(key) {
+			v.Notice = msg
+		}
+	}
+	p.render(w, http.StatusOK, "sign-in", v)
+	return nil
+}
+
+func (p *Portal) signIn(w http.ResponseWriter, r *http.Request) error {
+	if err := checkFormToken(r); err != nil {
+		return err
+	}
+	email := strings.TrimSpace(r.PostFormValue("email"))
+	_, sess, err := p.ids.SignIn(r.Context(), email, r.PostFormValue("password"), clientAddr(r))
+	var se *identity.SignInError
+	if errors.As(err, &se) {
+		status := http.StatusUnauthorized
+		if se.Throttled {
+			status = http.StatusTooManyRequests
+		}
+		if len(email) > 254 {
+			email = ""
+		}
+		p.render(w, status, "sign-in", &view{Title: "Sign in", CSRF: p.formToken(w, r), Errors: []string{se.Message}, Data: signInData{Email: email}})
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	p.setCookie(w, r, sessionCookie, sess.ID, 0)
+	return redirect{Base}
+}
+
+func (p *Portal) signOut(w http.ResponseWriter, r *http.Request) error {
+	if c, err := r.Cookie(sessionCookie); err == nil {
+		_, sess, err := p.ids.Resume(r.Context(), c.Value)
+		if err == nil {
+			if !sess.CheckCSRF(r.PostFormValue("csrf")) {
+				return errStaleForm
+			}
+			if err := p.ids.End(r.Context(), sess.ID); err != nil {
+				return err
+			}
+		}
+	}
+	p.setCookie(w, r, sessionCookie, "", -1)
+	return redirect{Base + "/sign-in?signedout=1"}
+}
+
+type inviteData struct {
+	Email string
+	Code  string
+}
+
+// inviteError is the page of a link that cannot be used (any more).
+func inviteError(err error) error {
+	status := http.StatusGone
+	if errors.Is(err, identity.ErrInviteUnknown) {
+		status = http.StatusNotFound
+	}
+	return &pageError{Status: status, Title: "This link cannot be used", Message: err.Error(), Back: Base + "/sign-in", BackLabel: "Sign in"}
+}
+
+func isInviteError(err error) bool {
+	return errors.Is(err, identity.ErrInviteUnknown) || errors.Is(err, identity.ErrInviteUsed) || errors.Is(err, identity.ErrInviteExpired)
+}
+
+func (p *Portal) invitePage(w http.ResponseWriter, r *http.Request) error {
+	code := r.PathValue("code")
+	inv, err := p.ids.PeekInvite(r.Context(), code)
+	if isInviteError(err) {
+		return inviteError(err)
+	}
+	if err != nil {
+		return err
+	}
+	p.render(w, http.StatusOK, "invite", &view{Title: "Set your password", CSRF: p.formToken(w, r), Data: inviteData{Email: inv.Email, Code: code}})
+	return nil
+}
+
+func (p *Portal) redeemInvite(w http.ResponseWriter, r *http.Request) error {
+	if err := checkFormToken(r); err != nil {
+		return err
+	}
+	code := r.PostFormValue("code")
+	_, err := p.ids.RedeemInvite(r.Context(), code, r.PostFormValue("password"), r.PostFormValue("confirm"), clientAddr(r))
+	var pwe *identity.PasswordError
+	var se *identity.SignInError
+	switch {
+	case err == nil:
+		return redirect{Base + "/sign-in?welcome=1"}
+	case isInviteError(err):
+		return inviteError(err)
+	case errors.As(err, &se):
+		return &pageError{Status: http.StatusTooManyRequests, Title: "Too many attempts", Message: se.Message}
+	case errors.As(err, &pwe):
+		inv, perr := p.ids.PeekInvite(r.Context(), code)
+		if perr != nil {
+			return inviteError(perr)
+		}
+		p.render(w, http.StatusUnprocessableEntity, "invite", &view{Title: "Set your password", CSRF: p.formToken(w, r),
+			Errors: []string{pwe.Message}, Data: inviteData{Email: inv.Email, Code: code}})
+		return nil
+	default:
+		return err
+	}
+}
+
+func (p *Portal) accountsPage(w http.ResponseWriter, r *http.Request, v *visit) error {
+	accts, err := p.ids.Administered(r.Context(), v.person)
+	if err != nil {
+		return err
+	}
+	p.render(w, http.StatusOK, "accounts", &view{Title: "Your accounts", Person: v.person, CSRF: v.session.CSRF, Data: accts})
+	return nil
+}
+
+// tokenRow is one token of the API settings page.
+type tokenRow struct {
+	auth.Info
+	Status            string // "active", "expires ...", "expired ...", "revoked ..."
+	Usable            bool
+	Rotatable         bool
+	RotationAdvised   bool
+	LastUsed          string
+	ReplacedByName    string
+	ScopeCount        int
+	ScopesShown       []string
+	MoreScopes        int
+	CreatedAtReadable string
+}
+
+const scopesShown = 4
+
+func (p *Portal) rows(list []auth.Info) []tokenRow {
+	now := p.clock.Now()
+	rows := make([]tokenRow, 0, len(list))
+	for _, info := range list {
+		row := tokenRow{Info: info, Usable: info.Usable(now), ScopeCount: len(info.Scopes)}
+		switch info.Status(now) {
+		case auth.StatusActive:
+			row.Status = "Active"
+		case auth.StatusExpiring:
+			row.Status = "Expires at " + formatTime(info.ExpiresAt)
+		case auth.StatusExpired:
+			row.Status = "Expired at " + formatTime(info.ExpiresAt)
+		default:
+			row.Status = "Revoked at " + formatTime(info.RevokedAt)
+		}
+		row.Rotatable = row.Usable && info.ReplacedBy == ""
+		created, err := time.Parse(time.RFC3339Nano, info.CreatedAt)
+		row.RotationAdvised = row.Rotatable && err == nil && now.Sub(created) > RotationAdvised
+		row.LastUsed = formatTime(info.LastUsedAt)
+		row.ScopesShown = info.Scopes[:min(scopesShown, len(info.Scopes))]
+		row.MoreScopes = len(info.Scopes) - len(row.ScopesShown)
+		rows = append(rows, row)
+	}
+	// Working tokens first, newest first within each group.
+	slices.SortStableFunc(rows, func(a, b tokenRow) int {
+		if a.Usable != b.Usable {
+			if a.Usable {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(b.CreatedAt, a.CreatedAt)
+	})
+	return rows
+}
+
+// Settings page notices, by the code a redirect names.
+var settingsNotices = map[string]string{
+	"revoked": "The token %q is revoked: its next API request gets 401.",
+}
+
+type settingsData struct {
+	Rows []tokenRow
+}
+
+func (p *Portal) settingsPage(w http.ResponseWriter, r *http.Request, v *visit) error {
+	list, err := p.tokens.List(r.Context(), v.account.ID)
+	if err != nil {
+		return err
+	}
+	view := &view{Title: "API settings", Person: v.person, CSRF: v.session.CSRF, Account: v.account, Data: settingsData{Rows: p.rows(list)}}
+	if format, ok := settingsNotices[r.URL.Query().Get("notice")]; ok {
+		for _, info := range list {
+			if info.TokenID == r.URL.Query().Get("token") {
+				view.Notice = fmt.Sprintf(format, info.Name)
+			}
+		}
+	}
+	p.render(w, http.StatusOK, "settings", view)
+	return nil
+}
+
+type newTokenData struct {
+	Name, Description string
+	Scopes            scopeForm
+	MaxName, MaxDesc  int
+}
+
+func (p *Portal) newTokenPage(w http.ResponseWriter, r *http.Request, v *visit) error {
+	p.render(w, http.StatusOK, "new-token", &view{Title: "Generate new token", Person: v.person, CSRF: v.session.CSRF, Account: v.account,
+		Data: newTokenData{Scopes: newScopeForm([]string{DefaultScope}), MaxName: auth.MaxNameLength, MaxDesc: auth.MaxDescriptionLength}})
+	return nil
+}
+
+// tokenForm reads and checks the generate form, saying what is wrong in
+// words for the page.
+func tokenForm(r *http.Request) (name, description string, chosen []string, problems []string) {
+	name = strings.TrimSpace(r.PostFormValue("name"))
+	description = strings.TrimSpace(r.PostFormValue("description"))
+	chosen = r.PostForm["scope"]
+	switch n := utf8.RuneCountInString(name); {
+	case n == 0:
+		problems = append(problems, "Token name is required.")
+	case n > auth.MaxNameLength:
+		problems = append(problems, fmt.Sprintf("Token name must be at most %d characters (it has %d).", auth.MaxNameLength, n))
+	}
+	if n := utf8.RuneCountInString(description); n > auth.MaxDescriptionLength {
+		problems = append(problems, fmt.Sprintf("Description must be at most %d characters (it has %d).", auth.MaxDescriptionLength, n))
+	}
+	if len(chosen) == 0 {
+		problems = append(problems, "Choose at least one scope.")
+	}
+	for _, s := range chosen {
+		if !scopes.Known(s) {
+			problems = append(problems, fmt.Sprintf("%q is not a known scope.", clip(s, 64)))
+		}
+	}
+	return name, description, chosen, problems
+}
+
+// clip shortens a value quoted back on a page.
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+func (p *Portal) createToken(w http.ResponseWriter, r *http.Request, v *visit) error {
+	name, description, chosen, problems := tokenForm(r)
+	if len(problems) > 0 {
+		p.render(w, http.StatusUnprocessableEntity, "new-token", &view{Title: "Generate new token", Person: v.person, CSRF: v.session.CSRF,
+			Account: v.account, Errors: problems,
+			Data: newTokenData{Name: clip(name, auth.MaxNameLength), Description: clip(description, auth.MaxDescriptionLength),
+				Scopes: newScopeForm(chosen), MaxName: auth.MaxNameLength, MaxDesc: auth.MaxDescriptionLength}})
+		return nil
+	}
+	value, info, err := p.tokens.Create(r.Context(), auth.NewToken{
+		AccountID: v.account.ID, Kind: auth.KindPrivate, Scopes: chosen, Name: name, Description: description, By: actor(v),
+	})
+	if err != nil {
+		return err
+	}
+	return p.reveal(r, v, info, value)
+}
+
+// reveal keeps a new value with the session and sends the browser to the
+// page that shows it once (POST, redirect, GET: reloading the answer of
+// the form never creates a second token nor shows the value twice).
+func (p *Portal) reveal(r *http.Request, v *visit, info auth.Info, value string) error {
+	if err := p.ids.Stash(r.Context(), v.session, identity.Reveal{AccountID: info.AccountID, TokenID: info.TokenID, Value: value}); err != nil {
+		return err
+	}
+	return redirect{accountPath(v.account.ID) + "/tokens/shown-once"}
+}
+
+func actor(v *visit) auth.Actor {
+	return auth.Actor{ID: v.person.ActorID(), Name: v.person.Name() + " <" + v.person.Email + ">"}
+}
+
+type revealData struct {
+	Value string
+	Info  auth.Info
+}
+
+func (p *Portal) revealPage(w http.ResponseWriter, r *http.Request, v *visit) error {
+	rv, err := p.ids.TakeReveal(r.Context(), v.session)
+	if err != nil {
+		return err
+	}
+	if rv == nil || rv.AccountID != v.account.ID {
+		return &pageError{Status: http.StatusGone, Title: "Shown once already",
+			Message: "A token's value is shown only once, right after it is created. It cannot be shown again: if it was not copied, revoke the token and generate a new one.",
+			Back:    accountPath(v.account.ID), BackLabel: "Back to API settings"}
+	}
+	info, err := p.tokens.Get(r.Context(), v.account.ID, rv.TokenID)
+	if err != nil {
+		return err
+	}
+	p.render(w, http.StatusOK, "reveal", &view{Title: "Your new token", Person: v.person, CSRF: v.session.CSRF, Account: v.account,
+		Data: revealData{Value: rv.Value, Info: info}})
+	return nil
+}
+
+// accountToken is the path's token of the visit's account.
+func (p *Portal) accountToken(r *http.Request, v *visit) (auth.Info, error) {
+	info, err := p.tokens.Get(r.Context(), v.account.ID, r.PathValue("token"))
+	if errors.Is(err, auth.ErrTokenUnknown) {
+		return auth.Info{}, tokenNotFound(v.account.ID)
+	}
+	return info, err
+}
+
+type tokenActionData struct {
+	Row       tokenRow
+	KeepUntil string
+	KeepOld   bool
+}
+
+func (p *Portal) tokenAction(r *http.Request, v *visit, page, title string) (*view, error) {
+	info, err := p.accountToken(r, v)
+	if err != nil {
+		return nil, err
+	}
+	return &view{Title: title, Person: v.person, CSRF: v.session.CSRF, Account: v.account,
+		Data: tokenActionData{Row: p.rows([]auth.Info{info})[0], KeepUntil: formatMinute(p.clock.Now().Add(auth.RotationGrace)), KeepOld: true}}, nil
+}
+
+func (p *Portal) revokePage(w http.ResponseWriter, r *http.Request, v *visit) error {
+	view, err := p.tokenAction(r, v, "revoke", "Revoke token")
+	if err != nil {
+		return err
+	}
+	p.render(w, http.StatusOK, "revoke", view)
+	return nil
+}
+
+func (p *Portal) revokeToken(w http.ResponseWriter, r *http.Request, v *visit) error {
+	info, err := p.tokens.RevokeInAccount(r.Context(), v.account.ID, r.PathValue("token"), actor(v))
+	if errors.Is(err, auth.ErrTokenUnknown) {
+		return tokenNotFound(v.account.ID)
+	}
+	if err != nil {
+		return err
+	}
+	return redirect{accountPath(v.account.ID) + "?notice=revoked&token=" + info.TokenID}
+}
+
+func (p *Portal) rotatePage(w http.ResponseWriter, r *http.Request, v *visit) error {
+	view, err := p.tokenAction(r, v, "rotate", "Rotate token")
+	if err != nil {
+		return err
+	}
+	p.render(w, http.StatusOK, "rotate", view)
+	return nil
+}
+
+func (p *Portal) rotateToken(w http.ResponseWriter, r *http.Request, v *visit) error {
+	var keep bool
+	switch r.PostFormValue("old") {
+	case "keep":
+		keep = true
+	case "revoke":
+	default:
+		view, err := p.tokenAction(r, v, "rotate", "Rotate token")
+		if err != nil {
+			return err
+		}
+		view.Errors = []string{"Choose what happens to the current token: revoked now, or kept working for 7 days."}
+		p.render(w, http.StatusUnprocessableEntity, "rotate", view)
+		return nil
+	}
+	value, created, _, err := p.tokens.Rotate(r.Context(), auth.Rotation{AccountID: v.account.ID, TokenID: r.PathValue("token"), KeepOld: keep, By: actor(v)})
+	switch {
+	case errors.Is(err, auth.ErrTokenUnknown):
+		return tokenNotFound(v.account.ID)
+	case errors.Is(err, auth.ErrTokenInactive), errors.Is(err, auth.ErrAlreadyRotated):
+		return &pageError{Status: http.StatusConflict, Title: "This token cannot be rotated",
+			Message: "Only a working token that has not been rotated yet can be rotated (" + err.Error() + "). Nothing was changed.",
+			Back:    accountPath(v.account.ID), BackLabel: "Back to API settings"}
+	case err != nil:
+		return err
+	}
+	return p.reveal(r, v, created, value)
+}
+
+func (p *Portal) auditPage(w http.ResponseWriter, r *http.Request, v *visit) error {
+	entries, err := p.tokens.Audit(r.Context(), v.account.ID, auditLength)
+	if err != nil {
+		return err
+	}
+	p.render(w, http.StatusOK, "audit", &view{Title: "Audit list", Person: v.person, CSRF: v.session.CSRF, Account: v.account, Data: entries})
+	return nil
+}
+
+// asset serves the embedded stylesheet and script. They may be cached
+// briefly: they change only with a deployment.
+func (p *Portal) asset(w http.ResponseWriter, r *http.Request) error {
+	name := r.PathValue("name")
+	raw, err := fs.ReadFile(p.assets, name)
+	if err != nil || strings.HasPrefix(name, ".") {
+		return errNotFound
+	}
+	w.Header().Set("Content-Type", mime.TypeByExtension(path.Ext(name)))
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	_, _ = w.Write(raw)
+	return nil
+}

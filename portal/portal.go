@@ -1,0 +1,270 @@
+// Package portal is the web application where an account's admins manage
+// the account's API tokens: sign in, list the tokens, generate one (its
+// value shown once), rotate and revoke them, read the audit list. It serves
+// server-rendered HTML under /portal, works without JavaScript, and has its
+// own request handling (sessions, CSRF checks, throttling, security headers):
+// the API's pipeline (Version header, bearer tokens, rate limit) does not
+// apply to it. Identities and sessions are in package identity.
+package portal
+
+import (
+	"context"
+	"crypto/rand"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	"github.com/bizplatform/api/portal/identity"
+	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/ratelimit"
+)
+
+// Base is the path every page lives under.
+const Base = "/portal"
+
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+//go:embed assets
+var assetFiles embed.FS
+
+// Options change how the portal serves.
+type Options struct {
+	// SecureCookies marks cookies Secure and takes the site's scheme as
+	// https whatever the request says: always true behind API Gateway.
+	// Without it, cookies are Secure when the request came over TLS.
+	SecureCookies bool
+	// RequestTimeout bounds each request's storage work (0: none).
+	RequestTimeout time.Duration
+}
+
+// Portal serves the pages.
+type Portal struct {
+	ids     *identity.Service
+	tokens  *auth.Tokens
+	clock   clock.Clock
+	logger  *slog.Logger
+	opts    Options
+	pages   map[string]*template.Template
+	assets  fs.FS
+	handler http.Handler
+}
+
+// New returns the portal on deps' table. tokens is the token store the
+// API's admission state is told about revocations through (app.Server's).
+func New(deps app.Deps, tokens *auth.Tokens, opts Options) (*Portal, error) {
+	if deps.Clock == nil {
+		deps.Clock = clock.System{}
+	}
+	if deps.Logger == nil {
+		deps.Logger = slog.Default()
+	}
+	pages, err := parsePages()
+	if err != nil {
+		return nil, err
+	}
+	assets, err := fs.Sub(assetFiles, "assets")
+	if err != nil {
+		return nil, err
+	}
+	p := &Portal{ids: identity.New(deps.Table, deps.Clock), tokens: tokens, clock: deps.Clock, logger: deps.Logger,
+		opts: opts, pages: pages, assets: assets}
+	p.handler = p.routes()
+	return p, nil
+}
+
+// NewFromConfig builds the portal with its own token store, as its Lambda
+// function does.
+func NewFromConfig(cfg config.Config, deps app.Deps, opts Options) (*Portal, error) {
+	if deps.Clock == nil {
+		deps.Clock = clock.System{}
+	}
+	limiter := ratelimit.New(deps.Table, deps.Clock, ratelimit.Limits{Burst: cfg.Burst, Window: cfg.Window, Daily: cfg.Daily})
+	if opts.RequestTimeout == 0 {
+		opts.RequestTimeout = cfg.RequestTimeout
+	}
+	return New(deps, auth.NewTokens(deps.Table, deps.Clock, limiter), opts)
+}
+
+// Identities is the portal's identity service (for the admin CLI's
+// invites and the local demo sign-in).
+func (p *Portal) Identities() *identity.Service { return p.ids }
+
+// ServeHTTP serves every page under Base.
+func (p *Portal) ServeHTTP(w http.ResponseWriter, r *http.Request) { p.handler.ServeHTTP(w, r) }
+
+// handlerFunc is a page handler: it writes its page, or returns an error
+// that serveError turns into one.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+func (p *Portal) routes() http.Handler {
+	mux := http.NewServeMux()
+	handle := func(pattern string, h handlerFunc) { mux.Handle(pattern, p.serve(h)) }
+	handle("GET "+Base, p.home)
+	handle("GET "+Base+"/{$}", p.home)
+	handle("GET "+Base+"/sign-in", p.signInPage)
+	handle("POST "+Base+"/sign-in", p.signIn)
+	handle("POST "+Base+"/sign-out", p.signOut)
+	handle("GET "+Base+"/invite/{code}", p.invitePage)
+	handle("POST "+Base+"/invite", p.redeemInvite)
+	handle("GET "+Base+"/accounts", p.signedIn(p.accountsPage))
+	handle("GET "+Base+"/accounts/{account}", p.admin(p.settingsPage))
+	handle("GET "+Base+"/accounts/{account}/tokens/new", p.admin(p.newTokenPage))
+	handle("POST "+Base+"/accounts/{account}/tokens", p.admin(p.createToken))
+	handle("GET "+Base+"/accounts/{account}/tokens/shown-once", p.admin(p.revealPage))
+	handle("GET "+Base+"/accounts/{account}/tokens/{token}/revoke", p.admin(p.revokePage))
+	handle("POST "+Base+"/accounts/{account}/tokens/{token}/revoke", p.admin(p.revokeToken))
+	handle("GET "+Base+"/accounts/{account}/tokens/{token}/rotate", p.admin(p.rotatePage))
+	handle("POST "+Base+"/accounts/{account}/tokens/{token}/rotate", p.admin(p.rotateToken))
+	handle("GET "+Base+"/accounts/{account}/audit", p.admin(p.auditPage))
+	mux.Handle("GET "+Base+"/assets/{name}", p.serve(p.asset))
+	handle(Base+"/", func(http.ResponseWriter, *http.Request) error { return errNotFound })
+	return mux
+}
+
+// maxFormBytes bounds a form's body: the largest form (every scope ticked,
+// a description at its limit) is far below it.
+const maxFormBytes = 64 << 10
+
+// serve runs a handler with what every page gets: security headers, a
+// bounded body, a same-origin check of every POST, a storage deadline,
+// panic recovery, an error page for a returned error, and one log line
+// (the route pattern, never the path: an invite link's code stays out).
+func (p *Portal) serve(h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		setSecurityHeaders(sw.Header())
+		r = r.WithContext(context.WithValue(r.Context(), visitKey{}, &visitSlot{}))
+		if p.opts.RequestTimeout > 0 {
+			ctx, cancel := context.WithTimeout(r.Context(), p.opts.RequestTimeout)
+			defer cancel()
+			r = r.WithContext(ctx)
+		}
+		err := func() (err error) {
+			defer func() {
+				if v := recover(); v != nil {
+					if v == http.ErrAbortHandler {
+						panic(v)
+					}
+					err = fmt.Errorf("panic: %v\n%s", v, debug.Stack())
+				}
+			}()
+			if r.Method == http.MethodPost {
+				r.Body = http.MaxBytesReader(sw, r.Body, maxFormBytes)
+				if err := p.checkOrigin(r); err != nil {
+					return err
+				}
+			}
+			return h(sw, r)
+		}()
+		if err != nil {
+			p.serveError(sw, r, err)
+		}
+		attrs := []slog.Attr{
+			slog.String("method", r.Method), slog.String("route", r.Pattern),
+			slog.Int("status", sw.status), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
+		}
+		level := slog.LevelInfo
+		var pe *pageError
+		if err != nil && !errors.As(err, &pe) {
+			level = slog.LevelError
+			attrs = append(attrs, slog.String("error", err.Error()))
+		}
+		p.logger.LogAttrs(r.Context(), level, "portal request", attrs...)
+	})
+}
+
+// setSecurityHeaders sets what every answer carries: a policy that allows
+// only this site's own stylesheet and script (no inline script), no
+// framing, no referrer, no content sniffing, and no caching (pages show
+// secrets and per-person data; assets override it).
+func setSecurityHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// secure tells whether the site is served over HTTPS.
+func (p *Portal) secure(r *http.Request) bool { return p.opts.SecureCookies || r.TLS != nil }
+
+// checkOrigin refuses a POST that a browser says came from another site.
+// Sec-Fetch-Site, where sent, decides: only same-origin passes. Otherwise an
+// Origin other than this site's is refused; "null" is what browsers send
+// under this site's Referrer-Policy (no-referrer), so it proves nothing
+// either way. The CSRF token, checked by each form's handler, is required
+// in every case.
+func (p *Portal) checkOrigin(r *http.Request) error {
+	if site := r.Header.Get("Sec-Fetch-Site"); site != "" {
+		if site != "same-origin" {
+			return errCrossSite
+		}
+		return nil
+	}
+	if origin := r.Header.Get("Origin"); origin != "" && origin != "null" {
+		scheme := "http"
+		if p.secure(r) {
+			scheme = "https"
+		}
+		if origin != scheme+"://"+r.Host {
+			return errCrossSite
+		}
+	}
+	return nil
+}
+
+// clientAddr is the address sign-ins are throttled by: API Gateway's
+// source IP (the adapter's RemoteAddr), or the connection's locally. Never
+// a header the client chooses.
+func clientAddr(r *http.Request) string {
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return host
+	}
+	return r.RemoteAddr
+}
+
+// randomValue returns 256 random bits, hex-encoded.
+func randomValue() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b) // never fails on supported platforms
+	return hex.EncodeToString(b)
+}
+
+// LambdaHandler is the portal as its Lambda function serves it: behind API
+// Gateway, always over HTTPS, so cookies are always Secure.
+func LambdaHandler(cfg config.Config, deps app.Deps) (http.Handler, error) {
+	return NewFromConfig(cfg, deps, Options{SecureCookies: true})
+}

@@ -1,0 +1,94 @@
+package portal
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/bizplatform/api/portal/identity"
+	"github.com/bizplatform/api/shared/accounts"
+)
+
+// view is what every page's template gets.
+type view struct {
+	Title   string
+	Person  *identity.Person // nil when signed out
+	CSRF    string           // the session's, or the sign-in form's
+	Account *accounts.Account
+	Notice  string
+	Errors  []string
+	Data    any // the page's own
+}
+
+var templateFuncs = template.FuncMap{
+	"when":    formatTime,
+	"minute":  formatMinute,
+	"base":    func() string { return Base },
+	"account": accountPath,
+	"join":    strings.Join,
+}
+
+// formatTime writes a stored RFC 3339 time for people: to the minute, UTC.
+func formatTime(s string) string {
+	if s == "" {
+		return ""
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return s
+	}
+	return t.UTC().Format("2006-01-02 15:04 UTC")
+}
+
+func formatMinute(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
+
+func accountPath(accountID string) string { return Base + "/accounts/" + accountID }
+
+// parsePages parses each page with the layout: page name -> template.
+func parsePages() (map[string]*template.Template, error) {
+	layout, err := template.New("layout.html").Funcs(templateFuncs).ParseFS(templateFiles, "templates/layout.html")
+	if err != nil {
+		return nil, err
+	}
+	files, err := fs.Glob(templateFiles, "templates/*.html")
+	if err != nil {
+		return nil, err
+	}
+	pages := map[string]*template.Template{}
+	for _, f := range files {
+		name := strings.TrimSuffix(path.Base(f), ".html")
+		if name == "layout" {
+			continue
+		}
+		t, err := template.Must(layout.Clone()).ParseFS(templateFiles, f)
+		if err != nil {
+			return nil, fmt.Errorf("page %s: %w", name, err)
+		}
+		pages[name] = t
+	}
+	return pages, nil
+}
+
+// render writes a page with the status. It renders into a buffer first, so
+// a template failure is a clean 500 rather than half a page.
+func (p *Portal) render(w http.ResponseWriter, status int, page string, v *view) {
+	var buf bytes.Buffer
+	t := p.pages[page]
+	if t == nil {
+		http.Error(w, "page template missing", http.StatusInternalServerError)
+		return
+	}
+	if err := t.ExecuteTemplate(&buf, "layout.html", v); err != nil {
+		p.logger.Error("render page", "page", page, "error", err.Error())
+		http.Error(w, "The page could not be shown.", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}

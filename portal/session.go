@@ -1,0 +1,133 @@
+package portal
+
+import (
+	"crypto/subtle"
+	"errors"
+	"net/http"
+
+	"github.com/bizplatform/api/portal/identity"
+	"github.com/bizplatform/api/shared/accounts"
+	"github.com/bizplatform/api/shared/validate"
+)
+
+// Cookie names: the session, and the signed-out forms' CSRF token.
+const (
+	sessionCookie = "portal_session"
+	formCookie    = "portal_form"
+)
+
+// visit is a signed-in request: the person, their session and, on an
+// account's pages, the account they administer.
+type visit struct {
+	person  *identity.Person
+	session *identity.Session
+	account *accounts.Account
+}
+
+type visitKey struct{}
+
+// visitSlot holds the request's visit once known, for the error page.
+type visitSlot struct{ v *visit }
+
+func visitOf(r *http.Request) *visit {
+	if s, ok := r.Context().Value(visitKey{}).(*visitSlot); ok {
+		return s.v
+	}
+	return nil
+}
+
+type visitHandler func(w http.ResponseWriter, r *http.Request, v *visit) error
+
+func (p *Portal) setCookie(w http.ResponseWriter, r *http.Request, name, value string, maxAge int) {
+	http.SetCookie(w, &http.Cookie{
+		Name: name, Value: value, Path: Base, MaxAge: maxAge,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: p.secure(r),
+	})
+}
+
+// resume finds the request's session. Without one, a page view goes to the
+// sign-in page (saying so when the session ended) and a form gets
+// errSessionEnded: nothing it asked for happens.
+func (p *Portal) resume(w http.ResponseWriter, r *http.Request) (*visit, error) {
+	c, err := r.Cookie(sessionCookie)
+	if err != nil {
+		if r.Method != http.MethodGet {
+			return nil, errSessionEnded
+		}
+		return nil, redirect{Base + "/sign-in"}
+	}
+	person, sess, err := p.ids.Resume(r.Context(), c.Value)
+	switch {
+	case errors.Is(err, identity.ErrNoSession), errors.Is(err, identity.ErrSessionEnded):
+		p.setCookie(w, r, sessionCookie, "", -1)
+		if r.Method != http.MethodGet {
+			return nil, errSessionEnded
+		}
+		return nil, redirect{Base + "/sign-in?ended=1"}
+	case err != nil:
+		return nil, err
+	}
+	v := &visit{person: person, session: sess}
+	if slot, ok := r.Context().Value(visitKey{}).(*visitSlot); ok {
+		slot.v = v
+	}
+	return v, nil
+}
+
+// signedIn runs h for a signed-in person; a form must carry the session's
+// CSRF token.
+func (p *Portal) signedIn(h visitHandler) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		v, err := p.resume(w, r)
+		if err != nil {
+			return err
+		}
+		if r.Method == http.MethodPost && !v.session.CheckCSRF(r.PostFormValue("csrf")) {
+			return errStaleForm
+		}
+		return h(w, r, v)
+	}
+}
+
+// admin runs h for an admin of the path's account; anyone else, whether the
+// account exists or not, gets errNotAdmin.
+func (p *Portal) admin(h visitHandler) handlerFunc {
+	return p.signedIn(func(w http.ResponseWriter, r *http.Request, v *visit) error {
+		id := r.PathValue("account")
+		if validate.IDProblem("account", id) != "" {
+			return errNotAdmin
+		}
+		acct, err := p.ids.Administers(r.Context(), v.person, id)
+		if err != nil {
+			return err
+		}
+		if acct == nil {
+			return errNotAdmin
+		}
+		v.account = acct
+		return h(w, r, v)
+	})
+}
+
+// formToken returns the CSRF token of the signed-out forms (sign-in, set
+// password): a random value in a cookie that the form must repeat, which
+// another site can neither read nor set.
+func (p *Portal) formToken(w http.ResponseWriter, r *http.Request) string {
+	if c, err := r.Cookie(formCookie); err == nil && len(c.Value) == 64 {
+		return c.Value
+	}
+	v := randomValue()
+	p.setCookie(w, r, formCookie, v, 0)
+	return v
+}
+
+// checkFormToken refuses a signed-out form whose token does not match its
+// cookie.
+func checkFormToken(r *http.Request) error {
+	c, err := r.Cookie(formCookie)
+	sent := r.PostFormValue("csrf")
+	if err != nil || sent == "" || subtle.ConstantTimeCompare([]byte(c.Value), []byte(sent)) != 1 {
+		return errStaleForm
+	}
+	return nil
+}

@@ -1,0 +1,66 @@
+package auth
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// What an audit entry records.
+const (
+	AuditCreated = "created"
+	AuditRotated = "rotated"
+	AuditRevoked = "revoked"
+)
+
+// AuditEntry is one change to one of an account's tokens: who did what to
+// which token, and when. It never holds a token's value.
+type AuditEntry struct {
+	At        string `dynamodbav:"at"`
+	Action    string `dynamodbav:"action"`
+	TokenID   string `dynamodbav:"tokenId"`
+	TokenName string `dynamodbav:"tokenName"`
+	By        Actor  `dynamodbav:"by"`
+	// Detail says more where the action needs it (a rotation's successor
+	// and what became of the old token).
+	Detail string `dynamodbav:"detail,omitempty"`
+}
+
+type auditItem struct {
+	storage.Key
+	AuditEntry
+}
+
+// auditKey sorts an account's entries by time; the token id and action keep
+// two entries of one millisecond apart.
+func auditKey(accountID string, at time.Time, tokenID, action string) storage.Key {
+	return storage.Key{PK: storage.AccountPK(accountID), SK: "AUDIT#" + clock.Timestamp(at) + "#" + tokenID + "#" + action}
+}
+
+func (s *Tokens) audit(ctx context.Context, at time.Time, by Actor, action string, info Info, detail string) error {
+	entry := AuditEntry{
+		At: at.UTC().Format(time.RFC3339Nano), Action: action, TokenID: info.TokenID, TokenName: info.Name,
+		By: by.orOperator(), Detail: detail,
+	}
+	if err := s.table.Put(ctx, auditItem{Key: auditKey(info.AccountID, at, info.TokenID, action), AuditEntry: entry}, nil); err != nil {
+		return fmt.Errorf("record audit entry: %w", err)
+	}
+	return nil
+}
+
+// Audit returns the account's latest audit entries, newest first, at most
+// limit of them.
+func (s *Tokens) Audit(ctx context.Context, accountID string, limit int32) ([]AuditEntry, error) {
+	items, err := storage.QueryLatest[auditItem](ctx, s.table, storage.AccountPK(accountID), "AUDIT#", limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]AuditEntry, len(items))
+	for i, it := range items {
+		out[i] = it.AuditEntry
+	}
+	return out, nil
+}
