@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
-
-	"github.com/bizplatform/api/shared/reqctx"
 )
 
 // Body is the JSON shape of every error answer. Message is a string, except
@@ -54,24 +52,32 @@ func Status(err error, validationStatus int) int {
 	}
 }
 
-// Write answers err as JSON. Internal causes are recorded on the request's
-// reqctx.Info for the log line and never reach the body.
-func Write(w http.ResponseWriter, r *http.Request, err error) {
-	info := reqctx.From(r.Context())
-	status := Status(err, info.ValidationStatus)
+// Write answers err as JSON outside any operation: before the request's
+// operation is known, or when it names none. It returns the internal cause
+// of a 5xx answer (nil otherwise) for the caller to log; the body never
+// shows it.
+func Write(w http.ResponseWriter, err error) (cause error) {
+	return WriteForOperation(w, err, http.StatusUnprocessableEntity)
+}
+
+// WriteForOperation is Write on an operation whose field-rule failures
+// answer validationStatus (its operations.Operation.ValidationStatus: 422
+// or 400).
+func WriteForOperation(w http.ResponseWriter, err error, validationStatus int) (cause error) {
+	status := Status(err, validationStatus)
 	body := Body{StatusCode: status, Error: http.StatusText(status)}
 
 	e, ok := As(err)
 	switch {
 	case !ok:
-		info.Cause = err
+		cause = err
 		body.Message = "Internal server error"
 	case e.Code == CodeValidation:
 		body.Message = e.Violations
 	default:
 		body.Message = e.Message
-		if status >= 500 && e.Cause != nil {
-			info.Cause = e.Cause
+		if status >= 500 {
+			cause = e.Cause
 		}
 	}
 	if ok && e.RetryAfter > 0 {
@@ -79,6 +85,7 @@ func Write(w http.ResponseWriter, r *http.Request, err error) {
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 	}
 	writeJSON(w, status, body)
+	return cause
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

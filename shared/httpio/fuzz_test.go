@@ -44,7 +44,7 @@ func requireClientError(t *testing.T, err error) {
 	require.True(t, ok, "not an API error: %v", err)
 	require.Contains(t, []apierror.Code{apierror.CodeBadRequest, apierror.CodeValidation}, e.Code, "%v", err)
 	rec := httptest.NewRecorder()
-	apierror.Write(rec, httptest.NewRequest("POST", "/", nil), err)
+	apierror.Write(rec, err)
 	require.Contains(t, []int{400, 422}, rec.Code)
 	assert.Empty(t, faults.CheckErrorBody(rec.Code, rec.Body.Bytes()))
 }

@@ -1,5 +1,5 @@
 // Package pipeline is the request pipeline every function and the local
-// server put in front of their routes, in design.md's order:
+// server put in front of their routes, in this order:
 //
 //  1. request id and one JSON log line per request
 //  2. panic recovery
@@ -34,7 +34,7 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/ratelimit"
-	"github.com/bizplatform/api/shared/reqctx"
+	"github.com/bizplatform/api/shared/route"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -55,8 +55,10 @@ type Admitter interface {
 }
 
 var (
-	_ Authenticator = (*auth.Authenticator)(nil)
-	_ Admitter      = (*ratelimit.Limiter)(nil)
+	_ Authenticator     = (*auth.Authenticator)(nil)
+	_ Admitter          = (*ratelimit.Limiter)(nil)
+	_ storage.Admission = (*admission)(nil)
+	_ route.Recorder    = (*responseWriter)(nil)
 )
 
 // Options are the pipeline's collaborators.
@@ -88,30 +90,30 @@ type pipeline struct {
 
 func (p *pipeline) serve(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	info := &reqctx.Info{RequestID: requestIDFrom(r.Context())}
-	if info.RequestID == "" {
-		info.RequestID = newRequestID()
+	id := RequestID(r.Context())
+	if id == "" {
+		id = newRequestID()
+		r = r.WithContext(WithRequestID(r.Context(), id))
 	}
-	r = r.WithContext(reqctx.With(r.Context(), info))
-	rw := &responseWriter{ResponseWriter: w, r: r}
-	rw.Header()["X-Request-Id"] = []string{info.RequestID} // canonical already
+	rw := &responseWriter{ResponseWriter: w, requestID: id}
+	rw.Header()["X-Request-Id"] = []string{id} // canonical already
 
 	func() {
-		defer p.recoverPanic(rw, r)
+		defer p.recoverPanic(rw)
 		p.handle(rw, r)
 	}()
 	if !rw.wrote {
 		// Every request gets an answer; API Gateway would otherwise turn
 		// an empty one into a 502.
-		apierror.Write(rw, r, apierror.Internal(errors.New("handler wrote no response")))
+		rw.RecordCause(apierror.Write(rw, apierror.Internal(errors.New("handler wrote no response"))))
 	}
-	p.log(r, info, rw.status, time.Since(start))
+	p.log(r, rw, time.Since(start))
 }
 
 func (p *pipeline) handle(w *responseWriter, r *http.Request) {
 	authed, err := p.check(w, r)
 	if err != nil {
-		apierror.Write(w, r, err)
+		w.RecordCause(apierror.Write(w, err))
 		return
 	}
 	p.next.ServeHTTP(w, authed)
@@ -123,7 +125,7 @@ func (p *pipeline) handle(w *responseWriter, r *http.Request) {
 // Admission is one conditional write; the handler's reads need not wait for
 // it, so they run at the same time and a read-then-write operation costs two
 // round trips instead of three. Nothing the handler does is visible before
-// admission succeeds: its writes wait for it (storage.WithWriteGate) and so
+// admission succeeds: its writes wait for it (storage.Admission) and so
 // does its answer (responseWriter), which becomes admission's error when
 // admission refuses. An account that was refused recently is admitted first,
 // so that requests over the limit cost no reads.
@@ -149,7 +151,7 @@ func (p *pipeline) check(w *responseWriter, r *http.Request) (*http.Request, err
 		return nil, err
 	}
 	principal := session.Principal
-	reqctx.From(ctx).Account = principal.AccountID
+	w.account = principal.AccountID
 
 	a := &admission{done: make(chan struct{})}
 	if p.recentlyRefused(principal.AccountID) {
@@ -163,7 +165,7 @@ func (p *pipeline) check(w *responseWriter, r *http.Request) (*http.Request, err
 	} else {
 		go p.admit(ctx, session, a)
 		w.admission = a
-		ctx = storage.WithWriteGate(ctx, a.wait)
+		ctx = storage.WithAdmission(ctx, a)
 	}
 	return r.WithContext(auth.WithPrincipal(ctx, principal)), nil
 }
@@ -176,8 +178,8 @@ type admission struct {
 	err      error
 }
 
-// wait blocks until admission is decided and returns its error, if any.
-func (a *admission) wait() error {
+// Wait blocks until admission is decided and returns its error, if any.
+func (a *admission) Wait() error {
 	<-a.done
 	return a.err
 }
@@ -287,7 +289,7 @@ func checkContentType(header string) error {
 	return nil
 }
 
-func (p *pipeline) recoverPanic(w *responseWriter, r *http.Request) {
+func (p *pipeline) recoverPanic(w *responseWriter) {
 	v := recover()
 	if v == nil {
 		return
@@ -295,27 +297,28 @@ func (p *pipeline) recoverPanic(w *responseWriter, r *http.Request) {
 	if v == http.ErrAbortHandler {
 		panic(v)
 	}
-	p.opts.Logger.Error("panic", "request_id", reqctx.From(r.Context()).RequestID, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+	p.opts.Logger.Error("panic", "request_id", w.requestID, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 	if !w.wrote {
-		apierror.Write(w, r, apierror.Internal(fmt.Errorf("panic: %v", v)))
+		w.RecordCause(apierror.Write(w, apierror.Internal(fmt.Errorf("panic: %v", v))))
 	}
 }
 
-func (p *pipeline) log(r *http.Request, info *reqctx.Info, status int, d time.Duration) {
+// log writes the request's one log line from what its writer recorded.
+func (p *pipeline) log(r *http.Request, w *responseWriter, d time.Duration) {
 	attrs := []slog.Attr{
-		slog.String("request_id", info.RequestID),
+		slog.String("request_id", w.requestID),
 		slog.String("method", r.Method),
-		slog.String("route", info.Route),
+		slog.String("route", w.operation),
 		slog.String("path", r.URL.Path),
-		slog.Int("status", status),
+		slog.Int("status", w.status),
 		slog.Float64("duration_ms", float64(d.Microseconds())/1000),
-		slog.String("account", info.Account),
+		slog.String("account", w.account),
 	}
 	level := slog.LevelInfo
-	if status >= 500 {
+	if w.status >= 500 {
 		level = slog.LevelError
-		if info.Cause != nil {
-			attrs = append(attrs, slog.String("error", info.Cause.Error()))
+		if w.cause != nil {
+			attrs = append(attrs, slog.String("error", w.cause.Error()))
 		}
 	}
 	p.opts.Logger.LogAttrs(r.Context(), level, "request", attrs...)
@@ -329,7 +332,10 @@ func WithRequestID(ctx context.Context, id string) context.Context {
 	return context.WithValue(ctx, requestIDKey{}, id)
 }
 
-func requestIDFrom(ctx context.Context) string {
+// RequestID is the id of the request ctx belongs to, as its answer's
+// X-Request-Id header gives it (the traceId of the answers that hold one);
+// "" outside the pipeline.
+func RequestID(ctx context.Context) string {
 	id, _ := ctx.Value(requestIDKey{}).(string)
 	return id
 }
@@ -347,16 +353,33 @@ func newRequestID() string {
 	return string(s[:])
 }
 
-// responseWriter records the status for the log line and whether anything
-// was written. While admission is pending, the first write waits for it and
-// answers admission's error instead of the handler's answer when it fails.
+// responseWriter is the request's answer and the facts of its log line,
+// which inner layers record on it (it outlives them all). While admission is
+// pending, the first write waits for it and answers admission's error
+// instead of the handler's answer when it fails.
 type responseWriter struct {
 	http.ResponseWriter
-	r         *http.Request
 	status    int
 	wrote     bool
 	admission *admission // pending admission, until the first write
 	discard   bool       // the handler's answer lost to admission's error
+
+	// The log line's facts.
+	requestID string
+	account   string // the authenticated account; "" before authentication
+	operation string // the operation served ("GET /contacts/"); "" when none matched
+	cause     error  // the internal cause of a 5xx answer, never shown
+}
+
+// RecordOperation notes the operation that serves the request.
+func (w *responseWriter) RecordOperation(id string) { w.operation = id }
+
+// RecordCause notes the internal cause of the answer, unless that answer
+// was dropped for admission's error (whose cause is noted instead).
+func (w *responseWriter) RecordCause(err error) {
+	if !w.discard {
+		w.cause = err
+	}
 }
 
 func (w *responseWriter) WriteHeader(status int) {
@@ -377,8 +400,7 @@ func (w *responseWriter) WriteHeader(status int) {
 			if a.headers {
 				a.decision.SetHeaders(h)
 			}
-			reqctx.From(w.r.Context()).Cause = nil
-			apierror.Write(w, w.r, a.err)
+			w.cause = apierror.Write(w, a.err)
 			w.discard = true
 			return
 		}
