@@ -66,10 +66,9 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 	if err != nil {
 		return fmt.Errorf("listen on port %d (set PORT to use another): %w", cfg.Port, err)
 	}
-	mux := http.NewServeMux() // the API reference beside the API, without a token
-	api.Mount(mux, api.Options{RedocBundle: api.FindBundle(".")})
-	mux.Handle("/", srv.Handler)
-	httpSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	pages := http.NewServeMux() // the API reference beside the API, without a token
+	api.Mount(pages, api.Options{RedocBundle: api.FindBundle(".")})
+	httpSrv := newHTTPServer(newSite(pages, srv.Handler), defaultTimeouts(cfg.RequestTimeout))
 	served := make(chan error, 1)
 	go func() { served <- httpSrv.Serve(ln) }()
 	fmt.Fprintf(out, "Serving %d operations of %d areas on http://%s (Ctrl-C to stop)\n",

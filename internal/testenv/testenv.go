@@ -189,6 +189,9 @@ type Request struct {
 	Token   string
 	Body    any // marshalled to JSON unless it is a string or []byte
 	Headers map[string]string
+	// AddHeaders are added after Headers, each value as one more header
+	// line (to send a header twice).
+	AddHeaders http.Header
 	// Bare sends no default headers.
 	Bare bool
 }
@@ -242,6 +245,11 @@ func Send(t testing.TB, baseURL string, req Request) *Response {
 			hr.Header.Del(k)
 		} else {
 			hr.Header.Set(k, v)
+		}
+	}
+	for k, vs := range req.AddHeaders {
+		for _, v := range vs {
+			hr.Header.Add(k, v)
 		}
 	}
 	resp, err := http.DefaultClient.Do(hr)

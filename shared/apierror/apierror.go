@@ -5,6 +5,7 @@ package apierror
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 )
 
@@ -41,6 +42,9 @@ type Error struct {
 	Violations []string
 	// RetryAfter, when set, becomes the Retry-After header (429, 503).
 	RetryAfter time.Duration
+	// Header holds headers the answer carries besides the body's (Allow on
+	// a 405).
+	Header http.Header
 	// Cause is the underlying error; it is logged, never shown.
 	Cause error
 }

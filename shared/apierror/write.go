@@ -80,6 +80,11 @@ func WriteForOperation(w http.ResponseWriter, err error, validationStatus int) (
 			cause = e.Cause
 		}
 	}
+	if ok {
+		for k, v := range e.Header {
+			w.Header()[k] = v
+		}
+	}
 	if ok && e.RetryAfter > 0 {
 		secs := int((e.RetryAfter + 999_999_999) / 1_000_000_000) // round up to whole seconds
 		w.Header().Set("Retry-After", strconv.Itoa(secs))

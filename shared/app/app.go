@@ -95,6 +95,7 @@ func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
 		Auth:    auth.NewAuthenticator(tokens, deps.Clock),
 		Limiter: limiter,
 		Clock:   deps.Clock,
+		Routes:  router,
 	}, router)
 	handler = withDeadline(handler, cfg.RequestTimeout)
 	return &Server{Handler: handler, Tokens: tokens, Limiter: limiter, Router: router}, nil

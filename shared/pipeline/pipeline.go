@@ -3,14 +3,16 @@
 //
 //  1. request id and one JSON log line per request
 //  2. panic recovery
-//  3. body size limit (413)
-//  4. Version header (400)
-//  5. Accept (406) and Content-Type of bodies (415)
-//  6. bearer authentication (401)
-//  7. per-account rate limit (429), while the handler already reads (see check)
+//  3. the path names an operation (404, 405), as API Gateway routes
+//  4. body size limit (413)
+//  5. Version header (400)
+//  6. Accept (406); a body's Content-Type (one header, JSON: 400, 415) and
+//     Content-Encoding (none: 415)
+//  7. bearer authentication (401)
+//  8. per-account rate limit (429), while the handler already reads (see check)
 //
-// Steps 8 (scope) and 9 (the handler, with its account check) run in the
-// router (package route), once the operation is known.
+// Steps 9 (scope) and 10 (the handler, with its account check) run in the
+// router (package route).
 package pipeline
 
 import (
@@ -61,12 +63,25 @@ var (
 	_ route.Recorder    = (*responseWriter)(nil)
 )
 
+// Routes tells whether a request names one of the operations served.
+type Routes interface {
+	// Match returns nil when an operation serves r, and otherwise the
+	// error that answers it (404, 405).
+	Match(r *http.Request) error
+}
+
+var _ Routes = (*route.Router)(nil)
+
 // Options are the pipeline's collaborators.
 type Options struct {
 	Logger  *slog.Logger
 	Auth    Authenticator
 	Limiter Admitter
 	Clock   clock.Clock
+	// Routes answers a request that names no operation before anything
+	// else is checked, as API Gateway answers a route it does not have:
+	// 404 whatever its headers. Nil leaves such requests to next.
+	Routes Routes
 }
 
 // New wraps next (the router) in the pipeline.
@@ -119,7 +134,7 @@ func (p *pipeline) handle(w *responseWriter, r *http.Request) {
 	p.next.ServeHTTP(w, authed)
 }
 
-// check runs steps 3 to 6 and starts step 7, admission, and returns the
+// check runs steps 3 to 7 and starts step 8, admission, and returns the
 // request carrying its principal.
 //
 // Admission is one conditional write; the handler's reads need not wait for
@@ -130,6 +145,11 @@ func (p *pipeline) handle(w *responseWriter, r *http.Request) {
 // admission refuses. An account that was refused recently is admitted first,
 // so that requests over the limit cost no reads.
 func (p *pipeline) check(w *responseWriter, r *http.Request) (*http.Request, error) {
+	if p.opts.Routes != nil {
+		if err := p.opts.Routes.Match(r); err != nil {
+			return nil, err
+		}
+	}
 	hasBody, err := limitBody(r)
 	if err != nil {
 		return nil, err
@@ -141,7 +161,7 @@ func (p *pipeline) check(w *responseWriter, r *http.Request) (*http.Request, err
 		return nil, err
 	}
 	if hasBody {
-		if err := checkContentType(r.Header.Get("Content-Type")); err != nil {
+		if err := checkBodyHeaders(r.Header); err != nil {
 			return nil, err
 		}
 	}
@@ -277,6 +297,45 @@ func checkAccept(header string) error {
 	return &apierror.Error{Code: apierror.CodeNotAcceptable, Message: "Every response is JSON: the Accept header must allow application/json"}
 }
 
+// checkBodyHeaders refuses a body whose headers are ambiguous or name what
+// the server does not read, rather than guess: one Content-Type, JSON in
+// UTF-8, and no Content-Encoding but identity (bodies are never decoded).
+func checkBodyHeaders(h http.Header) error {
+	contentTypes := h.Values("Content-Type")
+	if len(contentTypes) > 1 || (len(contentTypes) == 1 && isMediaTypeList(contentTypes[0])) {
+		return apierror.BadRequest("The request has more than one Content-Type: send one, Content-Type: application/json")
+	}
+	if err := checkContentType(h.Get("Content-Type")); err != nil {
+		return err
+	}
+	for _, v := range h.Values("Content-Encoding") {
+		for _, coding := range strings.Split(v, ",") {
+			if c := strings.TrimSpace(coding); c != "" && !strings.EqualFold(c, "identity") {
+				return &apierror.Error{Code: apierror.CodeUnsupportedMediaType, Message: fmt.Sprintf("Content-Encoding %q is not supported: send the body uncompressed, without Content-Encoding", clip(c))}
+			}
+		}
+	}
+	return nil
+}
+
+// isMediaTypeList reports whether a header value is a list of media types
+// (two headers joined with a comma, as API Gateway passes them), which no
+// single media type is: a comma in one may only sit in a quoted parameter.
+func isMediaTypeList(v string) bool {
+	if !strings.Contains(v, ",") {
+		return false
+	}
+	if _, _, err := mime.ParseMediaType(v); err == nil {
+		return false
+	}
+	for _, part := range strings.Split(v, ",") {
+		if _, _, err := mime.ParseMediaType(strings.TrimSpace(part)); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
 func checkContentType(header string) error {
 	unsupported := &apierror.Error{Code: apierror.CodeUnsupportedMediaType, Message: "Request bodies must be JSON: send Content-Type: application/json"}
 	mediaType, params, err := mime.ParseMediaType(header)
@@ -287,6 +346,15 @@ func checkContentType(header string) error {
 		return unsupported
 	}
 	return nil
+}
+
+// clip shortens a client's value before a message echoes it.
+func clip(v string) string {
+	const max = 40
+	if len(v) <= max {
+		return v
+	}
+	return v[:max] + "..."
 }
 
 func (p *pipeline) recoverPanic(w *responseWriter) {

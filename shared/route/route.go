@@ -78,25 +78,36 @@ func register(mux *http.ServeMux, pattern string, h http.Handler) (err error) {
 func (rt *Router) Routes() []Route { return rt.routes }
 
 func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if p := r.URL.EscapedPath(); p != canonicalPath(p) {
-		// The standard router would redirect to the cleaned path with an
-		// HTML body; an API answers in JSON and serves canonical paths only.
-		apierror.Write(w, apierror.NotFound("No operation is served at %s %s: paths hold no empty, '.' or '..' segments", r.Method, clipPath(p)))
+	if err := rt.Match(r); err != nil {
+		apierror.Write(w, err)
 		return
 	}
+	rt.mux.ServeHTTP(w, r)
+}
+
+// Match returns nil when one of the router's operations serves r, and
+// otherwise the error that answers it: 405 (with Allow) for a path served
+// with other methods, 404 for any other path, including a path the
+// standard router would clean (an empty, "." or ".." segment): an API
+// serves the paths it documents as written, and never redirects.
+func (rt *Router) Match(r *http.Request) error {
+	if p := r.URL.EscapedPath(); !IsCanonical(p) {
+		return apierror.NotFound("No operation is served at %s %s: paths hold no empty, '.' or '..' segments", r.Method, clipPath(p))
+	}
 	if _, pattern := rt.mux.Handler(r); pattern != "" {
-		rt.mux.ServeHTTP(w, r)
-		return
+		return nil
 	}
 	// Ask the standard router what it would answer, then answer in JSON.
 	probe := &statusProbe{header: http.Header{}}
 	rt.mux.ServeHTTP(probe, r)
 	if probe.status == http.StatusMethodNotAllowed {
-		w.Header().Set("Allow", probe.header.Get("Allow"))
-		apierror.Write(w, &apierror.Error{Code: apierror.CodeMethodNotAllowed, Message: fmt.Sprintf("Method %s is not allowed on %s", r.Method, r.URL.Path)})
-		return
+		return &apierror.Error{
+			Code:    apierror.CodeMethodNotAllowed,
+			Message: fmt.Sprintf("Method %s is not allowed on %s", r.Method, clipPath(r.URL.Path)),
+			Header:  http.Header{"Allow": {probe.header.Get("Allow")}},
+		}
 	}
-	apierror.Write(w, apierror.NotFound("No operation is served at %s %s", r.Method, r.URL.Path))
+	return apierror.NotFound("No operation is served at %s %s", r.Method, clipPath(r.URL.Path))
 }
 
 func serve(rt Route) http.Handler {
@@ -166,6 +177,11 @@ func hasBody(r *http.Request) bool {
 	n, _ := io.ReadFull(r.Body, b[:])
 	return n > 0
 }
+
+// IsCanonical reports whether an escaped path is one the standard router
+// leaves as it is: no empty, "." or ".." segments. Others are never served
+// (the router would clean them and redirect).
+func IsCanonical(escapedPath string) bool { return escapedPath == canonicalPath(escapedPath) }
 
 // canonicalPath is p as the standard router cleans it: no empty, "." or
 // ".." segments, the trailing slash kept.
