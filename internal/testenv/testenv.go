@@ -281,6 +281,7 @@ type ErrorBody struct {
 	StatusCode int    `json:"statusCode"`
 	Message    any    `json:"message"`
 	Error      string `json:"error"`
+	TraceID    string `json:"traceId"`
 }
 
 // RequireError checks the status and the error body's shape, and returns
@@ -292,6 +293,8 @@ func (r *Response) RequireError(t testing.TB, status int) string {
 	r.JSON(t, &b)
 	require.Equal(t, status, b.StatusCode)
 	require.Equal(t, http.StatusText(status), b.Error)
+	require.NotEmpty(t, b.TraceID, "an error body carries its traceId: %s", r.Body)
+	require.Equal(t, r.Header.Get("X-Request-Id"), b.TraceID, "the traceId is the answer's X-Request-Id")
 	switch m := b.Message.(type) {
 	case string:
 		return m

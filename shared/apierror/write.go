@@ -7,11 +7,13 @@ import (
 )
 
 // Body is the JSON shape of every error answer. Message is a string, except
-// for validation failures where it is the list of violations.
+// for validation failures where it is the list of violations. TraceID is
+// the answer's X-Request-Id, for the client to quote.
 type Body struct {
 	StatusCode int    `json:"statusCode"`
 	Message    any    `json:"message"`
 	Error      string `json:"error"`
+	TraceID    string `json:"traceId"`
 }
 
 // Status returns the HTTP status of err on a route whose validation failures
@@ -55,7 +57,9 @@ func Status(err error, validationStatus int) int {
 // Write answers err as JSON outside any operation: before the request's
 // operation is known, or when it names none. It returns the internal cause
 // of a 5xx answer (nil otherwise) for the caller to log; the body never
-// shows it.
+// shows it. The body's traceId is the X-Request-Id header already on w (the
+// pipeline sets it first), so the two never differ; a 401 challenges the
+// client (WWW-Authenticate).
 func Write(w http.ResponseWriter, err error) (cause error) {
 	return WriteForOperation(w, err, http.StatusUnprocessableEntity)
 }
@@ -65,7 +69,7 @@ func Write(w http.ResponseWriter, err error) (cause error) {
 // or 400).
 func WriteForOperation(w http.ResponseWriter, err error, validationStatus int) (cause error) {
 	status := Status(err, validationStatus)
-	body := Body{StatusCode: status, Error: http.StatusText(status)}
+	body := Body{StatusCode: status, Error: http.StatusText(status), TraceID: w.Header().Get("X-Request-Id")}
 
 	e, ok := As(err)
 	switch {
@@ -84,6 +88,9 @@ func WriteForOperation(w http.ResponseWriter, err error, validationStatus int) (
 		for k, v := range e.Header {
 			w.Header()[k] = v
 		}
+	}
+	if status == http.StatusUnauthorized && w.Header().Get("WWW-Authenticate") == "" {
+		w.Header().Set("WWW-Authenticate", bearerChallenge)
 	}
 	if ok && e.RetryAfter > 0 {
 		secs := int((e.RetryAfter + 999_999_999) / 1_000_000_000) // round up to whole seconds

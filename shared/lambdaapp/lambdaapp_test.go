@@ -60,6 +60,7 @@ func TestAFunctionAnswersAPathThatNamesNoOperationWithTheAPIsJSON404(t *testing.
 			require.NoError(t, json.Unmarshal([]byte(resp.Body), &body), resp.Body)
 			assert.EqualValues(t, 404, body["statusCode"])
 			assert.Contains(t, body["message"], "No operation is served")
+			assert.Equal(t, "gw-request-1", body["traceId"], "the id a user can quote")
 		})
 	}
 }

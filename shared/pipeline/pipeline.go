@@ -214,7 +214,7 @@ func (p *pipeline) admit(ctx context.Context, session *auth.Session, a *admissio
 	}
 	if decision.Revoked {
 		session.Revoked()
-		a.err = apierror.Unauthorized("Invalid token: the token has been revoked")
+		a.err = apierror.InvalidToken("Invalid token: the token has been revoked")
 		return
 	}
 	if decision.Allowed {
