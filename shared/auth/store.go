@@ -69,11 +69,13 @@ type Tokens struct {
 	clock       clock.Clock
 	accounts    *accounts.Registry
 	revocations Revocations
+	// unknown remembers tokens that matched none (see UnknownTokenTTL).
+	unknown *unknownTokens
 }
 
 // NewTokens returns the token store. revocations is told about every revoke.
 func NewTokens(table *storage.Table, c clock.Clock, revocations Revocations) *Tokens {
-	return &Tokens{table: table, clock: c, accounts: accounts.NewRegistry(table, c), revocations: revocations}
+	return &Tokens{table: table, clock: c, accounts: accounts.NewRegistry(table, c), revocations: revocations, unknown: newUnknownTokens(c, maxUnknownTokens)}
 }
 
 // NewToken is what a token is created with.
@@ -150,6 +152,7 @@ func (s *Tokens) CreateWithValue(ctx context.Context, value, tokenID string, n N
 		}
 		return Info{}, fmt.Errorf("store token: %w", err)
 	}
+	s.unknown.Forget(hash) // usable at once here, even if just tried
 	return info, nil
 }
 
@@ -203,11 +206,20 @@ func (s *Tokens) markRevoked(ctx context.Context, key storage.Key, now string) e
 	return s.table.Update(ctx, key, update, &cond)
 }
 
-// lookup reads a token's item by hash, strongly consistent.
+// lookup reads a token's item by hash, strongly consistent. A hash found
+// unknown in the last UnknownTokenTTL is unknown without a read.
 func (s *Tokens) lookup(ctx context.Context, hash string) (*Info, error) {
+	if s.unknown.Has(hash) {
+		return nil, nil
+	}
+	epoch := s.unknown.Epoch()
 	item, err := storage.Get[tokenItem](ctx, s.table, tokenKey(hash))
-	if err != nil || item == nil {
+	if err != nil {
 		return nil, err
+	}
+	if item == nil {
+		s.unknown.Remember(hash, epoch)
+		return nil, nil
 	}
 	return &item.Info, nil
 }
