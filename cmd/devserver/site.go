@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/bizplatform/api/api"
 	"github.com/bizplatform/api/shared/route"
 )
 
@@ -23,8 +24,17 @@ type site struct {
 	api   http.Handler
 }
 
-func newSite(pages *http.ServeMux, api http.Handler) *site {
-	return &site{pages: pages, api: api}
+// newPages are the pages the local server shows beside the API, without a
+// token: the API reference (its script at redocBundle), to which / leads.
+func newPages(redocBundle string) *http.ServeMux {
+	pages := http.NewServeMux()
+	api.Mount(pages, api.Options{RedocBundle: redocBundle})
+	pages.Handle("GET /{$}", http.RedirectHandler(api.DocsPath, http.StatusFound)) // a browser's first visit
+	return pages
+}
+
+func newSite(pages *http.ServeMux, apiHandler http.Handler) *site {
+	return &site{pages: pages, api: apiHandler}
 }
 
 func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {

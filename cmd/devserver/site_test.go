@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -41,12 +42,15 @@ func (b *syncBuffer) String() string {
 // on a test table, with the request log in logs.
 func siteHandler(t *testing.T, logs io.Writer) (http.Handler, string) {
 	t.Helper()
+	return siteHandlerWithBundle(t, logs, api.FindBundle("."))
+}
+
+func siteHandlerWithBundle(t *testing.T, logs io.Writer, redocBundle string) (http.Handler, string) {
+	t.Helper()
 	env := testenv.New(t, catalog.Areas, testenv.WithLogOutput(logs))
 	env.Account(t, "acct1", "co1")
 	token, _ := env.Token(t, "acct1")
-	pages := http.NewServeMux()
-	api.Mount(pages, api.Options{RedocBundle: api.FindBundle(".")})
-	return newSite(pages, env.Server.Handler), token
+	return newSite(newPages(redocBundle), env.Server.Handler), token
 }
 
 func TestTheLocalServerNeverRedirectsARawPath(t *testing.T) {
@@ -159,5 +163,54 @@ func TestTheLocalServerClosesConnectionsThatHoldItUp(t *testing.T) {
 		rest, err := io.ReadAll(br)
 		require.NoError(t, err, "the idle connection was not closed")
 		assert.Empty(t, rest)
+	})
+}
+
+func TestABrowserFindsTheAPIReference(t *testing.T) {
+	noRedirects := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	browse := func(t *testing.T, url string) *http.Response {
+		t.Helper()
+		req, err := http.NewRequest("GET", url, nil)
+		require.NoError(t, err)
+		req.Header.Set("Accept", "text/html,application/xhtml+xml,*/*;q=0.8") // no Version, no token
+		resp, err := noRedirects.Do(req)
+		require.NoError(t, err)
+		t.Cleanup(func() { resp.Body.Close() })
+		return resp
+	}
+	h, _ := siteHandler(t, io.Discard)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+
+	for _, path := range []string{"/", "/docs/"} {
+		t.Run(path+" leads to /docs", func(t *testing.T) {
+			resp := browse(t, srv.URL+path)
+			assert.Equal(t, http.StatusFound, resp.StatusCode)
+			assert.Equal(t, api.DocsPath, resp.Header.Get("Location"))
+		})
+	}
+	t.Run("/favicon.ico is a JSON 404, not a 400 about the Version header", func(t *testing.T) {
+		resp := browse(t, srv.URL+"/favicon.ico")
+		assert.Equal(t, http.StatusNotFound, resp.StatusCode)
+		assert.Equal(t, "application/json; charset=utf-8", resp.Header.Get("Content-Type"))
+		assert.NotEmpty(t, resp.Header.Get("X-Request-Id"))
+	})
+	t.Run("a POST to / is the API's, not a redirect", func(t *testing.T) {
+		resp, err := noRedirects.Post(srv.URL+"/", "application/json", strings.NewReader("{}"))
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusNotFound, resp.StatusCode)
+	})
+	t.Run("/docs without its script says to run npm ci", func(t *testing.T) {
+		h, _ := siteHandlerWithBundle(t, io.Discard, filepath.Join(t.TempDir(), "redoc.standalone.js"))
+		bare := httptest.NewServer(h)
+		defer bare.Close()
+		resp := browse(t, bare.URL+api.DocsPath)
+		body, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
+		assert.Equal(t, "text/html; charset=utf-8", resp.Header.Get("Content-Type"))
+		assert.Contains(t, string(body), "npm ci")
+		assert.NotContains(t, string(body), "<redoc", "not the page that would stay blank")
 	})
 }
