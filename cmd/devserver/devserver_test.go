@@ -84,6 +84,17 @@ func (d *devserver) stop(t *testing.T) {
 	}
 }
 
+// buildDevserver builds the devserver as make run does, once dynalite is
+// known to be installed (testenv fails early with a clear message if not).
+func buildDevserver(t *testing.T) string {
+	t.Helper()
+	testenv.Endpoint(t)
+	bin := filepath.Join(t.TempDir(), "devserver")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return bin
+}
+
 func freePort(t *testing.T) int {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -95,10 +106,7 @@ func TestDevserverServesTheDemoAndKeepsDataAcrossRestarts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the local server")
 	}
-	testenv.Endpoint(t) // fails early with a clear message when dynalite is not installed
-	bin := filepath.Join(t.TempDir(), "devserver")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	bin := buildDevserver(t)
 	env := []string{
 		fmt.Sprintf("PORT=%d", freePort(t)), "DYNALITE_PORT=0", "DYNALITE_DATA_DIR=" + t.TempDir(),
 		"TABLE_NAME=platform", "DYNAMODB_ENDPOINT=",
@@ -123,7 +131,7 @@ func TestDevserverServesTheDemoAndKeepsDataAcrossRestarts(t *testing.T) {
 	assert.Equal(t, 200, call("DELETE", "/contacts/demoCtcAlpha00000001/tasks/demoTskAlpha00000001"))
 	engine := d.engine
 	d.stop(t)
-	_, err = http.Get(engine)
+	_, err := http.Get(engine)
 	assert.Error(t, err, "the engine stopped with the server")
 
 	d, banner = start(t, bin, env)
@@ -139,10 +147,7 @@ func TestSIGTERMLetsAnInFlightRequestFinishThenStopsTheEngineWithItsWriteOnDisk(
 	if testing.Short() {
 		t.Skip("builds and runs the local server")
 	}
-	testenv.Endpoint(t)
-	bin := filepath.Join(t.TempDir(), "devserver")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	bin := buildDevserver(t)
 	env := []string{
 		fmt.Sprintf("PORT=%d", freePort(t)), "DYNALITE_PORT=0", "DYNALITE_DATA_DIR=" + t.TempDir(),
 		"TABLE_NAME=platform", "DYNAMODB_ENDPOINT=",
@@ -247,10 +252,7 @@ func TestASecondMakeRunSaysInOneLineWhatHoldsItAndAFixThatWorks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the local server several times")
 	}
-	testenv.Endpoint(t)
-	bin := filepath.Join(t.TempDir(), "devserver")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	bin := buildDevserver(t)
 	env := func(port, enginePort int, dataDir string) []string {
 		return []string{fmt.Sprintf("PORT=%d", port), fmt.Sprintf("DYNALITE_PORT=%d", enginePort), "DYNALITE_DATA_DIR=" + dataDir, "TABLE_NAME=platform", "DYNAMODB_ENDPOINT="}
 	}

@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,23 +19,6 @@ import (
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/testenv"
 )
-
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // siteHandler is the handler make run serves (run builds it the same way),
 // on a test table, with the request log in logs.
@@ -54,7 +36,7 @@ func siteHandlerWithBundle(t *testing.T, logs io.Writer, redocBundle string) (ht
 }
 
 func TestTheLocalServerNeverRedirectsARawPath(t *testing.T) {
-	logs := &syncBuffer{}
+	logs := &testenv.LogBuffer{}
 	h, token := siteHandler(t, logs)
 	srv := httptest.NewServer(h)
 	defer srv.Close()

@@ -109,6 +109,25 @@ func WithLimits(burst int, window time.Duration, daily int) Option {
 	return func(e *Env) { e.Config.Burst, e.Config.Window, e.Config.Daily = burst, window, daily }
 }
 
+// LogBuffer collects a request log (or a process's output) while a test
+// reads it: safe for concurrent use.
+type LogBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *LogBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *LogBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // WithLogOutput sends the request log (JSON lines) to w.
 func WithLogOutput(w io.Writer) Option { return func(e *Env) { e.logOut = w } }
 

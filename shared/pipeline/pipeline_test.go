@@ -1,11 +1,9 @@
 package pipeline_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -46,25 +44,8 @@ var testArea = app.Area{Name: "test", Routes: func(app.Deps) []route.Route {
 	}
 }}
 
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func setup(t *testing.T) (*testenv.Env, string, *syncBuffer) {
-	logs := &syncBuffer{}
+func setup(t *testing.T) (*testenv.Env, string, *testenv.LogBuffer) {
+	logs := &testenv.LogBuffer{}
 	env := testenv.New(t, []app.Area{testArea}, testenv.WithLogOutput(logs))
 	env.Account(t, "acct1", "co1")
 	token, _ := env.Token(t, "acct1", "contacts.write", "contacts.readonly")
