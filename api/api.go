@@ -52,11 +52,12 @@ func BundleIn(root string) string {
 }
 
 // Mount registers the document and docs handlers on mux. They need no
-// token: the contract is public.
+// token: the contract is public. /docs/ leads to /docs.
 func Mount(mux *http.ServeMux, opts Options) {
 	mux.HandleFunc("GET "+YAMLPath, serveYAML)
 	mux.HandleFunc("GET "+JSONPath, serveJSON)
-	mux.HandleFunc("GET "+DocsPath, serveDocs)
+	mux.HandleFunc("GET "+DocsPath, func(w http.ResponseWriter, _ *http.Request) { serveDocs(w, opts.RedocBundle) })
+	mux.Handle("GET "+DocsPath+"/{$}", http.RedirectHandler(DocsPath, http.StatusFound))
 	mux.HandleFunc("GET "+AssetPath, func(w http.ResponseWriter, r *http.Request) { serveBundle(w, r, opts.RedocBundle) })
 }
 
@@ -96,9 +97,35 @@ const docsPage = `<!DOCTYPE html>
 // runs its search index in a worker made from a blob.
 const docsPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'"
 
-func serveDocs(w http.ResponseWriter, _ *http.Request) {
+// noBundlePage replaces the docs page while its script is not installed,
+// which would otherwise leave the page blank.
+const noBundlePage = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Business platform API reference: not installed</title>
+</head>
+<body>
+<h1>The API reference's script is not installed</h1>
+<p>This page shows the API with Redoc, which npm installs under
+<code>node_modules</code>. Run <code>npm ci</code> in the repository (or
+<code>make run</code>, which runs it), then reload this page.</p>
+<p>The document itself is here: <a href="` + YAMLPath + `">` + YAMLPath + `</a>, <a href="` + JSONPath + `">` + JSONPath + `</a>.</p>
+</body>
+</html>
+`
+
+// serveDocs serves the docs page, or says how to install its script when
+// bundle is missing (checked on every request: installing it mends the page
+// without a restart).
+func serveDocs(w http.ResponseWriter, bundle string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", docsPolicy)
+	if _, err := os.Stat(bundle); err != nil {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte(noBundlePage))
+		return
+	}
 	_, _ = w.Write([]byte(docsPage))
 }
 

@@ -132,8 +132,33 @@ func TestTheDocsPageUsesOnlyThisServersAssets(t *testing.T) {
 }
 
 func TestAMissingBundleSaysHowToInstallIt(t *testing.T) {
-	srv := serve(t, filepath.Join(t.TempDir(), "redoc.standalone.js"))
-	resp, body := get(t, srv.URL+api.AssetPath)
-	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
-	assert.Contains(t, string(body), "npm ci")
+	bundle := filepath.Join(t.TempDir(), "redoc.standalone.js")
+	srv := serve(t, bundle)
+	t.Run("the script's path says it", func(t *testing.T) {
+		resp, body := get(t, srv.URL+api.AssetPath)
+		assert.Equal(t, http.StatusNotFound, resp.StatusCode)
+		assert.Contains(t, string(body), "npm ci")
+	})
+	t.Run("the docs page says it instead of staying blank", func(t *testing.T) {
+		resp, body := get(t, srv.URL+api.DocsPath)
+		assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
+		assert.Contains(t, string(body), "npm ci")
+		assert.NotContains(t, string(body), "<redoc")
+	})
+	t.Run("once installed, the page works without a restart", func(t *testing.T) {
+		require.NoError(t, os.WriteFile(bundle, []byte("/* redoc */"), 0o644))
+		resp, body := get(t, srv.URL+api.DocsPath)
+		assert.Equal(t, http.StatusOK, resp.StatusCode)
+		assert.Contains(t, string(body), "<redoc")
+	})
+}
+
+func TestDocsWithASlashLeadsToTheDocs(t *testing.T) {
+	srv := serve(t, api.BundleIn(repoRoot(t)))
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(srv.URL + api.DocsPath + "/")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusFound, resp.StatusCode)
+	assert.Equal(t, api.DocsPath, resp.Header.Get("Location"))
 }

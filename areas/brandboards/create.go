@@ -10,7 +10,7 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/ids"
-	"github.com/bizplatform/api/shared/reqctx"
+	"github.com/bizplatform/api/shared/pipeline"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -218,7 +218,7 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
 	if errors.As(err, &unsettled) {
 		// The board is created and is the default (the pointer says so);
 		// only older flags are left for the next default change to clear.
-		h.logger.WarnContext(ctx, "brand board default flags not settled", "requestId", reqctx.From(ctx).RequestID, "account", p.AccountID, "board", b.ID, "error", unsettled.Err)
+		h.logger.WarnContext(ctx, "brand board default flags not settled", "requestId", pipeline.RequestID(ctx), "account", p.AccountID, "board", b.ID, "error", unsettled.Err)
 		err = nil
 	}
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/reqctx"
+	"github.com/bizplatform/api/shared/pipeline"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -148,5 +148,5 @@ func (h *handler) createTemplate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return storage.Classify(err)
 	}
-	return httpio.WriteJSON(w, http.StatusCreated, createResponse{Redirect: id, TraceID: reqctx.From(ctx).RequestID})
+	return httpio.WriteJSON(w, http.StatusCreated, createResponse{Redirect: id, TraceID: pipeline.RequestID(ctx)})
 }

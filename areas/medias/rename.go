@@ -8,7 +8,7 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/reqctx"
+	"github.com/bizplatform/api/shared/pipeline"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -60,5 +60,5 @@ func (h *handler) rename(w http.ResponseWriter, r *http.Request) error {
 	if !updated {
 		return apierror.NotFound("File or folder %s was not found", id)
 	}
-	return httpio.WriteJSON(w, http.StatusOK, renameResponse{Updated: true, TraceID: reqctx.From(ctx).RequestID})
+	return httpio.WriteJSON(w, http.StatusOK, renameResponse{Updated: true, TraceID: pipeline.RequestID(ctx)})
 }

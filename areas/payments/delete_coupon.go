@@ -6,7 +6,7 @@ import (
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/reqctx"
+	"github.com/bizplatform/api/shared/pipeline"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -57,5 +57,5 @@ func (h *handler) deleteCoupon(w http.ResponseWriter, r *http.Request) error {
 	if !deleted {
 		return apierror.Invalid("id " + *req.ID + " does not name a coupon of this account")
 	}
-	return httpio.WriteJSON(w, http.StatusOK, deleteCouponResponse{Success: true, TraceID: reqctx.From(ctx).RequestID})
+	return httpio.WriteJSON(w, http.StatusOK, deleteCouponResponse{Success: true, TraceID: pipeline.RequestID(ctx)})
 }

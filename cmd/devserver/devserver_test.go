@@ -85,6 +85,17 @@ func (d *devserver) stop(t *testing.T) {
 	}
 }
 
+// buildDevserver builds the devserver as make run does, once dynalite is
+// known to be installed (testenv fails early with a clear message if not).
+func buildDevserver(t *testing.T) string {
+	t.Helper()
+	testenv.Endpoint(t)
+	bin := filepath.Join(t.TempDir(), "devserver")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return bin
+}
+
 func freePort(t *testing.T) int {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -96,10 +107,7 @@ func TestDevserverServesTheDemoAndKeepsDataAcrossRestarts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the local server")
 	}
-	testenv.Endpoint(t) // fails early with a clear message when dynalite is not installed
-	bin := filepath.Join(t.TempDir(), "devserver")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	bin := buildDevserver(t)
 	env := []string{
 		fmt.Sprintf("PORT=%d", freePort(t)), "DYNALITE_PORT=0", "DYNALITE_DATA_DIR=" + t.TempDir(),
 		"TABLE_NAME=platform", "DYNAMODB_ENDPOINT=",
@@ -124,7 +132,7 @@ func TestDevserverServesTheDemoAndKeepsDataAcrossRestarts(t *testing.T) {
 	assert.Equal(t, 200, call("DELETE", "/contacts/demoCtcAlpha00000001/tasks/demoTskAlpha00000001"))
 	engine := d.engine
 	d.stop(t)
-	_, err = http.Get(engine)
+	_, err := http.Get(engine)
 	assert.Error(t, err, "the engine stopped with the server")
 
 	d, banner = start(t, bin, env)
@@ -140,10 +148,7 @@ func TestSIGTERMLetsAnInFlightRequestFinishThenStopsTheEngineWithItsWriteOnDisk(
 	if testing.Short() {
 		t.Skip("builds and runs the local server")
 	}
-	testenv.Endpoint(t)
-	bin := filepath.Join(t.TempDir(), "devserver")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	bin := buildDevserver(t)
 	env := []string{
 		fmt.Sprintf("PORT=%d", freePort(t)), "DYNALITE_PORT=0", "DYNALITE_DATA_DIR=" + t.TempDir(),
 		"TABLE_NAME=platform", "DYNAMODB_ENDPOINT=",
@@ -208,4 +213,108 @@ func TestSIGTERMLetsAnInFlightRequestFinishThenStopsTheEngineWithItsWriteOnDisk(
 	raw, _ := io.ReadAll(listed.Body)
 	require.Equal(t, 200, listed.StatusCode, "%s", raw)
 	assert.Contains(t, string(raw), `"name":"Renamed during shutdown"`, "the write finished during shutdown is on disk and seen by the next start")
+}
+
+// refused runs the devserver expecting it to refuse to start, and returns
+// what it printed on stderr.
+func refused(t *testing.T, bin string, env []string) string {
+	t.Helper()
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Dir = filepath.Join("..", "..")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	done := make(chan error, 1)
+	require.NoError(t, cmd.Start())
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var exit *exec.ExitError
+		require.ErrorAs(t, err, &exit, "the devserver started: %s", stdout.String())
+		assert.Equal(t, 1, exit.ExitCode())
+	case <-time.After(60 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("the devserver neither started nor refused: %s", stdout.String())
+	}
+	return stderr.String()
+}
+
+// fixIn returns the environment the message's suggested command sets.
+var suggested = regexp.MustCompile(`: ((?:[A-Z_]+=\S+ )+)make run$`)
+
+func fixIn(t *testing.T, line string) []string {
+	t.Helper()
+	m := suggested.FindStringSubmatch(line)
+	require.NotNil(t, m, "the line ends with a command to run: %s", line)
+	return strings.Fields(m[1])
+}
+
+func TestASecondMakeRunSaysInOneLineWhatHoldsItAndAFixThatWorks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the local server several times")
+	}
+	bin := buildDevserver(t)
+	env := func(port, enginePort int, dataDir string) []string {
+		return []string{fmt.Sprintf("PORT=%d", port), fmt.Sprintf("DYNALITE_PORT=%d", enginePort), "DYNALITE_DATA_DIR=" + dataDir, "TABLE_NAME=platform", "DYNAMODB_ENDPOINT="}
+	}
+	firstPort, firstEngine, firstData := freePort(t), freePort(t), t.TempDir()
+	first, _ := start(t, bin, env(firstPort, firstEngine, firstData))
+	defer first.stop(t)
+
+	hold := func(t *testing.T) int { // another program on a port
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		t.Cleanup(func() { ln.Close() })
+		return ln.Addr().(*net.TCPAddr).Port
+	}
+	for _, tc := range []struct {
+		name  string
+		env   func(t *testing.T) []string
+		says  []string
+		fixes string // the variable the fix sets
+	}{
+		{"the same make run again: the API's and the engine's ports are another make run's",
+			func(*testing.T) []string { return env(firstPort, firstEngine, firstData) },
+			[]string{fmt.Sprintf("port %d (the API) and port %d (its engine) are in use, likely by another make run", firstPort, firstEngine), "Ctrl-C"},
+			"DYNAMODB_ENDPOINT=http://127.0.0.1:" + fmt.Sprint(firstEngine)},
+		{"another port for the API: the engine's port is another make run's",
+			func(*testing.T) []string { return env(freePort(t), firstEngine, firstData) },
+			[]string{fmt.Sprintf("port %d is in use by another local engine", firstEngine)},
+			"DYNAMODB_ENDPOINT=http://127.0.0.1:" + fmt.Sprint(firstEngine)},
+		{"other ports: the data directory is another make run's",
+			func(*testing.T) []string { return env(freePort(t), freePort(t), firstData) },
+			[]string{"the data directory " + firstData + " is in use by another local engine"},
+			"DYNALITE_DATA_DIR=" + firstData + "-2"},
+		{"another program holds the API's port",
+			func(t *testing.T) []string { return env(hold(t), 0, t.TempDir()) },
+			[]string{"is in use by another program (lsof -i :", "serve on another port"},
+			"PORT="},
+		{"another program holds the engine's port",
+			func(t *testing.T) []string { return env(freePort(t), hold(t), t.TempDir()) },
+			[]string{"(the local engine) is in use by another program", "choose another port for the engine"},
+			"DYNALITE_PORT="},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := tc.env(t)
+			stderr := refused(t, bin, base)
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			require.Len(t, lines, 1, "one line, no stack trace: %s", stderr)
+			line := lines[0]
+			for _, part := range tc.says {
+				assert.Contains(t, line, part)
+			}
+			fix := fixIn(t, line)
+			assert.Contains(t, strings.Join(fix, " "), tc.fixes)
+
+			d, _ := start(t, bin, append(base, fix...))
+			req, _ := http.NewRequest("GET", d.url+"/contacts/?locationId=demoLocAlpha00000001", nil)
+			req.Header.Set("Authorization", "Bearer "+demoToken)
+			req.Header.Set("Version", "2021-07-28")
+			resp, err := http.DefaultClient.Do(req)
+			require.NoError(t, err)
+			resp.Body.Close()
+			assert.Equal(t, http.StatusOK, resp.StatusCode, "the fix serves the API")
+			d.stop(t)
+		})
+	}
 }

@@ -3,25 +3,19 @@ package main
 import (
 	"fmt"
 	"net/http"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/api"
-	"github.com/bizplatform/api/internal/testenv"
 )
 
 func TestDevserverServesTheAPIReferenceWithoutAToken(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the local server")
 	}
-	testenv.Endpoint(t)
-	bin := filepath.Join(t.TempDir(), "devserver")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	bin := buildDevserver(t)
 	d, _ := start(t, bin, []string{
 		fmt.Sprintf("PORT=%d", freePort(t)), "DYNALITE_PORT=0", "DYNALITE_DATA_DIR=" + t.TempDir(),
 		"TABLE_NAME=platform", "DYNAMODB_ENDPOINT=",

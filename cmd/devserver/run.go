@@ -9,8 +9,8 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/bizplatform/api/api"
@@ -35,11 +35,29 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 		return err
 	}
 	endpoint := cfg.Endpoint
+	var eng engineSettings // the local engine's, when there is one
 	if endpoint == "" {
-		engine, err := startEngine(ctx, getenv, out)
-		if err != nil {
+		if eng, err = loadEngineSettings(getenv); err != nil {
 			return err
 		}
+	}
+	// The API's port first: when another make run holds it, it holds the
+	// engine too, and the message says so before anything starts.
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(cfg.Port)))
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return apiPortInUse(cfg.Port, eng, endpoint, launch{getenv})
+	}
+	if err != nil {
+		return fmt.Errorf("listen on port %d (set PORT to use another): %w", cfg.Port, err)
+	}
+	defer ln.Close() // when returning before serving
+	if endpoint == "" {
+		engine, err := dynalite.Start(ctx, dynalite.Options{Root: eng.root, DataDir: eng.dataDir, Port: eng.port, Log: os.Stderr})
+		if err != nil {
+			return engineNotStarted(err, eng, launch{getenv})
+		}
+		fmt.Fprintf(out, "Local engine: dynalite at %s, data kept in %s\n", engine.Endpoint, eng.dataDir)
+		fmt.Fprintf(out, "  (for the CLI: export DYNAMODB_ENDPOINT=%s)\n", engine.Endpoint)
 		defer func() {
 			if err := engine.Stop(); err != nil {
 				fmt.Fprintln(out, "engine:", err)
@@ -59,8 +77,9 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 	if err != nil {
 		return err
 	}
-	mux := http.NewServeMux() // the API reference and the portal beside the API, without a token
-	portalSite, err := mountPortal(mux, cfg, deps, srv)
+	// The API reference and the portal beside the API, without a token.
+	pages := newPages(api.FindBundle("."))
+	portalSite, err := mountPortal(pages, cfg, deps, srv)
 	if err != nil {
 		return err
 	}
@@ -68,13 +87,7 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 		return err
 	}
 
-	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(cfg.Port)))
-	if err != nil {
-		return fmt.Errorf("listen on port %d (set PORT to use another): %w", cfg.Port, err)
-	}
-	api.Mount(mux, api.Options{RedocBundle: api.FindBundle(".")})
-	mux.Handle("/", srv.Handler)
-	httpSrv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	httpSrv := newHTTPServer(newSite(pages, srv.Handler), defaultTimeouts(cfg.RequestTimeout))
 	served := make(chan error, 1)
 	go func() { served <- httpSrv.Serve(ln) }()
 	fmt.Fprintf(out, "Serving %d operations of %d areas on http://%s (Ctrl-C to stop)\n",
@@ -101,36 +114,6 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 	}
 	fmt.Fprintln(out, "Every in-flight request finished.")
 	return nil
-}
-
-func startEngine(ctx context.Context, getenv func(string) string, out io.Writer) (*dynalite.Server, error) {
-	port := defaultEnginePort
-	if v := getenv("DYNALITE_PORT"); v != "" {
-		p, err := strconv.Atoi(v)
-		if err != nil || p < 0 || p > 65535 {
-			return nil, fmt.Errorf("DYNALITE_PORT=%q is not a port", v)
-		}
-		port = p
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return nil, err
-	}
-	root, err := dynalite.FindRoot(wd)
-	if err != nil {
-		return nil, err
-	}
-	dataDir := getenv("DYNALITE_DATA_DIR")
-	if dataDir == "" {
-		dataDir = filepath.Join(root, ".local", "dynalite")
-	}
-	engine, err := dynalite.Start(ctx, dynalite.Options{Root: root, DataDir: dataDir, Port: port, Log: os.Stderr})
-	if err != nil {
-		return nil, fmt.Errorf("start the local engine on port %d (set DYNALITE_PORT to use another): %w", port, err)
-	}
-	fmt.Fprintf(out, "Local engine: dynalite at %s, data kept in %s\n", engine.Endpoint, dataDir)
-	fmt.Fprintf(out, "  (for the CLI: export DYNAMODB_ENDPOINT=%s)\n", engine.Endpoint)
-	return engine, nil
 }
 
 // prepareTable creates the table on first start and loads the demo dataset

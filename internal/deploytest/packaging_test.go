@@ -166,7 +166,8 @@ func TestEveryFunctionBinaryAnswersItsEventsUnderTheLambdaRuntimeAPI(t *testing.
 			gr, err := lambdart.DecodeGatewayResponse(res)
 			require.NoError(t, err)
 			assert.Equal(t, http.StatusUnauthorized, gr.StatusCode, "an event without a token: %s", gr.Body)
-			assert.JSONEq(t, `{"statusCode":401,"message":"Missing bearer token: send Authorization: Bearer <token>","error":"Unauthorized"}`, gr.Body)
+			assert.JSONEq(t, `{"statusCode":401,"message":"Missing bearer token: send Authorization: Bearer <token>","error":"Unauthorized","traceId":"unauthenticated-probe"}`, gr.Body)
+			assert.Equal(t, "Bearer", gr.Headers["Www-Authenticate"], "a 401 challenges the client")
 
 			stop()
 			for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {

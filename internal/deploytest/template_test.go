@@ -447,3 +447,22 @@ func TestNoFunctionLinksTheSDKsConfigurationChain(t *testing.T) {
 		})
 	}
 }
+
+func TestTheAPIStageIsThrottledAsAWhole(t *testing.T) {
+	_, tpl, res := readTemplate(t)
+	settings := Path(res["HttpApi"], "Properties", "DefaultRouteSettings")
+	require.NotNil(t, settings, "the HTTP API has default route settings")
+	for setting, param := range map[string]string{"ThrottlingRateLimit": "ApiThrottlingRateLimit", "ThrottlingBurstLimit": "ApiThrottlingBurstLimit"} {
+		t.Run(setting+" comes from "+param, func(t *testing.T) {
+			assert.Equal(t, map[string]any{"Ref": param}, Path(settings, setting))
+			p := Path(tpl, "Parameters", param)
+			def, lo, hi := toFloat(Path(p, "Default")), toFloat(Path(p, "MinValue")), toFloat(Path(p, "MaxValue"))
+			assert.GreaterOrEqual(t, lo, 1.0, "a stage that accepts nothing is a mistake")
+			assert.Positive(t, hi, "bounded by the account's quota")
+			assert.True(t, lo <= def && def <= hi, "default %v within [%v, %v]", def, lo, hi)
+		})
+	}
+	rate := toFloat(Path(tpl, "Parameters", "ApiThrottlingRateLimit", "Default"))
+	burst := toFloat(Path(tpl, "Parameters", "ApiThrottlingBurstLimit", "Default"))
+	assert.GreaterOrEqual(t, burst, rate, "the burst absorbs at least one second at the steady rate")
+}

@@ -31,6 +31,15 @@ type Options struct {
 	Log io.Writer
 }
 
+// Errors of Start when the engine cannot have what it asked for.
+var (
+	// ErrPortInUse: something else listens on Options.Port.
+	ErrPortInUse = errors.New("port in use")
+	// ErrDataDirInUse: another engine holds Options.DataDir (LevelDB locks
+	// the directory it opens).
+	ErrDataDirInUse = errors.New("data directory in use by another engine")
+)
+
 // Server is a running engine.
 type Server struct {
 	// Endpoint is the engine's URL, for DYNAMODB_ENDPOINT.
@@ -88,16 +97,24 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	s := &Server{opts: opts, cmd: cmd, stdin: stdin, exited: make(chan struct{})}
 
 	ready := make(chan int, 1)
+	refused := make(chan error, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
-			var msg struct{ Port int }
-			if json.Unmarshal(sc.Bytes(), &msg) == nil && msg.Port > 0 {
+			var msg struct {
+				Port          int
+				Error, Detail string
+			}
+			switch {
+			case json.Unmarshal(sc.Bytes(), &msg) != nil:
+			case msg.Port > 0:
 				ready <- msg.Port
+			case msg.Error != "":
+				refused <- startError(opts, msg.Error, msg.Detail)
 			}
 		}
-	}()
-	go func() {
+		// Only now: Wait closes stdout, and what the engine said last
+		// before exiting must be read first.
 		s.exitErr = cmd.Wait()
 		close(s.exited)
 	}()
@@ -107,7 +124,15 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		s.Port = port
 		s.Endpoint = fmt.Sprintf("http://127.0.0.1:%d", port)
 		return s, nil
+	case err := <-refused:
+		<-s.exited
+		return nil, err
 	case <-s.exited:
+		select {
+		case err := <-refused: // reported just before exiting
+			return nil, err
+		default:
+		}
 		return nil, fmt.Errorf("dynalite exited before listening: %v", s.exitErr)
 	case <-time.After(30 * time.Second):
 		_ = cmd.Process.Kill()
@@ -115,6 +140,17 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	case <-ctx.Done():
 		_ = cmd.Process.Kill()
 		return nil, ctx.Err()
+	}
+}
+
+func startError(opts Options, reason, detail string) error {
+	switch reason {
+	case "port-in-use":
+		return fmt.Errorf("port %d: %w", opts.Port, ErrPortInUse)
+	case "data-dir-locked":
+		return fmt.Errorf("%s: %w", opts.DataDir, ErrDataDirInUse)
+	default:
+		return fmt.Errorf("dynalite could not start (%s): %s", reason, detail)
 	}
 }
 

@@ -13,6 +13,13 @@ import (
 	"github.com/bizplatform/api/shared/operations"
 )
 
+// The WWW-Authenticate challenges of a 401 (RFC 6750): without a token, and
+// with one that is malformed, unknown or revoked.
+const (
+	bearerChallenge       = "Bearer"
+	invalidTokenChallenge = `Bearer error="invalid_token"`
+)
+
 // AuthCheck describes an operation for CheckAuth.
 type AuthCheck struct {
 	Op operations.Operation
@@ -54,24 +61,26 @@ func (e *Env) CheckAuth(t *testing.T, c AuthCheck) {
 		require.Equal(t, c.OK, resp.Status, "body: %s", resp.Body)
 		assert.NotEmpty(t, resp.Header.Get("X-RateLimit-Remaining"), "rate-limit headers on an authenticated answer")
 	})
-	for name, token := range map[string]string{
-		"no token gets 401":                     "",
-		"a malformed token gets 401":            "not-a-token",
-		"a token with a bad checksum gets 401":  badChecksum,
-		"an unknown well-formed token gets 401": unknown,
+	for _, tc := range []struct{ name, token, challenge string }{
+		{"no token gets 401 asking for one", "", bearerChallenge},
+		{"a malformed token gets 401 calling it invalid", "not-a-token", invalidTokenChallenge},
+		{"a token with a bad checksum gets 401 calling it invalid", badChecksum, invalidTokenChallenge},
+		{"an unknown well-formed token gets 401 calling it invalid", unknown, invalidTokenChallenge},
 	} {
-		t.Run(name, func(t *testing.T) {
-			resp := c.Call(t, token)
+		t.Run(tc.name, func(t *testing.T) {
+			resp := c.Call(t, tc.token)
 			resp.RequireError(t, http.StatusUnauthorized)
+			assert.Equal(t, tc.challenge, resp.Header.Get("WWW-Authenticate"))
 		})
 	}
-	t.Run("a token revoked after a successful call gets 401 on the next", func(t *testing.T) {
+	t.Run("a token revoked after a successful call gets 401 on the next, calling it invalid", func(t *testing.T) {
 		token, id := e.TokenOfKind(t, c.Account, kind)
 		require.Equal(t, c.OK, c.Call(t, token).Status)
 		_, err := e.Server.Tokens.Revoke(context.Background(), id)
 		require.NoError(t, err)
-		msg := c.Call(t, token).RequireError(t, http.StatusUnauthorized)
-		assert.Contains(t, msg, "revoked")
+		resp := c.Call(t, token)
+		assert.Contains(t, resp.RequireError(t, http.StatusUnauthorized), "revoked")
+		assert.Equal(t, invalidTokenChallenge, resp.Header.Get("WWW-Authenticate"))
 	})
 	t.Run("a token without the scope gets 403", func(t *testing.T) {
 		other := "contacts.readonly"

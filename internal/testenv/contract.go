@@ -20,6 +20,7 @@ import (
 
 	"github.com/bizplatform/api/api"
 	"github.com/bizplatform/api/shared/operations"
+	"github.com/bizplatform/api/shared/route"
 )
 
 // The contract check: every exchange that goes through Send is held against
@@ -127,16 +128,21 @@ func (c *contractChecker) check(x exchange) error {
 	if err != nil {
 		return err
 	}
-	route, params, err := c.findRoute(req)
+	if !route.IsCanonical(req.URL.EscapedPath()) {
+		// A path with an empty, "." or ".." segment names no operation,
+		// whatever a template would make of it ("." as an id).
+		return c.checkUndocumented(x, req, start)
+	}
+	found, params, err := c.findRoute(req)
 	if err != nil {
 		return c.checkUndocumented(x, req, start)
 	}
-	op := route.Operation.OperationID
-	named := fmt.Sprintf("%s (%s %s)", op, route.Method, route.Path)
+	op := found.Operation.OperationID
+	named := fmt.Sprintf("%s (%s %s)", op, found.Method, found.Path)
 	in := &openapi3filter.RequestValidationInput{
 		Request:    req,
 		PathParams: params,
-		Route:      route,
+		Route:      found,
 		Options: &openapi3filter.Options{
 			MultiError:          true,
 			SkipSettingDefaults: true,
@@ -187,7 +193,7 @@ func (c *contractChecker) findRoute(req *http.Request) (*routers.Route, map[stri
 // has the document's error shape.
 func (c *contractChecker) checkUndocumented(x exchange, req *http.Request, start time.Time) error {
 	id := x.method + " " + req.URL.Path
-	if _, pattern := c.served.Handler(req); pattern != "" {
+	if _, pattern := c.served.Handler(req); pattern != "" && route.IsCanonical(req.URL.EscapedPath()) {
 		return fmt.Errorf("%s is an operation of the API (%s) that the document does not describe", id, pattern)
 	}
 	if x.status < 400 {

@@ -109,6 +109,25 @@ func WithLimits(burst int, window time.Duration, daily int) Option {
 	return func(e *Env) { e.Config.Burst, e.Config.Window, e.Config.Daily = burst, window, daily }
 }
 
+// LogBuffer collects a request log (or a process's output) while a test
+// reads it: safe for concurrent use.
+type LogBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *LogBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *LogBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // WithLogOutput sends the request log (JSON lines) to w.
 func WithLogOutput(w io.Writer) Option { return func(e *Env) { e.logOut = w } }
 
@@ -189,6 +208,9 @@ type Request struct {
 	Token   string
 	Body    any // marshalled to JSON unless it is a string or []byte
 	Headers map[string]string
+	// AddHeaders are added after Headers, each value as one more header
+	// line (to send a header twice).
+	AddHeaders http.Header
 	// Bare sends no default headers.
 	Bare bool
 }
@@ -244,6 +266,11 @@ func Send(t testing.TB, baseURL string, req Request) *Response {
 			hr.Header.Set(k, v)
 		}
 	}
+	for k, vs := range req.AddHeaders {
+		for _, v := range vs {
+			hr.Header.Add(k, v)
+		}
+	}
 	resp, err := http.DefaultClient.Do(hr)
 	require.NoError(t, err)
 	defer resp.Body.Close()
@@ -273,6 +300,7 @@ type ErrorBody struct {
 	StatusCode int    `json:"statusCode"`
 	Message    any    `json:"message"`
 	Error      string `json:"error"`
+	TraceID    string `json:"traceId"`
 }
 
 // RequireError checks the status and the error body's shape, and returns
@@ -284,6 +312,8 @@ func (r *Response) RequireError(t testing.TB, status int) string {
 	r.JSON(t, &b)
 	require.Equal(t, status, b.StatusCode)
 	require.Equal(t, http.StatusText(status), b.Error)
+	require.NotEmpty(t, b.TraceID, "an error body carries its traceId: %s", r.Body)
+	require.Equal(t, r.Header.Get("X-Request-Id"), b.TraceID, "the traceId is the answer's X-Request-Id")
 	switch m := b.Message.(type) {
 	case string:
 		return m

@@ -5,6 +5,7 @@ package apierror
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 )
 
@@ -47,6 +48,9 @@ type Error struct {
 	Violations []string
 	// RetryAfter, when set, becomes the Retry-After header (429, 503).
 	RetryAfter time.Duration
+	// Header holds headers the answer carries besides the body's (Allow on
+	// a 405, WWW-Authenticate on a 401).
+	Header http.Header
 	// Cause is the underlying error; it is logged, never shown.
 	Cause error
 }
@@ -88,8 +92,21 @@ func Invalid(violations ...string) *Error {
 	return &Error{Code: CodeValidation, Violations: violations}
 }
 
-// Unauthorized is a missing, malformed, unknown or revoked token.
+// Unauthorized is a request without a bearer token. Its answer challenges
+// the client to send one (WWW-Authenticate: Bearer).
 func Unauthorized(msg string) *Error { return &Error{Code: CodeUnauthorized, Message: msg} }
+
+// InvalidToken is a bearer token that is malformed, unknown or revoked. Its
+// answer says so in the challenge too (RFC 6750):
+// WWW-Authenticate: Bearer error="invalid_token".
+func InvalidToken(msg string) *Error {
+	return &Error{Code: CodeUnauthorized, Message: msg, Header: http.Header{"Www-Authenticate": {invalidTokenChallenge}}}
+}
+
+const (
+	bearerChallenge       = "Bearer"
+	invalidTokenChallenge = `Bearer error="invalid_token"`
+)
 
 // Forbidden is a valid token that may not do this.
 func Forbidden(msg string) *Error { return &Error{Code: CodeForbidden, Message: msg} }

@@ -4,16 +4,16 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
-
-	"github.com/bizplatform/api/shared/reqctx"
 )
 
 // Body is the JSON shape of every error answer. Message is a string, except
-// for validation failures where it is the list of violations.
+// for validation failures where it is the list of violations. TraceID is
+// the answer's X-Request-Id, for the client to quote.
 type Body struct {
 	StatusCode int    `json:"statusCode"`
 	Message    any    `json:"message"`
 	Error      string `json:"error"`
+	TraceID    string `json:"traceId"`
 }
 
 // Status returns the HTTP status of err on a route whose validation failures
@@ -58,31 +58,50 @@ func Status(err error, validationStatus int) int {
 	}
 }
 
-// Write answers err as JSON. Internal causes are recorded on the request's
-// reqctx.Info for the log line and never reach the body.
-func Write(w http.ResponseWriter, r *http.Request, err error) {
-	info := reqctx.From(r.Context())
-	status := Status(err, info.ValidationStatus)
-	body := Body{StatusCode: status, Error: http.StatusText(status)}
+// Write answers err as JSON outside any operation: before the request's
+// operation is known, or when it names none. It returns the internal cause
+// of a 5xx answer (nil otherwise) for the caller to log; the body never
+// shows it. The body's traceId is the X-Request-Id header already on w (the
+// pipeline sets it first), so the two never differ; a 401 challenges the
+// client (WWW-Authenticate).
+func Write(w http.ResponseWriter, err error) (cause error) {
+	return WriteForOperation(w, err, http.StatusUnprocessableEntity)
+}
+
+// WriteForOperation is Write on an operation whose field-rule failures
+// answer validationStatus (its operations.Operation.ValidationStatus: 422
+// or 400).
+func WriteForOperation(w http.ResponseWriter, err error, validationStatus int) (cause error) {
+	status := Status(err, validationStatus)
+	body := Body{StatusCode: status, Error: http.StatusText(status), TraceID: w.Header().Get("X-Request-Id")}
 
 	e, ok := As(err)
 	switch {
 	case !ok:
-		info.Cause = err
+		cause = err
 		body.Message = "Internal server error"
 	case e.Code == CodeValidation:
 		body.Message = e.Violations
 	default:
 		body.Message = e.Message
-		if status >= 500 && e.Cause != nil {
-			info.Cause = e.Cause
+		if status >= 500 {
+			cause = e.Cause
 		}
+	}
+	if ok {
+		for k, v := range e.Header {
+			w.Header()[k] = v
+		}
+	}
+	if status == http.StatusUnauthorized && w.Header().Get("WWW-Authenticate") == "" {
+		w.Header().Set("WWW-Authenticate", bearerChallenge)
 	}
 	if ok && e.RetryAfter > 0 {
 		secs := int((e.RetryAfter + 999_999_999) / 1_000_000_000) // round up to whole seconds
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 	}
 	writeJSON(w, status, body)
+	return cause
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -27,6 +27,9 @@ import (
 
 // Deps are what an area's handlers need, built once per process.
 type Deps struct {
+	// Table is the one DynamoDB table. The Deps an area's Routes receive
+	// hold it as storage.GateWrites makes it: a handler's writes wait for
+	// its request's admission (see storage.Admission).
 	Table  *storage.Table
 	Clock  clock.Clock
 	Logger *slog.Logger
@@ -77,9 +80,9 @@ func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
 	limiter := ratelimit.New(deps.Table, deps.Clock, ratelimit.Limits{Burst: cfg.Burst, Window: cfg.Window, Daily: cfg.Daily})
 	tokens := auth.NewTokens(deps.Table, deps.Clock, limiter)
 	// Handlers read while the pipeline admits the request; their writes
-	// wait for admission (see storage.WithWriteGate).
+	// wait for admission (see storage.Admission).
 	areaDeps := deps
-	areaDeps.Table = &storage.Table{DB: storage.Gated(deps.Table.DB), Name: deps.Table.Name}
+	areaDeps.Table = storage.GateWrites(deps.Table)
 	var routes []route.Route
 	for _, a := range areas {
 		routes = append(routes, a.Routes(areaDeps)...)
@@ -95,6 +98,7 @@ func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
 		Auth:    auth.NewAuthenticator(tokens, deps.Clock),
 		Limiter: limiter,
 		Clock:   deps.Clock,
+		Routes:  router,
 	}, router)
 	handler = withDeadline(handler, cfg.RequestTimeout)
 	return &Server{Handler: handler, Tokens: tokens, Limiter: limiter, Router: router}, nil

@@ -98,7 +98,7 @@ func (a *Authenticator) Authenticate(ctx context.Context, header string) (*Sessi
 		return nil, err
 	}
 	if err := CheckFormat(value); err != nil {
-		return nil, apierror.Unauthorized("Invalid token: the token is malformed")
+		return nil, apierror.InvalidToken("Invalid token: the token is malformed")
 	}
 	hash := HashToken(value)
 	if entry := a.cached(hash); entry != nil {
@@ -114,10 +114,10 @@ func (a *Authenticator) Authenticate(ctx context.Context, header string) (*Sessi
 		return nil, storage.Classify(err)
 	}
 	if info == nil {
-		return nil, apierror.Unauthorized("Invalid token: the token is unknown")
+		return nil, apierror.InvalidToken("Invalid token: the token is unknown")
 	}
 	if info.RevokedAt != "" {
-		return nil, apierror.Unauthorized("Invalid token: the token has been revoked")
+		return nil, apierror.InvalidToken("Invalid token: the token has been revoked")
 	}
 	if info.Status(readAt) == StatusExpired {
 		return nil, errExpired()
@@ -152,7 +152,7 @@ func (s *Session) Confirm(ctx context.Context, bornAt int64) error {
 	}
 	if info == nil || info.RevokedAt != "" {
 		s.auth.Forget(s.hash)
-		return apierror.Unauthorized("Invalid token: the token has been revoked")
+		return apierror.InvalidToken("Invalid token: the token has been revoked")
 	}
 	s.entry.learn(info)
 	if info.Status(s.auth.clock.Now()) == StatusExpired {

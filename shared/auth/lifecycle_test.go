@@ -30,7 +30,7 @@ func instances(t *testing.T) (*testenv.Env, *testenv.Env) {
 	return a, b
 }
 
-func ping(t *testing.T, e *testenv.Env, token string) int {
+func pingStatus(t *testing.T, e *testenv.Env, token string) int {
 	t.Helper()
 	return e.Do(t, testenv.Request{Method: "GET", Path: "/ping", Token: token}).Status
 }
@@ -41,8 +41,8 @@ func TestRotationWithGraceKeepsTheOldTokenForSevenDaysOnEveryInstance(t *testing
 	a, b := instances(t)
 	ctx := context.Background()
 	old, oldID := a.Token(t, "acct1", "contacts.readonly")
-	require.Equal(t, http.StatusOK, ping(t, a, old))
-	require.Equal(t, http.StatusOK, ping(t, b, old)) // both instances cache the old token
+	require.Equal(t, http.StatusOK, pingStatus(t, a, old))
+	require.Equal(t, http.StatusOK, pingStatus(t, b, old)) // both instances cache the old token
 
 	value, created, after, err := a.Server.Tokens.Rotate(ctx, auth.Rotation{AccountID: "acct1", TokenID: oldID, KeepOld: true, By: admin})
 	require.NoError(t, err)
@@ -53,16 +53,16 @@ func TestRotationWithGraceKeepsTheOldTokenForSevenDaysOnEveryInstance(t *testing
 	assert.Equal(t, testenv.Start.Add(auth.RotationGrace).Format(time.RFC3339Nano), after.ExpiresAt)
 
 	a.Clock.Advance(auth.RotationGrace - time.Second)
-	assert.Equal(t, http.StatusOK, ping(t, a, old), "a second before the end")
-	assert.Equal(t, http.StatusOK, ping(t, b, old))
-	assert.Equal(t, http.StatusOK, ping(t, a, value))
+	assert.Equal(t, http.StatusOK, pingStatus(t, a, old), "a second before the end")
+	assert.Equal(t, http.StatusOK, pingStatus(t, b, old))
+	assert.Equal(t, http.StatusOK, pingStatus(t, a, value))
 
 	a.Clock.Advance(time.Second)
 	fresh := testenv.New(t, []app.Area{testenv.PingArea}, testenv.WithTable(a.Table), testenv.WithClock(a.Clock))
 	for name, e := range map[string]*testenv.Env{"instance a": a, "instance b": b, "a cold instance": fresh} {
 		t.Run("at the end "+name+" refuses the old token", func(t *testing.T) {
 			e.Do(t, testenv.Request{Method: "GET", Path: "/ping", Token: old}).RequireError(t, http.StatusUnauthorized)
-			assert.Equal(t, http.StatusOK, ping(t, e, value), "and accepts the new one")
+			assert.Equal(t, http.StatusOK, pingStatus(t, e, value), "and accepts the new one")
 		})
 	}
 	list, err := a.Server.Tokens.List(ctx, "acct1")
@@ -80,13 +80,13 @@ func TestRotationWithGraceKeepsTheOldTokenForSevenDaysOnEveryInstance(t *testing
 func TestRotationWithoutGraceRevokesTheOldTokenAtOnceOnAWarmInstance(t *testing.T) {
 	a, b := instances(t)
 	old, oldID := a.Token(t, "acct1")
-	require.Equal(t, http.StatusOK, ping(t, b, old))
+	require.Equal(t, http.StatusOK, pingStatus(t, b, old))
 
 	value, _, after, err := a.Server.Tokens.Rotate(context.Background(), auth.Rotation{AccountID: "acct1", TokenID: oldID, By: admin})
 	require.NoError(t, err)
 	assert.Equal(t, auth.StatusRevoked, after.Status(a.Clock.Now()))
 	b.Do(t, testenv.Request{Method: "GET", Path: "/ping", Token: old}).RequireError(t, http.StatusUnauthorized)
-	assert.Equal(t, http.StatusOK, ping(t, b, value))
+	assert.Equal(t, http.StatusOK, pingStatus(t, b, value))
 
 	_, _, _, err = a.Server.Tokens.Rotate(context.Background(), auth.Rotation{AccountID: "acct1", TokenID: oldID, By: admin})
 	assert.ErrorIs(t, err, auth.ErrTokenInactive, "a revoked token cannot be rotated")
@@ -107,10 +107,10 @@ func TestTheEndOfAGracePeriodHoldsWhenTheStateItemExpiredMeanwhile(t *testing.T)
 		setup func(t *testing.T, a *testenv.Env, token string)
 	}{
 		{"the state item expired by TTL after the rotation", func(t *testing.T, a *testenv.Env, token string) {
-			require.Equal(t, http.StatusOK, ping(t, a, token))
+			require.Equal(t, http.StatusOK, pingStatus(t, a, token))
 		}},
 		{"the account had no state item when it was rotated", func(t *testing.T, a *testenv.Env, token string) {
-			require.Equal(t, http.StatusOK, ping(t, a, token))
+			require.Equal(t, http.StatusOK, pingStatus(t, a, token))
 			require.NoError(t, a.Table.Delete(context.Background(), ratelimit.StateKey("acct1"), nil))
 		}},
 	}
@@ -125,7 +125,7 @@ func TestTheEndOfAGracePeriodHoldsWhenTheStateItemExpiredMeanwhile(t *testing.T)
 			// instance still holds the token's facts from before the rotation.
 			require.NoError(t, a.Table.Delete(context.Background(), ratelimit.StateKey("acct1"), nil))
 			a.Clock.Advance(time.Hour)
-			require.Equal(t, http.StatusOK, ping(t, a, old), "a new state item is born: the token is read again and still works")
+			require.Equal(t, http.StatusOK, pingStatus(t, a, old), "a new state item is born: the token is read again and still works")
 			a.Clock.Advance(auth.RotationGrace)
 			a.Do(t, testenv.Request{Method: "GET", Path: "/ping", Token: old}).RequireError(t, http.StatusUnauthorized)
 		})
@@ -147,7 +147,7 @@ func TestAnotherAccountsTokenIdBehavesLikeAnIdThatDoesNotExist(t *testing.T) {
 			assert.ErrorIs(t, err, auth.ErrTokenUnknown)
 		})
 	}
-	assert.Equal(t, http.StatusOK, ping(t, a, other), "the other account's token is untouched")
+	assert.Equal(t, http.StatusOK, pingStatus(t, a, other), "the other account's token is untouched")
 	entries, err := tokens.Audit(ctx, "acct1", 50)
 	require.NoError(t, err)
 	assert.Empty(t, entries)
@@ -163,10 +163,10 @@ func TestLastUseIsRecordedByTheAdmissionWriteAndOutlivesARevocation(t *testing.T
 	_ = unused
 	ctx := context.Background()
 
-	require.Equal(t, http.StatusOK, ping(t, a, token))
+	require.Equal(t, http.StatusOK, pingStatus(t, a, token))
 	a.Clock.Advance(90 * time.Second)
 	calls.Take()
-	require.Equal(t, http.StatusOK, ping(t, a, token))
+	require.Equal(t, http.StatusOK, pingStatus(t, a, token))
 	assert.Equal(t, map[string]int{"UpdateItem": 1}, calls.Take(), "recording the use costs no call of its own")
 	usedMinute := a.Clock.Now().Truncate(time.Minute).Format(time.RFC3339)
 

@@ -155,12 +155,14 @@ type Tokens struct {
 	clock     clock.Clock
 	accounts  *accounts.Registry
 	admission AdmissionState
+	// unknown remembers tokens that matched none (see UnknownTokenTTL).
+	unknown *unknownTokens
 }
 
 // NewTokens returns the token store. admission is told about every
 // revocation and expiry.
 func NewTokens(table *storage.Table, c clock.Clock, admission AdmissionState) *Tokens {
-	return &Tokens{table: table, clock: c, accounts: accounts.NewRegistry(table, c), admission: admission}
+	return &Tokens{table: table, clock: c, accounts: accounts.NewRegistry(table, c), admission: admission, unknown: newUnknownTokens(c, maxUnknownTokens)}
 }
 
 // NewToken is what a token is created with.
@@ -253,6 +255,7 @@ func (s *Tokens) CreateWithValue(ctx context.Context, value, tokenID string, n N
 		}
 		return Info{}, fmt.Errorf("store token: %w", err)
 	}
+	s.unknown.Forget(hash) // usable at once here, even if just tried
 	if n.replaces == "" {
 		if err := s.audit(ctx, now, n.By, AuditCreated, info, ""); err != nil {
 			return Info{}, err
@@ -506,11 +509,20 @@ func (s *Tokens) refInAccount(ctx context.Context, accountID, tokenID string) (*
 	return ref, nil
 }
 
-// lookup reads a token's item by hash, strongly consistent.
+// lookup reads a token's item by hash, strongly consistent. A hash found
+// unknown in the last UnknownTokenTTL is unknown without a read.
 func (s *Tokens) lookup(ctx context.Context, hash string) (*Info, error) {
+	if s.unknown.Has(hash) {
+		return nil, nil
+	}
+	epoch := s.unknown.Epoch()
 	item, err := storage.Get[tokenItem](ctx, s.table, tokenKey(hash))
-	if err != nil || item == nil {
+	if err != nil {
 		return nil, err
+	}
+	if item == nil {
+		s.unknown.Remember(hash, epoch)
+		return nil, nil
 	}
 	return &item.Info, nil
 }

@@ -6,7 +6,7 @@
 // Keys belong to the account (any of its tokens shares them). The first
 // request of a key claims it with one conditional put before its handler
 // runs; the claim is a write, so it waits for the request's admission like
-// every write (storage.WithWriteGate) and a refused request leaves none. The
+// every write (storage.Admission) and a refused request leaves none. The
 // answer then replaces the claim and is kept for KeepFor; answers that ask
 // for a retry (5xx, 429), or are too large to keep, release the claim
 // instead. A claim whose request never finished lapses after ClaimLease. A
@@ -35,7 +35,7 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/ids"
 	"github.com/bizplatform/api/shared/operations"
-	"github.com/bizplatform/api/shared/reqctx"
+	"github.com/bizplatform/api/shared/pipeline"
 	"github.com/bizplatform/api/shared/route"
 	"github.com/bizplatform/api/shared/storage"
 )
@@ -126,13 +126,13 @@ func (k *Keeper) guard(op operations.Operation, next route.HandlerFunc) route.Ha
 		if held != nil {
 			return answerHeld(w, c, held)
 		}
-		return k.run(w, r, c, next)
+		return k.run(w, r, op, c, next)
 	}
 }
 
 // run runs the handler on a claimed key, then keeps its answer or releases
 // the key, then gives the answer.
-func (k *Keeper) run(w http.ResponseWriter, r *http.Request, c Claim, next route.HandlerFunc) error {
+func (k *Keeper) run(w http.ResponseWriter, r *http.Request, op operations.Operation, c Claim, next route.HandlerFunc) error {
 	// The claim is settled even when the request's deadline has passed
 	// (the 503 of a timeout must release it); each storage call still has
 	// its own bound.
@@ -144,8 +144,10 @@ func (k *Keeper) run(w http.ResponseWriter, r *http.Request, c Claim, next route
 		}
 	}()
 	rec := &recorder{header: http.Header{}}
+	rec.header.Set("X-Request-Id", w.Header().Get("X-Request-Id")) // the error body's traceId
 	if err := next(rec, r); err != nil {
-		apierror.Write(rec, r, err) // as the router would: the same bytes
+		// As the router would write it: the same bytes, the cause to the log.
+		route.RecorderOf(w).RecordCause(apierror.WriteForOperation(rec, err, op.ValidationStatus))
 	}
 	answer := rec.answer()
 	k.settle(ctx, c, answer)
@@ -175,7 +177,7 @@ func (k *Keeper) settle(ctx context.Context, c Claim, answer *Answer) {
 
 func (k *Keeper) logFailure(ctx context.Context, msg string, c Claim, err error) {
 	k.logger.LogAttrs(ctx, slog.LevelWarn, msg,
-		slog.String("request_id", reqctx.From(ctx).RequestID),
+		slog.String("request_id", pipeline.RequestID(ctx)),
 		slog.String("account", c.AccountID),
 		slog.String("error", err.Error()))
 }
@@ -280,7 +282,7 @@ func readBody(r *http.Request) ([]byte, error) {
 
 // owner names the claim's holder: the request id, unique per request.
 func owner(ctx context.Context) string {
-	if id := reqctx.From(ctx).RequestID; id != "" {
+	if id := pipeline.RequestID(ctx); id != "" {
 		return id
 	}
 	return ids.Hex24()

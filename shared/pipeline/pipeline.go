@@ -3,14 +3,16 @@
 //
 //  1. request id and one JSON log line per request
 //  2. panic recovery
-//  3. body size limit (413)
-//  4. Version header (400)
-//  5. Accept (406) and Content-Type of bodies (415)
-//  6. bearer authentication (401)
-//  7. per-account rate limit (429), while the handler already reads (see check)
+//  3. the path names an operation (404, 405), as API Gateway routes
+//  4. body size limit (413)
+//  5. Version header (400)
+//  6. Accept (406); a body's Content-Type (one header, JSON: 400, 415) and
+//     Content-Encoding (none: 415)
+//  7. bearer authentication (401)
+//  8. per-account rate limit (429), while the handler already reads (see check)
 //
-// Steps 8 (scope) and 9 (the handler, with its account check) run in the
-// router (package route), once the operation is known.
+// Steps 9 (scope) and 10 (the handler, with its account check) run in the
+// router (package route).
 package pipeline
 
 import (
@@ -34,7 +36,7 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/ratelimit"
-	"github.com/bizplatform/api/shared/reqctx"
+	"github.com/bizplatform/api/shared/route"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -55,9 +57,20 @@ type Admitter interface {
 }
 
 var (
-	_ Authenticator = (*auth.Authenticator)(nil)
-	_ Admitter      = (*ratelimit.Limiter)(nil)
+	_ Authenticator     = (*auth.Authenticator)(nil)
+	_ Admitter          = (*ratelimit.Limiter)(nil)
+	_ storage.Admission = (*admission)(nil)
+	_ route.Recorder    = (*responseWriter)(nil)
 )
+
+// Routes tells whether a request names one of the operations served.
+type Routes interface {
+	// Match returns nil when an operation serves r, and otherwise the
+	// error that answers it (404, 405).
+	Match(r *http.Request) error
+}
+
+var _ Routes = (*route.Router)(nil)
 
 // Options are the pipeline's collaborators.
 type Options struct {
@@ -65,6 +78,10 @@ type Options struct {
 	Auth    Authenticator
 	Limiter Admitter
 	Clock   clock.Clock
+	// Routes answers a request that names no operation before anything
+	// else is checked, as API Gateway answers a route it does not have:
+	// 404 whatever its headers. Nil leaves such requests to next.
+	Routes Routes
 }
 
 // New wraps next (the router) in the pipeline.
@@ -88,46 +105,51 @@ type pipeline struct {
 
 func (p *pipeline) serve(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	info := &reqctx.Info{RequestID: requestIDFrom(r.Context())}
-	if info.RequestID == "" {
-		info.RequestID = newRequestID()
+	id := RequestID(r.Context())
+	if id == "" {
+		id = newRequestID()
+		r = r.WithContext(WithRequestID(r.Context(), id))
 	}
-	r = r.WithContext(reqctx.With(r.Context(), info))
-	rw := &responseWriter{ResponseWriter: w, r: r}
-	rw.Header()["X-Request-Id"] = []string{info.RequestID} // canonical already
+	rw := &responseWriter{ResponseWriter: w, requestID: id}
+	rw.Header()["X-Request-Id"] = []string{id} // canonical already
 
 	func() {
-		defer p.recoverPanic(rw, r)
+		defer p.recoverPanic(rw)
 		p.handle(rw, r)
 	}()
 	if !rw.wrote {
 		// Every request gets an answer; API Gateway would otherwise turn
 		// an empty one into a 502.
-		apierror.Write(rw, r, apierror.Internal(errors.New("handler wrote no response")))
+		rw.RecordCause(apierror.Write(rw, apierror.Internal(errors.New("handler wrote no response"))))
 	}
-	p.log(r, info, rw.status, time.Since(start))
+	p.log(r, rw, time.Since(start))
 }
 
 func (p *pipeline) handle(w *responseWriter, r *http.Request) {
 	authed, err := p.check(w, r)
 	if err != nil {
-		apierror.Write(w, r, err)
+		w.RecordCause(apierror.Write(w, err))
 		return
 	}
 	p.next.ServeHTTP(w, authed)
 }
 
-// check runs steps 3 to 6 and starts step 7, admission, and returns the
+// check runs steps 3 to 7 and starts step 8, admission, and returns the
 // request carrying its principal.
 //
 // Admission is one conditional write; the handler's reads need not wait for
 // it, so they run at the same time and a read-then-write operation costs two
 // round trips instead of three. Nothing the handler does is visible before
-// admission succeeds: its writes wait for it (storage.WithWriteGate) and so
+// admission succeeds: its writes wait for it (storage.Admission) and so
 // does its answer (responseWriter), which becomes admission's error when
 // admission refuses. An account that was refused recently is admitted first,
 // so that requests over the limit cost no reads.
 func (p *pipeline) check(w *responseWriter, r *http.Request) (*http.Request, error) {
+	if p.opts.Routes != nil {
+		if err := p.opts.Routes.Match(r); err != nil {
+			return nil, err
+		}
+	}
 	hasBody, err := limitBody(r)
 	if err != nil {
 		return nil, err
@@ -139,7 +161,7 @@ func (p *pipeline) check(w *responseWriter, r *http.Request) (*http.Request, err
 		return nil, err
 	}
 	if hasBody {
-		if err := checkContentType(r.Header.Get("Content-Type")); err != nil {
+		if err := checkBodyHeaders(r.Header); err != nil {
 			return nil, err
 		}
 	}
@@ -149,7 +171,7 @@ func (p *pipeline) check(w *responseWriter, r *http.Request) (*http.Request, err
 		return nil, err
 	}
 	principal := session.Principal
-	reqctx.From(ctx).Account = principal.AccountID
+	w.account = principal.AccountID
 
 	a := &admission{done: make(chan struct{})}
 	if p.recentlyRefused(principal.AccountID) {
@@ -163,7 +185,7 @@ func (p *pipeline) check(w *responseWriter, r *http.Request) (*http.Request, err
 	} else {
 		go p.admit(ctx, session, a)
 		w.admission = a
-		ctx = storage.WithWriteGate(ctx, a.wait)
+		ctx = storage.WithAdmission(ctx, a)
 	}
 	return r.WithContext(auth.WithPrincipal(ctx, principal)), nil
 }
@@ -176,8 +198,8 @@ type admission struct {
 	err      error
 }
 
-// wait blocks until admission is decided and returns its error, if any.
-func (a *admission) wait() error {
+// Wait blocks until admission is decided and returns its error, if any.
+func (a *admission) Wait() error {
 	<-a.done
 	return a.err
 }
@@ -192,7 +214,7 @@ func (p *pipeline) admit(ctx context.Context, session *auth.Session, a *admissio
 	}
 	if decision.Revoked {
 		session.Revoked()
-		a.err = apierror.Unauthorized("Invalid token: the token has been revoked")
+		a.err = apierror.InvalidToken("Invalid token: the token has been revoked")
 		return
 	}
 	if decision.Allowed {
@@ -275,6 +297,45 @@ func checkAccept(header string) error {
 	return &apierror.Error{Code: apierror.CodeNotAcceptable, Message: "Every response is JSON: the Accept header must allow application/json"}
 }
 
+// checkBodyHeaders refuses a body whose headers are ambiguous or name what
+// the server does not read, rather than guess: one Content-Type, JSON in
+// UTF-8, and no Content-Encoding but identity (bodies are never decoded).
+func checkBodyHeaders(h http.Header) error {
+	contentTypes := h.Values("Content-Type")
+	if len(contentTypes) > 1 || (len(contentTypes) == 1 && isMediaTypeList(contentTypes[0])) {
+		return apierror.BadRequest("The request has more than one Content-Type: send one, Content-Type: application/json")
+	}
+	if err := checkContentType(h.Get("Content-Type")); err != nil {
+		return err
+	}
+	for _, v := range h.Values("Content-Encoding") {
+		for _, coding := range strings.Split(v, ",") {
+			if c := strings.TrimSpace(coding); c != "" && !strings.EqualFold(c, "identity") {
+				return &apierror.Error{Code: apierror.CodeUnsupportedMediaType, Message: fmt.Sprintf("Content-Encoding %q is not supported: send the body uncompressed, without Content-Encoding", clip(c))}
+			}
+		}
+	}
+	return nil
+}
+
+// isMediaTypeList reports whether a header value is a list of media types
+// (two headers joined with a comma, as API Gateway passes them), which no
+// single media type is: a comma in one may only sit in a quoted parameter.
+func isMediaTypeList(v string) bool {
+	if !strings.Contains(v, ",") {
+		return false
+	}
+	if _, _, err := mime.ParseMediaType(v); err == nil {
+		return false
+	}
+	for _, part := range strings.Split(v, ",") {
+		if _, _, err := mime.ParseMediaType(strings.TrimSpace(part)); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
 func checkContentType(header string) error {
 	unsupported := &apierror.Error{Code: apierror.CodeUnsupportedMediaType, Message: "Request bodies must be JSON: send Content-Type: application/json"}
 	mediaType, params, err := mime.ParseMediaType(header)
@@ -287,7 +348,16 @@ func checkContentType(header string) error {
 	return nil
 }
 
-func (p *pipeline) recoverPanic(w *responseWriter, r *http.Request) {
+// clip shortens a client's value before a message echoes it.
+func clip(v string) string {
+	const max = 40
+	if len(v) <= max {
+		return v
+	}
+	return v[:max] + "..."
+}
+
+func (p *pipeline) recoverPanic(w *responseWriter) {
 	v := recover()
 	if v == nil {
 		return
@@ -295,27 +365,28 @@ func (p *pipeline) recoverPanic(w *responseWriter, r *http.Request) {
 	if v == http.ErrAbortHandler {
 		panic(v)
 	}
-	p.opts.Logger.Error("panic", "request_id", reqctx.From(r.Context()).RequestID, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+	p.opts.Logger.Error("panic", "request_id", w.requestID, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 	if !w.wrote {
-		apierror.Write(w, r, apierror.Internal(fmt.Errorf("panic: %v", v)))
+		w.RecordCause(apierror.Write(w, apierror.Internal(fmt.Errorf("panic: %v", v))))
 	}
 }
 
-func (p *pipeline) log(r *http.Request, info *reqctx.Info, status int, d time.Duration) {
+// log writes the request's one log line from what its writer recorded.
+func (p *pipeline) log(r *http.Request, w *responseWriter, d time.Duration) {
 	attrs := []slog.Attr{
-		slog.String("request_id", info.RequestID),
+		slog.String("request_id", w.requestID),
 		slog.String("method", r.Method),
-		slog.String("route", info.Route),
+		slog.String("route", w.operation),
 		slog.String("path", r.URL.Path),
-		slog.Int("status", status),
+		slog.Int("status", w.status),
 		slog.Float64("duration_ms", float64(d.Microseconds())/1000),
-		slog.String("account", info.Account),
+		slog.String("account", w.account),
 	}
 	level := slog.LevelInfo
-	if status >= 500 {
+	if w.status >= 500 {
 		level = slog.LevelError
-		if info.Cause != nil {
-			attrs = append(attrs, slog.String("error", info.Cause.Error()))
+		if w.cause != nil {
+			attrs = append(attrs, slog.String("error", w.cause.Error()))
 		}
 	}
 	p.opts.Logger.LogAttrs(r.Context(), level, "request", attrs...)
@@ -329,7 +400,10 @@ func WithRequestID(ctx context.Context, id string) context.Context {
 	return context.WithValue(ctx, requestIDKey{}, id)
 }
 
-func requestIDFrom(ctx context.Context) string {
+// RequestID is the id of the request ctx belongs to, as its answer's
+// X-Request-Id header gives it (the traceId of the answers that hold one);
+// "" outside the pipeline.
+func RequestID(ctx context.Context) string {
 	id, _ := ctx.Value(requestIDKey{}).(string)
 	return id
 }
@@ -347,16 +421,33 @@ func newRequestID() string {
 	return string(s[:])
 }
 
-// responseWriter records the status for the log line and whether anything
-// was written. While admission is pending, the first write waits for it and
-// answers admission's error instead of the handler's answer when it fails.
+// responseWriter is the request's answer and the facts of its log line,
+// which inner layers record on it (it outlives them all). While admission is
+// pending, the first write waits for it and answers admission's error
+// instead of the handler's answer when it fails.
 type responseWriter struct {
 	http.ResponseWriter
-	r         *http.Request
 	status    int
 	wrote     bool
 	admission *admission // pending admission, until the first write
 	discard   bool       // the handler's answer lost to admission's error
+
+	// The log line's facts.
+	requestID string
+	account   string // the authenticated account; "" before authentication
+	operation string // the operation served ("GET /contacts/"); "" when none matched
+	cause     error  // the internal cause of a 5xx answer, never shown
+}
+
+// RecordOperation notes the operation that serves the request.
+func (w *responseWriter) RecordOperation(id string) { w.operation = id }
+
+// RecordCause notes the internal cause of the answer, unless that answer
+// was dropped for admission's error (whose cause is noted instead).
+func (w *responseWriter) RecordCause(err error) {
+	if !w.discard {
+		w.cause = err
+	}
 }
 
 func (w *responseWriter) WriteHeader(status int) {
@@ -377,8 +468,7 @@ func (w *responseWriter) WriteHeader(status int) {
 			if a.headers {
 				a.decision.SetHeaders(h)
 			}
-			reqctx.From(w.r.Context()).Cause = nil
-			apierror.Write(w, w.r, a.err)
+			w.cause = apierror.Write(w, a.err)
 			w.discard = true
 			return
 		}

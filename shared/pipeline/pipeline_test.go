@@ -1,11 +1,9 @@
 package pipeline_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -46,25 +44,8 @@ var testArea = app.Area{Name: "test", Routes: func(app.Deps) []route.Route {
 	}
 }}
 
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func setup(t *testing.T) (*testenv.Env, string, *syncBuffer) {
-	logs := &syncBuffer{}
+func setup(t *testing.T) (*testenv.Env, string, *testenv.LogBuffer) {
+	logs := &testenv.LogBuffer{}
 	env := testenv.New(t, []app.Area{testArea}, testenv.WithLogOutput(logs))
 	env.Account(t, "acct1", "co1")
 	token, _ := env.Token(t, "acct1", "contacts.write", "contacts.readonly")
@@ -183,4 +164,54 @@ func TestATokenWithoutTheOperationsScopeIsForbidden(t *testing.T) {
 	readOnly, _ := env.Token(t, "acct1", "contacts.readonly")
 	msg := env.Do(t, testenv.Request{Method: "POST", Path: "/echo", Token: readOnly, Body: `{}`}).RequireError(t, http.StatusForbidden)
 	assert.Contains(t, msg, "contacts.write")
+}
+
+func TestAmbiguousBodiesAreRefusedRatherThanGuessed(t *testing.T) {
+	env, token, _ := setup(t)
+	cases := []struct {
+		name    string
+		headers map[string]string
+		add     http.Header
+		status  int
+		message string
+	}{
+		{"two Content-Type headers are 400", nil, http.Header{"Content-Type": {"application/json"}}, 400, "more than one Content-Type"},
+		{"two Content-Type headers that disagree are 400", nil, http.Header{"Content-Type": {"text/plain"}}, 400, "more than one Content-Type"},
+		{"a Content-Type listing two media types is 400", map[string]string{"Content-Type": "application/json, text/plain"}, nil, 400, "more than one Content-Type"},
+		{"a gzip body is 415", map[string]string{"Content-Encoding": "gzip"}, nil, 415, `Content-Encoding "gzip" is not supported`},
+		{"a body with two encodings is 415", map[string]string{"Content-Encoding": "identity, br"}, nil, 415, `Content-Encoding "br"`},
+		{"a second Content-Encoding header is 415", map[string]string{"Content-Encoding": "identity"}, http.Header{"Content-Encoding": {"deflate"}}, 415, `"deflate"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := env.Do(t, testenv.Request{Method: "POST", Path: "/echo", Token: token, Body: `{"a":1}`, Headers: tc.headers, AddHeaders: tc.add})
+			assert.Contains(t, resp.RequireError(t, tc.status), tc.message)
+		})
+	}
+	t.Run("an identity Content-Encoding passes", func(t *testing.T) {
+		resp := env.Do(t, testenv.Request{Method: "POST", Path: "/echo", Token: token, Body: `{"a":1}`, Headers: map[string]string{"Content-Encoding": "identity"}})
+		require.Equal(t, http.StatusOK, resp.Status, "body: %s", resp.Body)
+	})
+	t.Run("a charset parameter holding a comma is one media type", func(t *testing.T) {
+		resp := env.Do(t, testenv.Request{Method: "POST", Path: "/echo", Token: token, Body: `{"a":1}`, Headers: map[string]string{"Content-Type": `application/json; x="a,b"`}})
+		require.Equal(t, http.StatusOK, resp.Status, "body: %s", resp.Body)
+	})
+}
+
+func TestARequestThatNamesNoOperationIs404BeforeAnyHeaderIsChecked(t *testing.T) {
+	env, _, logs := setup(t)
+	for _, path := range []string{"/nowhere", "/favicon.ico", "//echo", "/echo/.", "/x/../echo"} {
+		t.Run(path+" without Version or token", func(t *testing.T) {
+			resp := env.Do(t, testenv.Request{Method: "POST", Path: path, Bare: true, Body: "not json"})
+			resp.RequireError(t, http.StatusNotFound)
+			id := resp.Header.Get("X-Request-Id")
+			require.NotEmpty(t, id)
+			assert.Contains(t, logs.String(), `"request_id":"`+id+`"`, "the request has its log line")
+		})
+	}
+	t.Run("a known path with another method is 405 naming the allowed one", func(t *testing.T) {
+		resp := env.Do(t, testenv.Request{Method: "GET", Path: "/echo", Bare: true})
+		resp.RequireError(t, http.StatusMethodNotAllowed)
+		assert.Equal(t, "POST", resp.Header.Get("Allow"))
+	})
 }

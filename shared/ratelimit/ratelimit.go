@@ -147,16 +147,24 @@ func (d Decision) Err() error {
 	if d.Allowed {
 		return nil
 	}
-	what := fmt.Sprintf("%d requests per %s", d.Limits.Burst, d.Limits.Window)
+	what := count(int64(d.Limits.Burst), "request") + " per " + d.Limits.Window.String()
 	if d.LimitedByDay {
-		what = fmt.Sprintf("%d requests per day", d.Limits.Daily)
+		what = count(int64(d.Limits.Daily), "request") + " per day"
 	}
 	secs := int64((d.RetryAfter + time.Second - 1) / time.Second)
 	return &apierror.Error{
 		Code:       apierror.CodeTooManyRequests,
-		Message:    fmt.Sprintf("Too many requests: the account's limit of %s is used up; retry after %d seconds", what, secs),
+		Message:    fmt.Sprintf("Too many requests: the account's limit of %s is used up; retry after %s", what, count(secs, "second")),
 		RetryAfter: d.RetryAfter,
 	}
+}
+
+// count is n and the noun, plural unless n is 1 ("1 second", "7 seconds").
+func count(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.FormatInt(n, 10) + " " + noun + "s"
 }
 
 // Limiter admits requests. It is safe for concurrent use.

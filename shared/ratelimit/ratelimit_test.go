@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -224,4 +225,28 @@ func TestTheCriticalPathIsOneWriteWarmAndOneReadMoreCold(t *testing.T) {
 		require.NotNil(t, st)
 		assert.Contains(t, *st, storage.AttrExpiresAt)
 	})
+}
+
+func TestARefusalSaysHowLongToWaitInWordsAndHeader(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		waitBefore time.Duration // after the first request, 3 s into its 10 s window
+		retryAfter string
+		message    string
+	}{
+		{"one second left reads in the singular", 6 * time.Second, "1", "retry after 1 second"},
+		{"less than a second left rounds up to one second", 6*time.Second + 500*time.Millisecond, "1", "retry after 1 second"},
+		{"several seconds left read in the plural", 0, "7", "retry after 7 seconds"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, _, token := twoInstances(t, 1, 10*time.Second, 200_000)
+			require.Equal(t, http.StatusOK, ping(t, a, token).Status)
+			a.Clock.Advance(tc.waitBefore)
+			resp := ping(t, a, token)
+			msg := resp.RequireError(t, http.StatusTooManyRequests)
+			assert.Equal(t, tc.retryAfter, resp.Header.Get("Retry-After"))
+			assert.True(t, strings.HasSuffix(msg, tc.message), "message: %s", msg)
+			assert.Contains(t, msg, "limit of 1 request per 10s", "a limit of one request reads in the singular too")
+		})
+	}
 }

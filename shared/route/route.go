@@ -13,12 +13,26 @@ import (
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/operations"
-	"github.com/bizplatform/api/shared/reqctx"
 )
 
 // HandlerFunc handles one operation. It writes the success answer itself and
 // returns any failure, which the router writes.
+//
+// It may run before its request is admitted (rate limit, revocation): its
+// reads go ahead, while its writes through the area's table (app.Deps.Table)
+// and its answer wait for admission, so a refused request has no effect.
+// storage.Admission says how.
 type HandlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// Recorder is a ResponseWriter that keeps the facts of the request's log
+// line (the pipeline's writer is one). The router tells it what only the
+// router knows: the operation served, and the internal cause of a 5xx
+// answer. Writers wrapped around it (middleware) are seen through when they
+// have an Unwrap method, as for http.ResponseController.
+type Recorder interface {
+	RecordOperation(id string)
+	RecordCause(err error)
+}
 
 // Route binds an operation to its handler.
 type Route struct {
@@ -64,47 +78,77 @@ func register(mux *http.ServeMux, pattern string, h http.Handler) (err error) {
 func (rt *Router) Routes() []Route { return rt.routes }
 
 func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if p := r.URL.EscapedPath(); p != canonicalPath(p) {
-		// The standard router would redirect to the cleaned path with an
-		// HTML body; an API answers in JSON and serves canonical paths only.
-		apierror.Write(w, r, apierror.NotFound("No operation is served at %s %s: paths hold no empty, '.' or '..' segments", r.Method, clipPath(p)))
+	if err := rt.Match(r); err != nil {
+		apierror.Write(w, err)
 		return
 	}
+	rt.mux.ServeHTTP(w, r)
+}
+
+// Match returns nil when one of the router's operations serves r, and
+// otherwise the error that answers it: 405 (with Allow) for a path served
+// with other methods, 404 for any other path, including a path the
+// standard router would clean (an empty, "." or ".." segment): an API
+// serves the paths it documents as written, and never redirects.
+func (rt *Router) Match(r *http.Request) error {
+	if p := r.URL.EscapedPath(); !IsCanonical(p) {
+		return apierror.NotFound("No operation is served at %s %s: paths hold no empty, '.' or '..' segments", r.Method, clipPath(p))
+	}
 	if _, pattern := rt.mux.Handler(r); pattern != "" {
-		rt.mux.ServeHTTP(w, r)
-		return
+		return nil
 	}
 	// Ask the standard router what it would answer, then answer in JSON.
 	probe := &statusProbe{header: http.Header{}}
 	rt.mux.ServeHTTP(probe, r)
 	if probe.status == http.StatusMethodNotAllowed {
-		w.Header().Set("Allow", probe.header.Get("Allow"))
-		apierror.Write(w, r, &apierror.Error{Code: apierror.CodeMethodNotAllowed, Message: fmt.Sprintf("Method %s is not allowed on %s", r.Method, r.URL.Path)})
-		return
+		return &apierror.Error{
+			Code:    apierror.CodeMethodNotAllowed,
+			Message: fmt.Sprintf("Method %s is not allowed on %s", r.Method, clipPath(r.URL.Path)),
+			Header:  http.Header{"Allow": {probe.header.Get("Allow")}},
+		}
 	}
-	apierror.Write(w, r, apierror.NotFound("No operation is served at %s %s", r.Method, r.URL.Path))
+	return apierror.NotFound("No operation is served at %s %s", r.Method, clipPath(r.URL.Path))
 }
 
 func serve(rt Route) http.Handler {
 	op := rt.Op
 	id := op.ID()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		info := reqctx.From(r.Context())
-		info.Route = id
-		info.ValidationStatus = op.ValidationStatus
+		rec := RecorderOf(w)
+		rec.RecordOperation(id)
 		if !op.TakesBody() && hasBody(r) {
-			apierror.Write(w, r, apierror.BadRequest("%s takes no request body: send it without one", op.ID()))
+			apierror.WriteForOperation(w, apierror.BadRequest("%s takes no request body: send it without one", id), op.ValidationStatus)
 			return
 		}
-		if err := authorize(r, op); err != nil {
-			apierror.Write(w, r, err)
-			return
+		err := authorize(r, op)
+		if err == nil {
+			err = rt.Handle(w, r)
 		}
-		if err := rt.Handle(w, r); err != nil {
-			apierror.Write(w, r, err)
+		if err != nil {
+			rec.RecordCause(apierror.WriteForOperation(w, err, op.ValidationStatus))
 		}
 	})
 }
+
+// RecorderOf finds the Recorder among w and the writers it wraps; without
+// one, the facts go nowhere.
+func RecorderOf(w http.ResponseWriter) Recorder {
+	for {
+		if rec, ok := w.(Recorder); ok {
+			return rec
+		}
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return noRecorder{}
+		}
+		w = u.Unwrap()
+	}
+}
+
+type noRecorder struct{}
+
+func (noRecorder) RecordOperation(string) {}
+func (noRecorder) RecordCause(error)      {}
 
 func authorize(r *http.Request, op operations.Operation) error {
 	p, err := auth.PrincipalFrom(r.Context())
@@ -133,6 +177,11 @@ func hasBody(r *http.Request) bool {
 	n, _ := io.ReadFull(r.Body, b[:])
 	return n > 0
 }
+
+// IsCanonical reports whether an escaped path is one the standard router
+// leaves as it is: no empty, "." or ".." segments. Others are never served
+// (the router would clean them and redirect).
+func IsCanonical(escapedPath string) bool { return escapedPath == canonicalPath(escapedPath) }
 
 // canonicalPath is p as the standard router cleans it: no empty, "." or
 // ".." segments, the trailing slash kept.

@@ -2,6 +2,7 @@ package route
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,7 +13,6 @@ import (
 
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/operations"
-	"github.com/bizplatform/api/shared/reqctx"
 )
 
 func serveOne(t *testing.T, op operations.Operation, method, target, body string) (*httptest.ResponseRecorder, bool) {
@@ -32,8 +32,7 @@ func serveOne(t *testing.T, op operations.Operation, method, target, body string
 	if reader != nil {
 		req = httptest.NewRequest(method, target, reader)
 	}
-	ctx := reqctx.With(req.Context(), &reqctx.Info{})
-	ctx = auth.WithPrincipal(ctx, &auth.Principal{AccountID: "a", Scopes: []string{op.Scope}})
+	ctx := auth.WithPrincipal(req.Context(), &auth.Principal{AccountID: "a", Scopes: []string{op.Scope}})
 	rec := httptest.NewRecorder()
 	rt.ServeHTTP(rec, req.WithContext(ctx))
 	return rec, called
@@ -77,5 +76,43 @@ func TestPathsThatAreNotCanonicalAnswerJSONNotARedirect(t *testing.T) {
 		assert.Equal(t, "application/json; charset=utf-8", rec.Header().Get("Content-Type"), target)
 		assert.Contains(t, message(t, rec), "No operation is served", target)
 		assert.False(t, called, target)
+	}
+}
+
+// logFacts is a Recorder, as the pipeline's writer is.
+type logFacts struct {
+	http.ResponseWriter
+	operation string
+	cause     error
+}
+
+func (f *logFacts) RecordOperation(id string) { f.operation = id }
+func (f *logFacts) RecordCause(err error)     { f.cause = err }
+
+// middlewareWriter wraps the writer it is given, as a middleware between the
+// pipeline and the router would.
+type middlewareWriter struct{ http.ResponseWriter }
+
+func (m middlewareWriter) Unwrap() http.ResponseWriter { return m.ResponseWriter }
+
+func TestTheRouterTellsTheLogWhichOperationServedAndWhyItFailed(t *testing.T) {
+	op := operations.ListCampaigns
+	failure := errors.New("table on fire")
+	rt, err := NewRouter([]Route{{Op: op, Handle: func(http.ResponseWriter, *http.Request) error { return failure }}})
+	require.NoError(t, err)
+	for name, wrap := range map[string]func(http.ResponseWriter) http.ResponseWriter{
+		"when it writes to the recorder itself":         func(w http.ResponseWriter) http.ResponseWriter { return w },
+		"when a middleware's writer wraps the recorder": func(w http.ResponseWriter) http.ResponseWriter { return middlewareWriter{w} },
+	} {
+		t.Run(name, func(t *testing.T) {
+			facts := &logFacts{ResponseWriter: httptest.NewRecorder()}
+			req := httptest.NewRequest("GET", "/campaigns/?locationId=a", nil)
+			req = req.WithContext(auth.WithPrincipal(req.Context(), &auth.Principal{AccountID: "a", Scopes: []string{op.Scope}}))
+			rt.ServeHTTP(wrap(facts), req)
+			assert.Equal(t, op.ID(), facts.operation)
+			assert.ErrorIs(t, facts.cause, failure, "the 500's cause is kept for the log")
+			assert.Equal(t, http.StatusInternalServerError, facts.ResponseWriter.(*httptest.ResponseRecorder).Code)
+			assert.NotContains(t, facts.ResponseWriter.(*httptest.ResponseRecorder).Body.String(), "fire", "never shown")
+		})
 	}
 }

@@ -6,55 +6,76 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
-// The request pipeline admits a request (rate limit, revocation) while the
-// handler already reads: reads are free of effects, and their results reach
-// the client only through the response, which waits for admission too. A
-// write must not happen before admission, so the areas' client waits for
-// the request's write gate before every write.
-
-type writeGateKey struct{}
-
-// WithWriteGate returns a context whose writes through a Gated client first
-// call wait; a non-nil error from wait fails the write without sending it.
-func WithWriteGate(ctx context.Context, wait func() error) context.Context {
-	return context.WithValue(ctx, writeGateKey{}, wait)
+// Admission is a request's admission: the count against its account's rate
+// limits and the check that its token is not revoked. The pipeline decides
+// it while the request's handler already runs, so that a read-then-write
+// operation costs two round trips instead of three; handlers see nothing of
+// it but this:
+//
+//   - reads go ahead: they have no effect, and what they find reaches the
+//     client only through the answer, which waits for admission too;
+//   - writes wait: every write through the table an area's handlers get
+//     (app.Deps.Table, made by GateWrites) first waits for the admission of
+//     the request it serves, and fails with the refusal, unsent, when the
+//     request is refused.
+//
+// So a refused request (429, a revoked token's 401, 503) has no effect.
+type Admission interface {
+	// Wait blocks until the request is admitted (nil) or refused (the
+	// refusal, an *apierror.Error).
+	Wait() error
 }
 
-func passGate(ctx context.Context) error {
-	if wait, ok := ctx.Value(writeGateKey{}).(func() error); ok {
-		return wait()
+type admissionKey struct{}
+
+// WithAdmission returns ctx carrying the request's admission, for writes
+// through a GateWrites table to wait for. The pipeline calls it once per
+// request, before the handler runs.
+func WithAdmission(ctx context.Context, a Admission) context.Context {
+	return context.WithValue(ctx, admissionKey{}, a)
+}
+
+// awaitAdmission waits for the admission ctx carries; without one (seeding,
+// tools, the pipeline's own writes) there is nothing to wait for.
+func awaitAdmission(ctx context.Context) error {
+	if a, ok := ctx.Value(admissionKey{}).(Admission); ok {
+		return a.Wait()
 	}
 	return nil
 }
 
-// Gated wraps api so that its writes wait for the request's write gate.
-func Gated(api API) API { return gated{api} }
+// GateWrites returns t as the areas' handlers get it: the same table, whose
+// every write (Put, Update, Delete, BatchPut, and the PutItem, UpdateItem,
+// DeleteItem and BatchWriteItem calls made on its DB directly) first waits
+// for the Admission its context carries. Reads never wait.
+func GateWrites(t *Table) *Table { return &Table{DB: gated{t.DB}, Name: t.Name} }
 
+// gated is a client whose writes wait for admission.
 type gated struct{ API }
 
 func (g gated) PutItem(ctx context.Context, in *dynamodb.PutItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
-	if err := passGate(ctx); err != nil {
+	if err := awaitAdmission(ctx); err != nil {
 		return nil, err
 	}
 	return g.API.PutItem(ctx, in, opts...)
 }
 
 func (g gated) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
-	if err := passGate(ctx); err != nil {
+	if err := awaitAdmission(ctx); err != nil {
 		return nil, err
 	}
 	return g.API.UpdateItem(ctx, in, opts...)
 }
 
 func (g gated) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
-	if err := passGate(ctx); err != nil {
+	if err := awaitAdmission(ctx); err != nil {
 		return nil, err
 	}
 	return g.API.DeleteItem(ctx, in, opts...)
 }
 
 func (g gated) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
-	if err := passGate(ctx); err != nil {
+	if err := awaitAdmission(ctx); err != nil {
 		return nil, err
 	}
 	return g.API.BatchWriteItem(ctx, in, opts...)

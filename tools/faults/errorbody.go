@@ -14,19 +14,20 @@ type ErrorBody struct {
 	StatusCode int    `json:"statusCode"`
 	Message    any    `json:"message"`
 	Error      string `json:"error"`
+	TraceID    string `json:"traceId"`
 }
 
 // CheckErrorBody returns why body is not the API's JSON error for status,
 // or "" when it is: an object with exactly statusCode (equal to status),
-// message (a non-empty string or a list of strings) and error (the status
-// text).
-func CheckErrorBody(status int, body []byte) string {
+// message (a non-empty string or a list of strings), error (the status
+// text) and traceId (the answer's X-Request-Id, from header).
+func CheckErrorBody(status int, header http.Header, body []byte) string {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(body, &fields); err != nil {
 		return fmt.Sprintf("error body is not a JSON object: %v: %q", err, body)
 	}
-	if len(fields) != 3 {
-		return fmt.Sprintf("error body has %d fields, want statusCode, message, error: %s", len(fields), body)
+	if len(fields) != 4 {
+		return fmt.Sprintf("error body has %d fields, want statusCode, message, error, traceId: %s", len(fields), body)
 	}
 	var b ErrorBody
 	if err := json.Unmarshal(body, &b); err != nil {
@@ -34,6 +35,9 @@ func CheckErrorBody(status int, body []byte) string {
 	}
 	if b.StatusCode != status || b.Error != http.StatusText(status) {
 		return fmt.Sprintf("error body says %d %q for status %d: %s", b.StatusCode, b.Error, status, body)
+	}
+	if id := header.Get("X-Request-Id"); b.TraceID == "" || b.TraceID != id {
+		return fmt.Sprintf("error body's traceId %q is not the answer's X-Request-Id %q: %s", b.TraceID, id, body)
 	}
 	switch m := b.Message.(type) {
 	case string:

@@ -91,7 +91,7 @@ func (e *Env) Check(t *testing.T, method, token, path, query string, body []byte
 	what := fmt.Sprintf("%s %s body %q", method, target, body)
 	require.Less(t, resp.StatusCode, 500, "%s answered %d: %s", what, resp.StatusCode, raw)
 	if resp.StatusCode >= 400 {
-		if msg := faults.CheckErrorBody(resp.StatusCode, raw); msg != "" {
+		if msg := faults.CheckErrorBody(resp.StatusCode, resp.Header, raw); msg != "" {
 			t.Fatalf("%s: %s", what, msg)
 		}
 		return resp.StatusCode, raw
