@@ -3,8 +3,6 @@ package customfields
 import (
 	"context"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -47,12 +45,9 @@ func customFieldKey(accountID, id string) storage.Key {
 	return storage.Key{PK: storage.AccountPK(accountID), SK: "CUSTOMFIELD#" + id}
 }
 
-// attrVersion counts the writes of a field item: a writer replaces the item
-// only if the version is still the one it read (optimistic locking).
-const attrVersion = "version"
-
 type fieldItem struct {
 	storage.Key
+	// Version counts the item's writes (see Update).
 	Version int64 `dynamodbav:"version"`
 	// RecentOptions are the options added less than recentWindow ago: option
 	// key -> when it was added (epoch ms). Older entries are dropped on the
@@ -83,26 +78,16 @@ func (s *Fields) get(ctx context.Context, accountID, id string) (*fieldItem, err
 	return storage.Get[fieldItem](ctx, s.table, customFieldKey(accountID, id))
 }
 
-// replace writes item over the account's stored field if the stored version
-// is still item.Version (the version read), and bumps the version. It reports false,
-// without error, when another write came first (or the field is gone): the
-// caller re-reads.
-func (s *Fields) replace(ctx context.Context, accountID string, item fieldItem) (bool, error) {
-	readVersion := item.Version
-	item.Key = customFieldKey(accountID, item.ID)
-	item.Version = readVersion + 1
-	cond := expression.Name(attrVersion).Equal(expression.Value(readVersion))
-	if readVersion == 0 {
-		// An item written without a version (by hand, or before versions
-		// existed) reads as version 0.
-		cond = expression.AttributeExists(expression.Name(storage.AttrPK)).
-			And(expression.AttributeNotExists(expression.Name(attrVersion)))
+// Update applies change to the account's field item by optimistic locking
+// (storage.UpdateVersioned: change may run once per attempt, and an error
+// from it ends the update) and returns the field as written; nil when the
+// account has no field with that id.
+func (s *Fields) Update(ctx context.Context, accountID, id string, change func(*fieldItem) error) (*Field, error) {
+	item, err := storage.UpdateVersioned(ctx, s.table, customFieldKey(accountID, id), change)
+	if err != nil || item == nil {
+		return nil, err
 	}
-	err := s.table.Put(ctx, item, &cond)
-	if storage.IsConditionFailed(err) {
-		return false, nil
-	}
-	return err == nil, err
+	return &item.Field, nil
 }
 
 // newItem is a field as the demo data writes it: version 1.

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
@@ -17,11 +16,6 @@ import (
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
-
-// maxAttempts bounds the read-change-write rounds of one update. Each lost
-// round means another update of the same field was written, so a handful
-// of rounds absorbs any realistic burst; past them the client retries.
-const maxAttempts = 8
 
 // updateBody is the body of PUT /custom-fields/{id} (UpdateCustomFieldsDTO).
 type updateBody struct {
@@ -225,40 +219,30 @@ func (h *handler) update(w http.ResponseWriter, r *http.Request) error {
 	// Optimistic locking: read the field, apply the change, write it back
 	// only if nobody wrote in between; otherwise re-read, re-apply and
 	// re-check. Options another update added meanwhile are kept, not taken
-	// for removals (see unseenLabels).
+	// for removals (see unseenLabels): the labels this request first saw
+	// last across attempts.
 	now := h.clock.Now()
 	var firstLabels map[string]bool
-	for attempt := 1; ; attempt++ {
-		item, err := h.store.get(ctx, p.AccountID, id)
-		if err != nil {
-			return storage.Classify(err)
-		}
-		if item == nil {
-			return apierror.NotFound("Custom field %s was not found", id)
-		}
+	updated, err := h.store.Update(ctx, p.AccountID, id, func(item *fieldItem) error {
 		if firstLabels == nil {
 			firstLabels = labelSet(item.Options)
 		}
-		updated, problems := apply(item.Field, unseenLabels(*item, firstLabels, now), c, clock.Timestamp(now))
+		next, problems := apply(item.Field, unseenLabels(*item, firstLabels, now), c, clock.Timestamp(now))
 		for _, msg := range problems {
 			v.Add(msg)
 		}
 		if err := v.Err(); err != nil {
 			return err
 		}
-		written, err := h.store.replace(ctx, p.AccountID, fieldItem{
-			Version:       item.Version,
-			RecentOptions: nextRecent(item.RecentOptions, item.Field, updated, now),
-			Field:         updated,
-		})
-		if err != nil {
-			return storage.Classify(err)
-		}
-		if written {
-			return httpio.WriteJSON(w, http.StatusOK, updateResponse{Field: updated})
-		}
-		if attempt == maxAttempts {
-			return apierror.Unavailable(fmt.Errorf("custom field %s: %d conflicting writes in a row", id, maxAttempts), time.Second)
-		}
+		item.RecentOptions = nextRecent(item.RecentOptions, item.Field, next, now)
+		item.Field = next
+		return nil
+	})
+	if err != nil {
+		return storage.Classify(err)
 	}
+	if updated == nil {
+		return apierror.NotFound("Custom field %s was not found", id)
+	}
+	return httpio.WriteJSON(w, http.StatusOK, updateResponse{Field: *updated})
 }

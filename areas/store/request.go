@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
@@ -71,14 +70,11 @@ type updateResponse[T any] struct {
 	Data    T      `json:"data"`
 }
 
-// updateError turns a storage or update failure into the API's answer.
+// updateError turns an update's ErrNotFound into the operation's 404; other
+// errors (rule violations, storage failures) pass through as they are.
 func updateError(err error, notFound *apierror.Error) error {
-	switch {
-	case errors.Is(err, ErrNotFound):
+	if errors.Is(err, ErrNotFound) {
 		return notFound
-	case errors.Is(err, ErrContention):
-		return apierror.Unavailable(err, time.Second)
-	default:
-		return storage.Classify(err) // validation errors pass through as they are
 	}
+	return storage.Classify(err)
 }

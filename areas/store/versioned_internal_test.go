@@ -10,6 +10,7 @@ import (
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/storage"
 )
 
 // These tests interleave a second update between the read and the write of
@@ -71,8 +72,8 @@ func TestAnUpdateThatAlwaysLosesGivesUp(t *testing.T) {
 		z.Name = "Never"
 		return z, nil
 	})
-	assert.ErrorIs(t, err, ErrContention)
-	assert.Equal(t, maxAttempts, calls)
+	assert.ErrorIs(t, err, storage.ErrContention)
+	assert.Equal(t, storage.MaxUpdateAttempts, calls)
 }
 
 func TestAnUpdateOfAMissingZoneIsNotFound(t *testing.T) {

@@ -2,13 +2,7 @@ package voiceai
 
 import (
 	"context"
-	"errors"
-	"math/rand/v2"
-	"time"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-
-	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -89,51 +83,19 @@ func (s *Agents) GetAction(ctx context.Context, accountID, agentID, actionID str
 	return &item.Action, item.Version, nil
 }
 
-// maxUpdateAttempts bounds the read-write retries of one update under
-// concurrent writers.
-const maxUpdateAttempts = 16
-
-var errTooManyConflicts = errors.New("update action: too many concurrent writes")
-
 // UpdateAction applies change to the action of the account's agent and
 // stores the result, which it returns; nil when there is no such action.
 // The action is one item, rewritten whole by one put conditional on the
-// version read, so a concurrent write makes the put fail and the update
-// start again from a fresh read: no write is lost or half-applied.
+// version read (storage.UpdateVersioned), so a concurrent write makes the
+// put fail and the update start again from a fresh read: no write is lost or
+// half-applied.
 func (s *Agents) UpdateAction(ctx context.Context, accountID, agentID, actionID string, change func(*Action)) (*Action, error) {
-	for attempt := range maxUpdateAttempts {
-		if attempt > 0 {
-			// A short random pause spreads writers that lost the same race.
-			if err := pause(ctx, time.Duration(rand.IntN(2*attempt+1))*time.Millisecond); err != nil {
-				return nil, err
-			}
-		}
-		a, version, err := s.GetAction(ctx, accountID, agentID, actionID)
-		if err != nil || a == nil {
-			return nil, err
-		}
-		change(a)
-		cond := expression.Name("version").Equal(expression.Value(version))
-		err = s.table.Put(ctx, newActionItem(*a, version+1), &cond)
-		if storage.IsConditionFailed(err) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		return a, nil
-	}
-	// Retryable: the client tries again once the burst of writes is over.
-	return nil, apierror.Unavailable(errTooManyConflicts, time.Second)
-}
-
-func pause(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
+	item, err := storage.UpdateVersioned(ctx, s.table, actionKey(accountID, agentID, actionID), func(item *actionItem) error {
+		change(&item.Action)
 		return nil
+	})
+	if err != nil || item == nil {
+		return nil, err
 	}
+	return &item.Action, nil
 }

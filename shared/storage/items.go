@@ -14,6 +14,20 @@ import (
 // Get reads one item with a strongly consistent read. It returns nil, nil
 // when the item does not exist.
 func Get[T any](ctx context.Context, t *Table, key Key) (*T, error) {
+	item, err := t.getItem(ctx, key)
+	if err != nil || item == nil {
+		return nil, err
+	}
+	var v T
+	if err := attributevalue.UnmarshalMap(item, &v); err != nil {
+		return nil, fmt.Errorf("decode item %s/%s: %w", key.PK, key.SK, err)
+	}
+	return &v, nil
+}
+
+// getItem reads the attributes of the item at key with a strongly
+// consistent read; nil when there is no item.
+func (t *Table) getItem(ctx context.Context, key Key) (map[string]types.AttributeValue, error) {
 	out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName:      aws.String(t.Name),
 		Key:            key.AV(),
@@ -22,14 +36,7 @@ func Get[T any](ctx context.Context, t *Table, key Key) (*T, error) {
 	if err != nil {
 		return nil, err
 	}
-	if out.Item == nil {
-		return nil, nil
-	}
-	var v T
-	if err := attributevalue.UnmarshalMap(out.Item, &v); err != nil {
-		return nil, fmt.Errorf("decode item %s/%s: %w", key.PK, key.SK, err)
-	}
-	return &v, nil
+	return out.Item, nil
 }
 
 // Put writes item (a struct with PK and SK attributes). A non-nil cond must
@@ -40,6 +47,11 @@ func (t *Table) Put(ctx context.Context, item any, cond *expression.ConditionBui
 	if err != nil {
 		return fmt.Errorf("encode item: %w", err)
 	}
+	return t.putItem(ctx, av, cond)
+}
+
+// putItem writes the attributes av, on condition cond when it is not nil.
+func (t *Table) putItem(ctx context.Context, av map[string]types.AttributeValue, cond *expression.ConditionBuilder) error {
 	in := &dynamodb.PutItemInput{TableName: aws.String(t.Name), Item: av}
 	if cond != nil {
 		expr, err := expression.NewBuilder().WithCondition(*cond).Build()
@@ -50,7 +62,7 @@ func (t *Table) Put(ctx context.Context, item any, cond *expression.ConditionBui
 		in.ExpressionAttributeNames = expr.Names()
 		in.ExpressionAttributeValues = expr.Values()
 	}
-	_, err = t.DB.PutItem(ctx, in)
+	_, err := t.DB.PutItem(ctx, in)
 	return err
 }
 
