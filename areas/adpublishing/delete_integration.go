@@ -6,7 +6,6 @@ import (
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -39,7 +38,7 @@ func (h *handler) deleteSocialIntegration(w http.ResponseWriter, r *http.Request
 	}
 	deleted, err := h.store.DeleteSocialIntegration(r.Context(), p.AccountID)
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	if !deleted {
 		return apierror.NotFound("This account has no social ad network integration to remove")

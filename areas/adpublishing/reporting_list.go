@@ -9,7 +9,6 @@ import (
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -134,14 +133,14 @@ func (h *handler) reportingList(w http.ResponseWriter, r *http.Request) error {
 	if req.campaignID != "" {
 		c, err := h.store.Campaign(ctx, req.locationID, req.typ, req.campaignID)
 		if err != nil {
-			return storage.Classify(err)
+			return err
 		}
 		if c == nil {
 			return apierror.NotFound("Campaign %s was not found among this account's %s campaigns", req.campaignID, req.typ)
 		}
 		campaigns = []Campaign{*c}
 	} else if campaigns, err = h.store.Campaigns(ctx, req.locationID, req.typ); err != nil {
-		return storage.Classify(err)
+		return err
 	}
 
 	level := levelCampaign
@@ -153,7 +152,7 @@ func (h *handler) reportingList(w http.ResponseWriter, r *http.Request) error {
 		start: req.start, end: req.end, campaignID: req.campaignID,
 	})
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 
 	resp := ReportingListResponse{
@@ -165,7 +164,7 @@ func (h *handler) reportingList(w http.ResponseWriter, r *http.Request) error {
 	} else {
 		groups, err := h.store.AdGroups(ctx, req.locationID, req.typ, req.campaignID)
 		if err != nil {
-			return storage.Classify(err)
+			return err
 		}
 		resp.Rows, resp.Totals = adGroupRows(items, campaigns, groups)
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/ids"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -89,7 +88,7 @@ func (h *handler) createAssociation(w http.ResponseWriter, r *http.Request) erro
 		}
 		obj, err := h.store.CustomObject(ctx, p.AccountID, side.ref.customObject)
 		if err != nil {
-			return storage.Classify(err)
+			return err
 		}
 		if obj == nil {
 			return apierror.Invalid(fmt.Sprintf("%s names the custom object %q, which this account does not have", side.field, side.ref.customObject))
@@ -111,7 +110,7 @@ func (h *handler) createAssociation(w http.ResponseWriter, r *http.Request) erro
 		return apierror.Invalid(fmt.Sprintf("key %q is already used by another association of this account (keys compare case-insensitively)", a.Key))
 	}
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	return httpio.WriteJSON(w, http.StatusCreated, a)
 }

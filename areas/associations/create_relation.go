@@ -12,7 +12,6 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/ids"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -69,7 +68,7 @@ func (h *handler) createRelation(w http.ResponseWriter, r *http.Request) error {
 	// operation lists for a request it cannot carry out).
 	a, err := h.store.Association(ctx, p.AccountID, *req.AssociationID)
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	if a == nil {
 		return apierror.Invalid(fmt.Sprintf("associationId %q does not name an association of this account", *req.AssociationID))
@@ -94,7 +93,7 @@ func (h *handler) createRelation(w http.ResponseWriter, r *http.Request) error {
 	var v validate.Errors
 	for _, s := range sides {
 		if s.err != nil {
-			return storage.Classify(s.err)
+			return s.err
 		}
 		v.Check(s.problem == "", s.problem)
 	}
@@ -122,7 +121,7 @@ func (h *handler) createRelation(w http.ResponseWriter, r *http.Request) error {
 		return apierror.Invalid(fmt.Sprintf("firstRecordId %q and secondRecordId %q are already related under association %q%s", firstID, secondID, a.Key, order))
 	}
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	return httpio.WriteJSON(w, http.StatusCreated, relationResponse{Association: *a, RelationID: rel.ID, FirstRecordID: firstID, SecondRecordID: secondID})
 }

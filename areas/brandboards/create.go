@@ -11,7 +11,6 @@ import (
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/ids"
 	"github.com/bizplatform/api/shared/reqctx"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -191,7 +190,7 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
 		// account's board is not found.
 		src, err := h.store.board(ctx, p.AccountID, *req.BrandBoardID)
 		if err != nil {
-			return storage.Classify(err)
+			return err
 		}
 		if src == nil || src.Deleted {
 			return apierror.Invalid(fmt.Sprintf("brandBoardId %q does not name a brand board of this account", *req.BrandBoardID))
@@ -222,7 +221,7 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
 		err = nil
 	}
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	return httpio.WriteJSON(w, http.StatusCreated, b)
 }

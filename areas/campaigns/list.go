@@ -5,7 +5,6 @@ import (
 
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -43,7 +42,7 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 	}
 	all, err := h.store.List(ctx, req.locationID)
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	resp := listResponse{Campaigns: []Campaign{}}
 	for _, c := range all {

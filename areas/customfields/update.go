@@ -13,7 +13,6 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -239,7 +238,7 @@ func (h *handler) update(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	})
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	if updated == nil {
 		return apierror.NotFound("Custom field %s was not found", id)

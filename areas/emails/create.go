@@ -10,7 +10,6 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/reqctx"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -133,7 +132,7 @@ func (h *handler) createTemplate(w http.ResponseWriter, r *http.Request) error {
 		// not found, like a missing one.
 		parent, err := h.store.Get(ctx, t.LocationID, t.ParentID)
 		if err != nil {
-			return storage.Classify(err)
+			return err
 		}
 		if parent == nil {
 			return apierror.NotFound("parentId %s names no folder of this location", t.ParentID)
@@ -146,7 +145,7 @@ func (h *handler) createTemplate(w http.ResponseWriter, r *http.Request) error {
 	t.DateAdded, t.DateUpdated = now, now
 	id, err := h.store.Create(ctx, t)
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	return httpio.WriteJSON(w, http.StatusCreated, createResponse{Redirect: id, TraceID: reqctx.From(ctx).RequestID})
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -114,7 +113,7 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 	account := p.AccountID
 	folders, err := h.store.ofType(ctx, account, TypeFolder)
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	t := newTree(folders)
 	// A parentId that is no folder of the account (unknown, another
@@ -134,7 +133,7 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 		entries, err = h.store.inFolder(ctx, account, req.typ, req.parentID)
 	}
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	entries = slices.DeleteFunc(entries, func(e Entry) bool { return !req.selects(t, e) })
 	sortEntries(entries, req.sortBy, req.desc)

@@ -9,7 +9,6 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/reqctx"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -55,7 +54,7 @@ func (h *handler) rename(w http.ResponseWriter, r *http.Request) error {
 	// account's entry is indistinguishable from a missing one.
 	updated, err := h.store.Rename(ctx, p.AccountID, id, name, clock.Timestamp(h.clock.Now()))
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	if !updated {
 		return apierror.NotFound("File or folder %s was not found", id)

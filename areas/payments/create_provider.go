@@ -12,7 +12,6 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/ids"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -88,7 +87,7 @@ func (h *handler) createProvider(w http.ResponseWriter, r *http.Request) error {
 	}
 	created, err := h.store.CreateProvider(ctx, *req.UniqueName, prov)
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	if !created {
 		return apierror.Invalid("uniqueName " + *req.UniqueName + " is already used by a provider of this account")

@@ -7,7 +7,6 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/reqctx"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -52,7 +51,7 @@ func (h *handler) deleteCoupon(w http.ResponseWriter, r *http.Request) error {
 	// operation lists 422 as its only status, so a missing coupon is 422.
 	deleted, err := h.store.DeleteCoupon(ctx, p.AccountID, *req.ID)
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	if !deleted {
 		return apierror.Invalid("id " + *req.ID + " does not name a coupon of this account")

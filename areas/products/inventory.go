@@ -15,7 +15,6 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -167,7 +166,7 @@ func (h *handler) updateInventory(w http.ResponseWriter, r *http.Request) error 
 	}
 	current, err := h.store.pricesByID(ctx, p.AccountID, ids)
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	var writes []parsedItem
 	for _, it := range items {
@@ -186,7 +185,7 @@ func (h *handler) updateInventory(w http.ResponseWriter, r *http.Request) error 
 
 	gone, err := h.write(ctx, p.AccountID, writes, clock.Timestamp(h.clock.Now()))
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	if len(gone) > 0 {
 		// Prices deleted between the check and the write: the others are

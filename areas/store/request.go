@@ -8,7 +8,6 @@ import (
 
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -76,5 +75,5 @@ func updateError(err error, notFound *apierror.Error) error {
 	if errors.Is(err, ErrNotFound) {
 		return notFound
 	}
-	return storage.Classify(err)
+	return err
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -58,7 +57,7 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 	}
 	all, err := h.store.List(ctx, req.locationID)
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	// Total counts the matches seen so far; the page is the matches numbered
 	// skip to skip+limit-1.

@@ -73,6 +73,10 @@ func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
 	if deps.Logger == nil {
 		deps.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
 	}
+	// Storage errors are classified once, at the client (see
+	// storage.Classified): the authenticator, the limiter and the handlers
+	// return them as they are.
+	deps.Table = &storage.Table{DB: storage.Classified(deps.Table.DB), Name: deps.Table.Name}
 	limiter := ratelimit.New(deps.Table, deps.Clock, ratelimit.Limits{Burst: cfg.Burst, Window: cfg.Window, Daily: cfg.Daily})
 	tokens := auth.NewTokens(deps.Table, deps.Clock, limiter)
 	// Handlers read while the pipeline admits the request; their writes
