@@ -2,7 +2,6 @@ package brandboards
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/bizplatform/api/shared/app"
@@ -18,22 +17,18 @@ type SeedData struct {
 // seed writes the boards, then moves each account's default pointer to its
 // default board and settles the flags as a creation would, so boards created
 // through the API before a reload lose their flag too.
-func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
-	var data SeedData
-	if err := app.DecodeSeed("brand-boards", raw, &data); err != nil {
-		return err
-	}
+func seed(ctx context.Context, d app.Deps, data SeedData) error {
 	var items []any
 	defaults := map[string]Board{}
 	var order []string
 	for _, b := range data.BrandBoards {
 		if msg := validate.IDProblem("brand board id", b.ID) + validate.IDProblem("locationId", b.LocationID); msg != "" {
-			return fmt.Errorf("brand-boards: %s", msg)
+			return fmt.Errorf("%s", msg)
 		}
 		b.Logos, b.Colors, b.Fonts = orEmpty(b.Logos), orEmpty(b.Colors), orEmpty(b.Fonts)
 		if b.Default {
 			if other, ok := defaults[b.LocationID]; ok {
-				return fmt.Errorf("brand-boards: account %s has two default boards (%s and %s)", b.LocationID, other.ID, b.ID)
+				return fmt.Errorf("account %s has two default boards (%s and %s)", b.LocationID, other.ID, b.ID)
 			}
 			defaults[b.LocationID] = b
 			order = append(order, b.LocationID)
@@ -41,17 +36,17 @@ func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 		items = append(items, boardItem{Key: boardKey(b.LocationID, b.ID), Board: b, Version: 1})
 	}
 	if err := d.Table.BatchPut(ctx, items); err != nil {
-		return fmt.Errorf("brand-boards: %w", err)
+		return err
 	}
 	store := NewBoards(d.Table)
 	for _, account := range order {
 		b := defaults[account]
 		version, err := store.movePointer(ctx, account, b.ID, b.UpdatedAt)
 		if err != nil {
-			return fmt.Errorf("brand-boards: default of %s: %w", account, err)
+			return fmt.Errorf("default of %s: %w", account, err)
 		}
 		if err := store.settleFlags(ctx, account, b.ID, version); err != nil {
-			return fmt.Errorf("brand-boards: default of %s: %w", account, err)
+			return fmt.Errorf("default of %s: %w", account, err)
 		}
 	}
 	return nil

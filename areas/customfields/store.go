@@ -38,15 +38,8 @@ type Option struct {
 	URL   string `dynamodbav:"url,omitempty" json:"url,omitempty"`
 }
 
-// Custom fields are stored by id in their account's partition, one item per
-// field (options included), so every change is one conditional write of one
-// item and nothing can be left half-written.
-func customFieldKey(accountID, id string) storage.Key {
-	return storage.Key{PK: storage.AccountPK(accountID), SK: "CUSTOMFIELD#" + id}
-}
-
-type fieldItem struct {
-	storage.Key
+// fieldRecord is a field as stored.
+type fieldRecord struct {
 	// Version counts the item's writes (see Update).
 	Version int64 `dynamodbav:"version"`
 	// RecentOptions are the options added less than recentWindow ago: option
@@ -56,41 +49,36 @@ type fieldItem struct {
 	Field
 }
 
-// Fields reads and writes custom fields.
+// Fields reads and writes custom fields. They are stored by id in their
+// account's partition, one item per field (options included), so every
+// change is one conditional write of one item and nothing can be left
+// half-written.
 type Fields struct {
-	table *storage.Table
+	records *storage.AccountItems[fieldRecord]
 }
 
 // NewFields returns the fields on table.
-func NewFields(table *storage.Table) *Fields { return &Fields{table: table} }
+func NewFields(table *storage.Table) *Fields {
+	return &Fields{storage.NewAccountItems(table, "CUSTOMFIELD#", func(r fieldRecord) (string, string) { return r.LocationID, r.ID })}
+}
 
 // Get returns the account's custom field, or nil when it has none with that
 // id.
 func (s *Fields) Get(ctx context.Context, accountID, id string) (*Field, error) {
-	item, err := s.get(ctx, accountID, id)
-	if err != nil || item == nil {
+	return field(s.records.Get(ctx, accountID, id))
+}
+
+// Update applies change to the account's field record by optimistic
+// locking (storage.UpdateVersioned: change may run once per attempt, and an
+// error from it ends the update) and returns the field as written; nil when
+// the account has no field with that id.
+func (s *Fields) Update(ctx context.Context, accountID, id string, change func(*fieldRecord) error) (*Field, error) {
+	return field(s.records.Update(ctx, accountID, id, change))
+}
+
+func field(r *fieldRecord, err error) (*Field, error) {
+	if err != nil || r == nil {
 		return nil, err
 	}
-	return &item.Field, nil
-}
-
-func (s *Fields) get(ctx context.Context, accountID, id string) (*fieldItem, error) {
-	return storage.Get[fieldItem](ctx, s.table, customFieldKey(accountID, id))
-}
-
-// Update applies change to the account's field item by optimistic locking
-// (storage.UpdateVersioned: change may run once per attempt, and an error
-// from it ends the update) and returns the field as written; nil when the
-// account has no field with that id.
-func (s *Fields) Update(ctx context.Context, accountID, id string, change func(*fieldItem) error) (*Field, error) {
-	item, err := storage.UpdateVersioned(ctx, s.table, customFieldKey(accountID, id), change)
-	if err != nil || item == nil {
-		return nil, err
-	}
-	return &item.Field, nil
-}
-
-// newItem is a field as the demo data writes it: version 1.
-func newItem(f Field) fieldItem {
-	return fieldItem{Key: customFieldKey(f.LocationID, f.ID), Version: 1, Field: f}
+	return &r.Field, nil
 }

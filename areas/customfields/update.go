@@ -119,7 +119,7 @@ func parseOptions(raw json.RawMessage, v *validate.Errors) []optionChange {
 	}
 	var items []json.RawMessage
 	if err := httpio.DecodeValue(raw, "options", &items); err != nil {
-		addViolations(v, err)
+		v.Merge(err)
 		return out
 	}
 	if !v.Check(len(items) <= maxOptions, fmt.Sprintf("options must hold at most %d options", maxOptions)) {
@@ -134,7 +134,7 @@ func parseOptions(raw json.RawMessage, v *validate.Errors) []optionChange {
 		}
 		var o optionBody
 		if err := httpio.DecodeValue(item, field, &o); err != nil {
-			addViolations(v, err)
+			v.Merge(err)
 			continue
 		}
 		// The key is ignored (keys never change; new ones are derived), but
@@ -167,18 +167,6 @@ func parseOptions(raw json.RawMessage, v *validate.Errors) []optionChange {
 		out = append(out, opt)
 	}
 	return out
-}
-
-// addViolations adds the violations of a decoding error (always a
-// validation error from httpio.DecodeValue).
-func addViolations(v *validate.Errors, err error) {
-	if e, ok := apierror.As(err); ok && e.Code == apierror.CodeValidation {
-		for _, msg := range e.Violations {
-			v.Add(msg)
-		}
-		return
-	}
-	v.Add("options is not valid")
 }
 
 // isWebURL reports whether s is an absolute http(s) URL with a host and no
@@ -222,7 +210,7 @@ func (h *handler) update(w http.ResponseWriter, r *http.Request) error {
 	// last across attempts.
 	now := h.clock.Now()
 	var firstLabels map[string]bool
-	updated, err := h.store.Update(ctx, p.AccountID, id, func(item *fieldItem) error {
+	updated, err := h.store.Update(ctx, p.AccountID, id, func(item *fieldRecord) error {
 		if firstLabels == nil {
 			firstLabels = labelSet(item.Options)
 		}

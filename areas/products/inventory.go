@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
@@ -79,7 +78,7 @@ func parseInventory(req inventoryRequest, v *validate.Errors) []parsedItem {
 		field := fmt.Sprintf("items[%d]", i)
 		var it inventoryItem
 		if err := httpio.DecodeValue(raw, field, &it); err != nil {
-			addViolations(v, err)
+			v.Merge(err)
 			continue
 		}
 		ok := true
@@ -115,17 +114,6 @@ func parseInventory(req inventoryRequest, v *validate.Errors) []parsedItem {
 		}})
 	}
 	return parsed
-}
-
-// addViolations copies a validation error's violations into v.
-func addViolations(v *validate.Errors, err error) {
-	if e, ok := apierror.As(err); ok && e.Code == apierror.CodeValidation {
-		for _, m := range e.Violations {
-			v.Add(m)
-		}
-		return
-	}
-	v.Add(err.Error())
 }
 
 // updateInventory sets the inventory of several prices.

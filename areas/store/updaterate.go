@@ -123,7 +123,7 @@ func parseServices(raws []json.RawMessage, v *validate.Errors) []CarrierService 
 	for i, raw := range raws {
 		var in serviceInput
 		if err := httpio.DecodeValue(raw, fmt.Sprintf("shippingCarrierServices[%d]", i), &in); err != nil {
-			addViolations(v, err)
+			v.Merge(err)
 			ok = false
 			continue
 		}

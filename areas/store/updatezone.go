@@ -88,7 +88,7 @@ func parseCountries(raws []json.RawMessage, v *validate.Errors) []Country {
 		f := fmt.Sprintf("countries[%d]", i)
 		var in countryInput
 		if err := httpio.DecodeValue(raw, f, &in); err != nil {
-			addViolations(v, err)
+			v.Merge(err)
 			continue
 		}
 		// A zone is one storage item: bounding the states of the whole zone
@@ -113,7 +113,7 @@ func parseCountries(raws []json.RawMessage, v *validate.Errors) []Country {
 			for j, rawState := range *in.States {
 				var s stateInput
 				if err := httpio.DecodeValue(rawState, fmt.Sprintf("%s.states[%d]", f, j), &s); err != nil {
-					addViolations(v, err)
+					v.Merge(err)
 					statesOK = false
 					continue
 				}
@@ -127,17 +127,6 @@ func parseCountries(raws []json.RawMessage, v *validate.Errors) []Country {
 		countries = append(countries, c)
 	}
 	return countries
-}
-
-// addViolations copies a validation error's violations into v.
-func addViolations(v *validate.Errors, err error) {
-	if e, ok := apierror.As(err); ok && e.Code == apierror.CodeValidation {
-		for _, m := range e.Violations {
-			v.Add(m)
-		}
-		return
-	}
-	v.Add(err.Error())
 }
 
 // apply returns the zone with the change applied (new slices: the stored

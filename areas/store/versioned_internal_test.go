@@ -24,7 +24,7 @@ const (
 func newTestStore(t *testing.T) *Shipping {
 	table := testenv.NewTable(t)
 	deps := app.Deps{Table: table, Clock: clock.NewManual(testenv.Start)}
-	require.NoError(t, seed(context.Background(), deps, []byte(`{"shippingZones":[{"_id":"`+testZone+`","altId":"`+testAccount+`","name":"Old","countries":[{"code":"US"}]}]}`)))
+	require.NoError(t, Area.Seed(context.Background(), deps, []byte(`{"shippingZones":[{"_id":"`+testZone+`","altId":"`+testAccount+`","name":"Old","countries":[{"code":"US"}]}]}`)))
 	return NewShipping(table)
 }
 

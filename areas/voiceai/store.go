@@ -28,59 +28,46 @@ type Action struct {
 	DateUpdated      string         `dynamodbav:"dateUpdated" json:"dateUpdated"`
 }
 
-func agentKey(accountID, agentID string) storage.Key {
-	return storage.Key{PK: storage.AccountPK(accountID), SK: "VOICEAGENT#" + agentID}
-}
-
-// An action's key holds its agent: reading it with the agent named in a
-// request proves in one read that the action belongs to that agent of that
-// account.
-func actionKey(accountID, agentID, actionID string) storage.Key {
-	return storage.Key{PK: storage.AccountPK(accountID), SK: "VOICEACTION#" + agentID + "#" + actionID}
-}
-
-type agentItem struct {
-	storage.Key
-	Agent
-}
-
-type actionItem struct {
-	storage.Key
-	// Version counts the writes of the action; each update is conditional on
-	// the version it read.
+// actionRecord is an action as stored, with the count of its writes: each
+// update is conditional on the version it read (storage.UpdateVersioned).
+type actionRecord struct {
 	Version int64 `dynamodbav:"version"`
 	Action
 }
 
-func newActionItem(a Action, version int64) actionItem {
-	return actionItem{Key: actionKey(a.LocationID, a.AgentID, a.ID), Version: version, Action: a}
-}
-
-// Agents reads and writes voice agents and their actions.
+// Agents reads and writes voice agents and their actions, each stored by id
+// in its account's partition. An action's id holds its agent's: reading it
+// with the agent named in a request proves in one read that the action
+// belongs to that agent of that account.
 type Agents struct {
-	table *storage.Table
+	agents  *storage.AccountItems[Agent]
+	actions *storage.AccountItems[actionRecord]
 }
 
 // NewAgents returns the agents on table.
-func NewAgents(table *storage.Table) *Agents { return &Agents{table: table} }
+func NewAgents(table *storage.Table) *Agents {
+	return &Agents{
+		agents:  storage.NewAccountItems(table, "VOICEAGENT#", func(a Agent) (string, string) { return a.LocationID, a.ID }),
+		actions: storage.NewAccountItems(table, "VOICEACTION#", func(a actionRecord) (string, string) { return a.LocationID, actionID(a.AgentID, a.ID) }),
+	}
+}
+
+// actionID is an action's id within its account: its agent's, then its own.
+func actionID(agentID, id string) string { return agentID + "#" + id }
 
 // GetAgent returns the account's agent, or nil.
 func (s *Agents) GetAgent(ctx context.Context, accountID, agentID string) (*Agent, error) {
-	item, err := storage.Get[agentItem](ctx, s.table, agentKey(accountID, agentID))
-	if err != nil || item == nil {
-		return nil, err
-	}
-	return &item.Agent, nil
+	return s.agents.Get(ctx, accountID, agentID)
 }
 
 // GetAction returns the action of the account's agent and its version, or
 // nil when that agent has no such action.
-func (s *Agents) GetAction(ctx context.Context, accountID, agentID, actionID string) (*Action, int64, error) {
-	item, err := storage.Get[actionItem](ctx, s.table, actionKey(accountID, agentID, actionID))
-	if err != nil || item == nil {
+func (s *Agents) GetAction(ctx context.Context, accountID, agentID, id string) (*Action, int64, error) {
+	rec, err := s.actions.Get(ctx, accountID, actionID(agentID, id))
+	if err != nil || rec == nil {
 		return nil, 0, err
 	}
-	return &item.Action, item.Version, nil
+	return &rec.Action, rec.Version, nil
 }
 
 // UpdateAction applies change to the action of the account's agent and
@@ -89,13 +76,13 @@ func (s *Agents) GetAction(ctx context.Context, accountID, agentID, actionID str
 // version read (storage.UpdateVersioned), so a concurrent write makes the
 // put fail and the update start again from a fresh read: no write is lost or
 // half-applied.
-func (s *Agents) UpdateAction(ctx context.Context, accountID, agentID, actionID string, change func(*Action)) (*Action, error) {
-	item, err := storage.UpdateVersioned(ctx, s.table, actionKey(accountID, agentID, actionID), func(item *actionItem) error {
-		change(&item.Action)
+func (s *Agents) UpdateAction(ctx context.Context, accountID, agentID, id string, change func(*Action)) (*Action, error) {
+	rec, err := s.actions.Update(ctx, accountID, actionID(agentID, id), func(rec *actionRecord) error {
+		change(&rec.Action)
 		return nil
 	})
-	if err != nil || item == nil {
+	if err != nil || rec == nil {
 		return nil, err
 	}
-	return &item.Action, nil
+	return &rec.Action, nil
 }

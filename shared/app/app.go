@@ -53,6 +53,22 @@ func DecodeSeed(area string, raw json.RawMessage, dst any) error {
 	return nil
 }
 
+// Seeder returns the Seed of an area whose part of a dataset decodes
+// (strictly, see DecodeSeed) into a D, and which load checks and writes.
+// Errors name the area.
+func Seeder[D any](area string, load func(ctx context.Context, deps Deps, data D) error) func(context.Context, Deps, json.RawMessage) error {
+	return func(ctx context.Context, deps Deps, raw json.RawMessage) error {
+		var data D
+		if err := DecodeSeed(area, raw, &data); err != nil {
+			return err
+		}
+		if err := load(ctx, deps, data); err != nil {
+			return fmt.Errorf("%s: %w", area, err)
+		}
+		return nil
+	}
+}
+
 // Server is an assembled API.
 type Server struct {
 	// Handler serves requests through the whole pipeline.
