@@ -3,8 +3,8 @@ package adpublishing
 import (
 	"net/http"
 
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -21,18 +21,12 @@ type deleteIntegrationResponse struct {
 }
 
 func (h *handler) deleteSocialIntegration(w http.ResponseWriter, r *http.Request) error {
-	var req deleteIntegrationRequest
-	if err := httpio.DecodeJSON(r, &req); err != nil {
-		return err
-	}
-	var v validate.Errors
-	if v.Required("locationId", req.LocationID) {
-		v.ID("locationId", *req.LocationID)
-	}
-	if err := v.Err(); err != nil {
-		return err
-	}
-	p, err := auth.RequireAccount(r.Context(), *req.LocationID)
+	_, p, err := request.Body(r, func(req *deleteIntegrationRequest, v *validate.Errors) *string {
+		if v.Required("locationId", req.LocationID) {
+			v.ID("locationId", *req.LocationID)
+		}
+		return req.LocationID
+	})
 	if err != nil {
 		return err
 	}

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -64,9 +64,7 @@ type reportingListRequest struct {
 	campaignID string
 }
 
-func parseReportingList(r *http.Request) (reportingListRequest, error) {
-	var v validate.Errors
-	q := httpio.NewQuery(r, &v)
+func parseReportingList(q httpio.Query, v *validate.Errors) (reportingListRequest, *string) {
 	req := reportingListRequest{
 		locationID: q.RequiredID("locationId"),
 		listType:   q.Required("listType"),
@@ -78,8 +76,8 @@ func parseReportingList(r *http.Request) (reportingListRequest, error) {
 	if req.typ != "" {
 		v.OneOf("type", req.typ, IntegrationTypes...)
 	}
-	start, startOK := parseDate(&v, q, "startDate")
-	end, endOK := parseDate(&v, q, "endDate")
+	start, startOK := parseDate(v, q, "startDate")
+	end, endOK := parseDate(v, q, "endDate")
 	if startOK && endOK {
 		switch days := int(end.Sub(start).Hours()/24) + 1; {
 		case end.Before(start):
@@ -97,7 +95,7 @@ func parseReportingList(r *http.Request) (reportingListRequest, error) {
 			v.ID("campaignId", req.campaignID)
 		}
 	}
-	return req, v.Err()
+	return req, &req.locationID
 }
 
 // parseDate reads a required YYYY-MM-DD date that must exist in the calendar.
@@ -119,14 +117,11 @@ func parseDate(v *validate.Errors, q httpio.Query, name string) (time.Time, bool
 }
 
 func (h *handler) reportingList(w http.ResponseWriter, r *http.Request) error {
-	req, err := parseReportingList(r)
+	req, _, err := request.Query(r, parseReportingList)
 	if err != nil {
 		return err
 	}
 	ctx := r.Context()
-	if _, err := auth.RequireAccount(ctx, req.locationID); err != nil {
-		return err
-	}
 
 	// The campaign names, needed for campaign rows and ad-group rows alike.
 	var campaigns []Campaign

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/ids"
@@ -72,7 +72,7 @@ type fontInput struct {
 }
 
 // checker adds the rules of list items to validate.Errors.
-type checker struct{ validate.Errors }
+type checker struct{ *validate.Errors }
 
 // text checks a required string of at most max characters.
 func (c *checker) text(field string, v *string, max int) bool {
@@ -103,8 +103,9 @@ func (c *checker) count(list string, n int) {
 	c.Check(n <= maxItems, fmt.Sprintf("%s must hold at most %d items", list, maxItems))
 }
 
-func (req createRequest) validate() error {
-	var c checker
+// check checks the request's rules and returns the account it names.
+func (req *createRequest) check(v *validate.Errors) *string {
+	c := checker{v}
 	if c.Required("locationId", req.LocationID) {
 		c.ID("locationId", *req.LocationID)
 	}
@@ -152,22 +153,15 @@ func (req createRequest) validate() error {
 	if req.Type != nil && c.OneOf("type", *req.Type, TypeTemplate, TypeBlank, TypeSnapshot) {
 		c.Check(*req.Type != TypeBlank || req.BrandBoardID == nil, "type blank cannot be combined with brandBoardId: a blank board copies nothing")
 	}
-	return c.Err()
+	return req.LocationID
 }
 
 func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
-	var req createRequest
-	if err := httpio.DecodeJSON(r, &req); err != nil {
-		return err
-	}
-	if err := req.validate(); err != nil {
-		return err
-	}
-	ctx := r.Context()
-	p, err := auth.RequireAccount(ctx, *req.LocationID)
+	req, p, err := request.Body(r, (*createRequest).check)
 	if err != nil {
 		return err
 	}
+	ctx := r.Context()
 
 	now := clock.Timestamp(h.clock.Now())
 	b := Board{

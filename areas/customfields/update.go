@@ -9,8 +9,8 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/validate"
@@ -29,6 +29,8 @@ type updateBody struct {
 	Options         json.RawMessage `json:"options"`
 	AcceptedFormats *string         `json:"acceptedFormats"`
 	MaxFileLimit    *float64        `json:"maxFileLimit"`
+
+	change change // what the body sets, once checked
 }
 
 // optionBody is one option of the body (OptionDTO).
@@ -64,15 +66,11 @@ type updateResponse struct {
 	Field Field `json:"field"`
 }
 
-// parseUpdate decodes the body and checks every rule that holds whatever the
-// stored field is. The violations are returned in v, not as an error, so
-// that the rules that depend on the field can add to the same answer.
-func parseUpdate(r *http.Request, v *validate.Errors) (change, error) {
-	var body updateBody
-	if err := httpio.DecodeJSON(r, &body); err != nil {
-		return change{}, err
-	}
-	var c change
+// check checks every rule that holds whatever the stored field is, records
+// the violations in v, and returns the account the body names. What the
+// body sets is then in body.change.
+func (body *updateBody) check(v *validate.Errors) *string {
+	c := &body.change
 	if v.Required("locationId", body.LocationID) && v.ID("locationId", *body.LocationID) {
 		c.locationID = *body.LocationID
 	}
@@ -105,7 +103,7 @@ func parseUpdate(r *http.Request, v *validate.Errors) (change, error) {
 			c.maxFileLimit = &limit
 		}
 	}
-	return c, nil
+	return body.LocationID
 }
 
 // parseOptions checks the options array on its own: an array of at most
@@ -187,21 +185,14 @@ func (h *handler) update(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var v validate.Errors
-	c, err := parseUpdate(r, &v)
+	// The body's own rules first, then the account it names: neither needs
+	// the field, and another account's caller learns nothing about its
+	// fields, not even their rule failures.
+	body, p, err := request.Body(r, (*updateBody).check)
 	if err != nil {
 		return err
 	}
-	if c.locationID == "" {
-		return v.Err() // no account to check: the locationId violation answers
-	}
-	ctx := r.Context()
-	// The account is checked before the field is read: another account's
-	// caller learns nothing about its fields, not even their rule failures.
-	p, err := auth.RequireAccount(ctx, c.locationID)
-	if err != nil {
-		return err
-	}
+	c, ctx := body.change, r.Context()
 
 	// Optimistic locking: read the field, apply the change, write it back
 	// only if nobody wrote in between; otherwise re-read, re-apply and
@@ -215,11 +206,8 @@ func (h *handler) update(w http.ResponseWriter, r *http.Request) error {
 			firstLabels = labelSet(item.Options)
 		}
 		next, problems := apply(item.Field, unseenLabels(*item, firstLabels, now), c, clock.Timestamp(now))
-		for _, msg := range problems {
-			v.Add(msg)
-		}
-		if err := v.Err(); err != nil {
-			return err
+		if len(problems) > 0 {
+			return apierror.Invalid(problems...)
 		}
 		item.RecentOptions = nextRecent(item.RecentOptions, item.Field, next, now)
 		item.Field = next

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -59,9 +59,7 @@ type listRequest struct {
 	fetchAll  bool
 }
 
-func parseList(r *http.Request) (listRequest, error) {
-	var v validate.Errors
-	q := httpio.NewQuery(r, &v)
+func parseList(q httpio.Query, v *validate.Errors) (listRequest, *string) {
 	req := listRequest{
 		offset:   q.Int("offset", 0, 0, maxOffset),
 		limit:    q.Int("limit", defaultLimit, 1, maxLimit),
@@ -92,7 +90,7 @@ func parseList(r *http.Request) (listRequest, error) {
 			v.ID("parentId", req.parentID)
 		}
 	}
-	return req, v.Err()
+	return req, &req.accountID
 }
 
 // list answers one page of an account's files or folders: those directly in
@@ -101,15 +99,11 @@ func parseList(r *http.Request) (listRequest, error) {
 // entries sorted by (sortBy, id), so offset paging over an unchanged folder
 // returns every entry exactly once.
 func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
-	req, err := parseList(r)
+	req, p, err := request.Query(r, parseList)
 	if err != nil {
 		return err
 	}
 	ctx := r.Context()
-	p, err := auth.RequireAccount(ctx, req.accountID)
-	if err != nil {
-		return err
-	}
 	account := p.AccountID
 	folders, err := h.store.ofType(ctx, account, TypeFolder)
 	if err != nil {

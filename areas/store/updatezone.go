@@ -142,25 +142,16 @@ func (c zoneChange) apply(z Zone) Zone {
 }
 
 func (h *handler) updateZone(w http.ResponseWriter, r *http.Request) error {
-	zoneID, err := pathHexID(r, "shippingZoneId")
+	var change zoneChange
+	ids, _, p, err := readUpdate(r, func(req *zoneRequest, v *validate.Errors) *string {
+		named := req.check(v)
+		change = parseZone(*req, v)
+		return named
+	}, "shippingZoneId")
 	if err != nil {
 		return err
 	}
-	var req zoneRequest
-	if err := httpio.DecodeJSON(r, &req); err != nil {
-		return err
-	}
-	var v validate.Errors
-	named := req.check(&v)
-	change := parseZone(req, &v)
-	ctx := r.Context()
-	p, err := requireAccount(ctx, named)
-	if err != nil {
-		return err
-	}
-	if err := v.Err(); err != nil {
-		return err
-	}
+	zoneID, ctx := ids[0], r.Context()
 
 	// The zone is looked up in the caller's partition only: another
 	// account's zone is not found. Its rates come with it, in one read.
