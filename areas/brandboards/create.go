@@ -162,6 +162,18 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
+	sourceID := ""
+	if req.BrandBoardID != nil {
+		sourceID = *req.BrandBoardID
+	}
+	makeDefault := req.Default != nil && *req.Default
+	// One round trip of reads, while admission runs: the source (looked up
+	// in the caller's account only: another account's board is not found)
+	// and, for a default board, the pointer and the account's boards.
+	c, err := h.store.prepare(ctx, p.AccountID, sourceID, makeDefault)
+	if err != nil {
+		return err
+	}
 
 	now := clock.Timestamp(h.clock.Now())
 	b := Board{
@@ -171,7 +183,7 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
 		Logos:      []Logo{},
 		Colors:     []Color{},
 		Fonts:      []Font{},
-		Default:    req.Default != nil && *req.Default,
+		Default:    makeDefault,
 		Meta:       Meta{SourceType: TypeBlank},
 		CreatedAt:  now,
 		UpdatedAt:  now,
@@ -179,13 +191,8 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
 	if req.ParentID != nil {
 		b.ParentID = *req.ParentID
 	}
-	if req.BrandBoardID != nil {
-		// The source is looked up in the caller's account only: another
-		// account's board is not found.
-		src, err := h.store.board(ctx, p.AccountID, *req.BrandBoardID)
-		if err != nil {
-			return err
-		}
+	if sourceID != "" {
+		src := c.source
 		if src == nil || src.Deleted {
 			return apierror.Invalid(fmt.Sprintf("brandBoardId %q does not name a brand board of this account", *req.BrandBoardID))
 		}
@@ -206,7 +213,7 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
 		b.Fonts = fonts(*req.Fonts)
 	}
 
-	err = h.store.Create(ctx, b)
+	err = h.store.create(ctx, b, c)
 	var unsettled *SettleError
 	if errors.As(err, &unsettled) {
 		// The board is created and is the default (the pointer says so);
