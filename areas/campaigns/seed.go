@@ -2,7 +2,6 @@ package campaigns
 
 import (
 	"context"
-	"strings"
 
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/validate"
@@ -20,9 +19,7 @@ func seed(ctx context.Context, d app.Deps, data SeedData) error {
 // checkSeedCampaign holds a demo campaign to what the list could serve.
 func checkSeedCampaign(c *Campaign) error {
 	var v validate.Errors
-	v.ID("campaign id", c.ID)
-	v.ID("locationId", c.LocationID)
-	v.Check(strings.TrimSpace(c.Name) != "", "name is required")
+	validate.NamedRecord(&v, "campaign", c.ID, c.LocationID, c.Name)
 	v.OneOf("status", c.Status, Statuses...)
 	return v.Err()
 }

@@ -2,7 +2,6 @@ package surveys
 
 import (
 	"context"
-	"strings"
 
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/validate"
@@ -20,9 +19,7 @@ func seed(ctx context.Context, d app.Deps, data SeedData) error {
 // checkSeedSurvey holds a demo survey to what the list could serve.
 func checkSeedSurvey(s *Survey) error {
 	var v validate.Errors
-	v.ID("survey id", s.ID)
-	v.ID("locationId", s.LocationID)
-	v.Check(strings.TrimSpace(s.Name) != "", "name is required")
+	validate.NamedRecord(&v, "survey", s.ID, s.LocationID, s.Name)
 	v.OneOf("type", s.Type, Types...)
 	return v.Err()
 }

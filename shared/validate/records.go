@@ -30,3 +30,12 @@ func Stamp(now string, timestamps ...*string) error {
 	}
 	return nil
 }
+
+// NamedRecord records the violations of what every named record of an
+// account has: a well-formed id and account id, and a name that is not
+// blank. kind names the record ("campaign id must be an id ...").
+func NamedRecord(v *Errors, kind, id, accountID, name string) {
+	v.ID(kind+" id", id)
+	v.ID("locationId", accountID)
+	v.Check(strings.TrimSpace(name) != "", "name is required")
+}
