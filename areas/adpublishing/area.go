@@ -10,7 +10,7 @@ import (
 )
 
 // Area is the ad-publishing area.
-var Area = app.Area{Name: "ad-publishing", Routes: routes, Seed: seed}
+var Area = app.Area{Name: "ad-publishing", Routes: routes, Seed: app.Seeder("ad-publishing", seed)}
 
 type handler struct {
 	store *Ads

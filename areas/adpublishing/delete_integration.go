@@ -3,10 +3,9 @@ package adpublishing
 import (
 	"net/http"
 
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -22,24 +21,18 @@ type deleteIntegrationResponse struct {
 }
 
 func (h *handler) deleteSocialIntegration(w http.ResponseWriter, r *http.Request) error {
-	var req deleteIntegrationRequest
-	if err := httpio.DecodeJSON(r, &req); err != nil {
-		return err
-	}
-	var v validate.Errors
-	if v.Required("locationId", req.LocationID) {
-		v.ID("locationId", *req.LocationID)
-	}
-	if err := v.Err(); err != nil {
-		return err
-	}
-	p, err := auth.RequireAccount(r.Context(), *req.LocationID)
+	_, p, err := request.Body(r, func(req *deleteIntegrationRequest, v *validate.Errors) *string {
+		if v.Required("locationId", req.LocationID) {
+			v.ID("locationId", *req.LocationID)
+		}
+		return req.LocationID
+	})
 	if err != nil {
 		return err
 	}
 	deleted, err := h.store.DeleteSocialIntegration(r.Context(), p.AccountID)
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	if !deleted {
 		return apierror.NotFound("This account has no social ad network integration to remove")

@@ -6,10 +6,9 @@ import (
 	"sort"
 	"time"
 
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -65,9 +64,7 @@ type reportingListRequest struct {
 	campaignID string
 }
 
-func parseReportingList(r *http.Request) (reportingListRequest, error) {
-	var v validate.Errors
-	q := httpio.NewQuery(r, &v)
+func parseReportingList(q httpio.Query, v *validate.Errors) (reportingListRequest, *string) {
 	req := reportingListRequest{
 		locationID: q.RequiredID("locationId"),
 		listType:   q.Required("listType"),
@@ -79,8 +76,8 @@ func parseReportingList(r *http.Request) (reportingListRequest, error) {
 	if req.typ != "" {
 		v.OneOf("type", req.typ, IntegrationTypes...)
 	}
-	start, startOK := parseDate(&v, q, "startDate")
-	end, endOK := parseDate(&v, q, "endDate")
+	start, startOK := parseDate(v, q, "startDate")
+	end, endOK := parseDate(v, q, "endDate")
 	if startOK && endOK {
 		switch days := int(end.Sub(start).Hours()/24) + 1; {
 		case end.Before(start):
@@ -98,7 +95,7 @@ func parseReportingList(r *http.Request) (reportingListRequest, error) {
 			v.ID("campaignId", req.campaignID)
 		}
 	}
-	return req, v.Err()
+	return req, &req.locationID
 }
 
 // parseDate reads a required YYYY-MM-DD date that must exist in the calendar.
@@ -120,28 +117,25 @@ func parseDate(v *validate.Errors, q httpio.Query, name string) (time.Time, bool
 }
 
 func (h *handler) reportingList(w http.ResponseWriter, r *http.Request) error {
-	req, err := parseReportingList(r)
+	req, _, err := request.Query(r, parseReportingList)
 	if err != nil {
 		return err
 	}
 	ctx := r.Context()
-	if _, err := auth.RequireAccount(ctx, req.locationID); err != nil {
-		return err
-	}
 
 	// The campaign names, needed for campaign rows and ad-group rows alike.
 	var campaigns []Campaign
 	if req.campaignID != "" {
 		c, err := h.store.Campaign(ctx, req.locationID, req.typ, req.campaignID)
 		if err != nil {
-			return storage.Classify(err)
+			return err
 		}
 		if c == nil {
 			return apierror.NotFound("Campaign %s was not found among this account's %s campaigns", req.campaignID, req.typ)
 		}
 		campaigns = []Campaign{*c}
 	} else if campaigns, err = h.store.Campaigns(ctx, req.locationID, req.typ); err != nil {
-		return storage.Classify(err)
+		return err
 	}
 
 	level := levelCampaign
@@ -153,7 +147,7 @@ func (h *handler) reportingList(w http.ResponseWriter, r *http.Request) error {
 		start: req.start, end: req.end, campaignID: req.campaignID,
 	})
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 
 	resp := ReportingListResponse{
@@ -165,7 +159,7 @@ func (h *handler) reportingList(w http.ResponseWriter, r *http.Request) error {
 	} else {
 		groups, err := h.store.AdGroups(ctx, req.locationID, req.typ, req.campaignID)
 		if err != nil {
-			return storage.Classify(err)
+			return err
 		}
 		resp.Rows, resp.Totals = adGroupRows(items, campaigns, groups)
 	}

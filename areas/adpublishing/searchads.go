@@ -2,12 +2,8 @@ package adpublishing
 
 import (
 	"context"
-	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/bizplatform/api/shared/storage"
 )
@@ -92,24 +88,17 @@ type DailyMetrics struct {
 //
 // and the narrowed report is one BETWEEN Query of that index. The price is a
 // second write per row, paid once when rows are loaded.
-func campaignKey(accountID, typ, campaignID string) storage.Key {
-	return storage.Key{PK: storage.AccountPK(accountID), SK: campaignPrefix(typ) + campaignID}
-}
+func campaignID(typ, id string) string { return typ + "#" + id }
 
-func campaignPrefix(typ string) string { return "SEARCHADS_CAMPAIGN#" + typ + "#" }
-
-func adGroupKey(accountID, typ, campaignID, adGroupID string) storage.Key {
-	return storage.Key{PK: storage.AccountPK(accountID), SK: adGroupPrefix(typ, campaignID) + adGroupID}
-}
-
-// adGroupPrefix is the sort-key prefix of the ad groups of one campaign, or
-// of every campaign of the type when campaignID is "".
-func adGroupPrefix(typ, campaignID string) string {
-	p := "SEARCHADS_ADGROUP#" + typ + "#"
+// adGroupID is an ad group's id within its account; with adGroupID "" it is
+// the prefix of the ad groups of one campaign, and with campaignID "" too,
+// of every campaign of the type.
+func adGroupID(typ, campaignID, adGroupID string) string {
+	id := typ + "#"
 	if campaignID != "" {
-		p += campaignID + "#"
+		id += campaignID + "#" + adGroupID
 	}
-	return p
+	return id
 }
 
 // reportDayPrefix is the sort-key prefix of the rows of one level and day.
@@ -144,16 +133,6 @@ func campaignReportsSK(level, date, adGroupID string) string {
 // every key of that day from above.
 const afterAllIDs = "~"
 
-type campaignItem struct {
-	storage.Key
-	Campaign
-}
-
-type adGroupItem struct {
-	storage.Key
-	AdGroup
-}
-
 // reportItem is one entity's reporting row of one day. Level says which
 // entity: the campaign itself, or AdGroupID of CampaignID.
 type reportItem struct {
@@ -165,14 +144,6 @@ type reportItem struct {
 	CampaignID string `dynamodbav:"campaignId"`
 	AdGroupID  string `dynamodbav:"adGroupId,omitempty"`
 	DailyMetrics
-}
-
-func newCampaignItem(c Campaign) campaignItem {
-	return campaignItem{Key: campaignKey(c.LocationID, c.Type, c.ID), Campaign: c}
-}
-
-func newAdGroupItem(g AdGroup) adGroupItem {
-	return adGroupItem{Key: adGroupKey(g.LocationID, g.Type, g.CampaignID, g.ID), AdGroup: g}
 }
 
 func newCampaignReportItem(c Campaign, m DailyMetrics) reportItem {
@@ -202,46 +173,42 @@ func newAdGroupReportItem(g AdGroup, m DailyMetrics) reportItem {
 
 // Ads reads and writes the area's records.
 type Ads struct {
-	table *storage.Table
+	table     *storage.Table
+	campaigns *storage.AccountItems[Campaign]
+	adGroups  *storage.AccountItems[AdGroup]
+	social    *storage.AccountItems[SocialIntegration]
 }
 
 // NewAds returns the ads on table.
-func NewAds(table *storage.Table) *Ads { return &Ads{table: table} }
+func NewAds(table *storage.Table) *Ads {
+	return &Ads{
+		table: table,
+		campaigns: storage.NewAccountItems(table, "SEARCHADS_CAMPAIGN#",
+			func(c Campaign) (string, string) { return c.LocationID, campaignID(c.Type, c.ID) }),
+		adGroups: storage.NewAccountItems(table, "SEARCHADS_ADGROUP#",
+			func(g AdGroup) (string, string) { return g.LocationID, adGroupID(g.Type, g.CampaignID, g.ID) }),
+		// The integration is a singleton of the account's partition: its key
+		// holds no id, so "one per account" is the key schema's doing, not a
+		// check's.
+		social: storage.NewAccountItems(table, "SOCIALADS_INTEGRATION",
+			func(i SocialIntegration) (string, string) { return i.LocationID, "" }),
+	}
+}
 
 // Campaign returns the account's campaign of the integration type, or nil.
-func (s *Ads) Campaign(ctx context.Context, accountID, typ, campaignID string) (*Campaign, error) {
-	item, err := storage.Get[campaignItem](ctx, s.table, campaignKey(accountID, typ, campaignID))
-	if err != nil || item == nil {
-		return nil, err
-	}
-	return &item.Campaign, nil
+func (s *Ads) Campaign(ctx context.Context, accountID, typ, id string) (*Campaign, error) {
+	return s.campaigns.Get(ctx, accountID, campaignID(typ, id))
 }
 
 // Campaigns returns the account's campaigns of the integration type, by id.
 func (s *Ads) Campaigns(ctx context.Context, accountID, typ string) ([]Campaign, error) {
-	items, err := storage.QueryPartition[campaignItem](ctx, s.table, storage.AccountPK(accountID), campaignPrefix(typ))
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Campaign, len(items))
-	for i, it := range items {
-		out[i] = it.Campaign
-	}
-	return out, nil
+	return s.campaigns.ListUnder(ctx, accountID, campaignID(typ, ""))
 }
 
 // AdGroups returns the ad groups of one campaign of the integration type, or
 // of all its campaigns when campaignID is "".
 func (s *Ads) AdGroups(ctx context.Context, accountID, typ, campaignID string) ([]AdGroup, error) {
-	items, err := storage.QueryPartition[adGroupItem](ctx, s.table, storage.AccountPK(accountID), adGroupPrefix(typ, campaignID))
-	if err != nil {
-		return nil, err
-	}
-	out := make([]AdGroup, len(items))
-	for i, it := range items {
-		out[i] = it.AdGroup
-	}
-	return out, nil
+	return s.adGroups.ListUnder(ctx, accountID, adGroupID(typ, campaignID, ""))
 }
 
 // reportRange asks for the daily rows of one level from start to end (both
@@ -257,43 +224,21 @@ type reportRange struct {
 // reportRows reads the rows of a range with one Query (paged): the base
 // table's date-first keys for every campaign, the per-campaign index for one.
 func (s *Ads) reportRows(ctx context.Context, rr reportRange) ([]reportItem, error) {
-	var keyCond expression.KeyConditionBuilder
-	in := &dynamodb.QueryInput{TableName: aws.String(s.table.Name)}
 	if rr.campaignID == "" {
-		keyCond = expression.Key(storage.AttrPK).Equal(expression.Value(storage.AccountPK(rr.accountID))).
-			And(expression.Key(storage.AttrSK).Between(
-				expression.Value(reportDayPrefix(rr.typ, rr.level, rr.start)),
-				expression.Value(reportDayPrefix(rr.typ, rr.level, rr.end)+"#"+afterAllIDs)))
-		in.ConsistentRead = aws.Bool(true)
-	} else {
-		// An index read is eventually consistent: a row loaded a moment ago
-		// may be missing, which a report tolerates.
-		keyCond = expression.Key(storage.AttrGSI1PK).Equal(expression.Value(campaignReportsPK(rr.accountID, rr.typ, rr.campaignID))).
+		return storage.QueryAll[reportItem](ctx, s.table, storage.Query{
+			Key: expression.Key(storage.AttrPK).Equal(expression.Value(storage.AccountPK(rr.accountID))).
+				And(expression.Key(storage.AttrSK).Between(
+					expression.Value(reportDayPrefix(rr.typ, rr.level, rr.start)),
+					expression.Value(reportDayPrefix(rr.typ, rr.level, rr.end)+"#"+afterAllIDs))),
+		})
+	}
+	// An index read is eventually consistent: a row loaded a moment ago may
+	// be missing, which a report tolerates.
+	return storage.QueryAll[reportItem](ctx, s.table, storage.Query{
+		Index: storage.IndexGSI1,
+		Key: expression.Key(storage.AttrGSI1PK).Equal(expression.Value(campaignReportsPK(rr.accountID, rr.typ, rr.campaignID))).
 			And(expression.Key(storage.AttrGSI1SK).Between(
 				expression.Value(rr.level+"#"+rr.start),
-				expression.Value(rr.level+"#"+rr.end+"#"+afterAllIDs)))
-		in.IndexName = aws.String(storage.IndexGSI1)
-	}
-	expr, err := expression.NewBuilder().WithKeyCondition(keyCond).Build()
-	if err != nil {
-		return nil, fmt.Errorf("build report query: %w", err)
-	}
-	in.KeyConditionExpression = expr.KeyCondition()
-	in.ExpressionAttributeNames = expr.Names()
-	in.ExpressionAttributeValues = expr.Values()
-
-	var all []reportItem
-	p := dynamodb.NewQueryPaginator(s.table.DB, in)
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, err
-		}
-		var items []reportItem
-		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
-			return nil, fmt.Errorf("decode report rows: %w", err)
-		}
-		all = append(all, items...)
-	}
-	return all, nil
+				expression.Value(rr.level+"#"+rr.end+"#"+afterAllIDs))),
+	})
 }

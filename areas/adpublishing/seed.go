@@ -2,13 +2,13 @@ package adpublishing
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"time"
 
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -37,35 +37,32 @@ type SeedAdGroup struct {
 // seed writes the data with plain puts: every record is one item written as
 // a whole, so a load interrupted half-way is completed by loading again.
 // Entities are written before their reporting rows.
-func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
-	var data SeedData
-	if err := app.DecodeSeed("ad-publishing", raw, &data); err != nil {
-		return err
-	}
-	var entities, rows []any
-	for _, c := range data.SearchAdsCampaigns {
+func seed(ctx context.Context, d app.Deps, data SeedData) error {
+	s := NewAds(d.Table)
+	campaigns := make([]Campaign, len(data.SearchAdsCampaigns))
+	var groups []AdGroup
+	var rows []any
+	for i, c := range data.SearchAdsCampaigns {
 		if err := checkCampaign(c); err != nil {
-			return fmt.Errorf("ad-publishing: campaign %q: %w", c.ID, err)
+			return fmt.Errorf("campaign %q: %w", c.ID, err)
 		}
-		entities = append(entities, newCampaignItem(c.Campaign))
+		campaigns[i] = c.Campaign
 		for _, m := range c.Daily {
 			rows = append(rows, newCampaignReportItem(c.Campaign, m))
 		}
 		for _, sg := range c.AdGroups {
 			g := AdGroup{ID: sg.ID, CampaignID: c.ID, LocationID: c.LocationID, Type: c.Type, Name: sg.Name, Status: sg.Status}
-			entities = append(entities, newAdGroupItem(g))
+			groups = append(groups, g)
 			for _, m := range sg.Daily {
 				rows = append(rows, newAdGroupReportItem(g, m))
 			}
 		}
 	}
-	for _, in := range data.SocialAdsIntegrations {
-		if err := checkSocialIntegration(in); err != nil {
-			return fmt.Errorf("ad-publishing: social integration of %q: %w", in.LocationID, err)
-		}
-		entities = append(entities, newSocialIntegrationItem(in))
-	}
-	if err := d.Table.BatchPut(ctx, entities); err != nil {
+	var entities storage.Loading
+	storage.Load(&entities, s.campaigns, campaigns, nil)
+	storage.Load(&entities, s.adGroups, groups, nil)
+	storage.Load(&entities, s.social, data.SocialAdsIntegrations, checkSocialIntegration)
+	if err := entities.Write(ctx, d.Table); err != nil {
 		return err
 	}
 	return d.Table.BatchPut(ctx, rows)
@@ -124,7 +121,7 @@ func checkEntity(name, status string, daily []DailyMetrics) error {
 	return nil
 }
 
-func checkSocialIntegration(in SocialIntegration) error {
+func checkSocialIntegration(in *SocialIntegration) error {
 	msg := validate.IDProblem("id", in.ID) + validate.IDProblem("locationId", in.LocationID) + validate.IDProblem("adAccountId", in.AdAccountID)
 	if msg != "" {
 		return errors.New(msg)

@@ -14,7 +14,7 @@ import (
 )
 
 // Area is the associations area.
-var Area = app.Area{Name: "associations", Routes: routes, Seed: seed}
+var Area = app.Area{Name: "associations", Routes: routes, Seed: app.Seeder("associations", seed)}
 
 type handler struct {
 	store    *Graph

@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/ids"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -27,16 +26,12 @@ type createAssociationRequest struct {
 	FirstObjectKey    *string `json:"firstObjectKey"`
 	SecondObjectLabel *string `json:"secondObjectLabel"`
 	SecondObjectKey   *string `json:"secondObjectKey"`
+
+	first, second objectRef // the two sides, once checked
 }
 
-// validAssociation is a request that passed the field rules.
-type validAssociation struct {
-	req           createAssociationRequest
-	first, second objectRef
-}
-
-func (req createAssociationRequest) validate() (validAssociation, error) {
-	var v validate.Errors
+// check checks the request's rules and returns the account it names.
+func (req *createAssociationRequest) check(v *validate.Errors) *string {
 	if v.Required("locationId", req.LocationID) {
 		v.ID("locationId", *req.LocationID)
 	}
@@ -62,34 +57,27 @@ func (req createAssociationRequest) validate() (validAssociation, error) {
 	if okFirst && okSecond && !first.isContact() && !second.isContact() {
 		v.Add("firstObjectKey and secondObjectKey must include a contact: the supported pairs are contact to contact and contact to custom object")
 	}
-	return validAssociation{req: req, first: first, second: second}, v.Err()
+	req.first, req.second = first, second
+	return req.LocationID
 }
 
 func (h *handler) createAssociation(w http.ResponseWriter, r *http.Request) error {
-	var req createAssociationRequest
-	if err := httpio.DecodeJSON(r, &req); err != nil {
-		return err
-	}
-	valid, err := req.validate()
+	req, p, err := request.Body(r, (*createAssociationRequest).check)
 	if err != nil {
 		return err
 	}
 	ctx := r.Context()
-	p, err := auth.RequireAccount(ctx, *req.LocationID)
-	if err != nil {
-		return err
-	}
 	// At most one side is a custom object; it must be one of this account's.
 	for _, side := range []struct {
 		field string
 		ref   objectRef
-	}{{"firstObjectKey", valid.first}, {"secondObjectKey", valid.second}} {
+	}{{"firstObjectKey", req.first}, {"secondObjectKey", req.second}} {
 		if side.ref.isContact() {
 			continue
 		}
 		obj, err := h.store.CustomObject(ctx, p.AccountID, side.ref.customObject)
 		if err != nil {
-			return storage.Classify(err)
+			return err
 		}
 		if obj == nil {
 			return apierror.Invalid(fmt.Sprintf("%s names the custom object %q, which this account does not have", side.field, side.ref.customObject))
@@ -111,7 +99,7 @@ func (h *handler) createAssociation(w http.ResponseWriter, r *http.Request) erro
 		return apierror.Invalid(fmt.Sprintf("key %q is already used by another association of this account (keys compare case-insensitively)", a.Key))
 	}
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	return httpio.WriteJSON(w, http.StatusCreated, a)
 }

@@ -7,12 +7,11 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/ids"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -33,8 +32,8 @@ type relationResponse struct {
 	SecondRecordID string `json:"secondRecordId"`
 }
 
-func (req createRelationRequest) validate() error {
-	var v validate.Errors
+// check checks the request's rules and returns the account it names.
+func (req *createRelationRequest) check(v *validate.Errors) *string {
 	for _, f := range []struct {
 		name string
 		val  *string
@@ -48,28 +47,21 @@ func (req createRelationRequest) validate() error {
 			v.ID(f.name, *f.val)
 		}
 	}
-	return v.Err()
+	return req.LocationID
 }
 
 func (h *handler) createRelation(w http.ResponseWriter, r *http.Request) error {
-	var req createRelationRequest
-	if err := httpio.DecodeJSON(r, &req); err != nil {
-		return err
-	}
-	if err := req.validate(); err != nil {
-		return err
-	}
-	ctx := r.Context()
-	p, err := auth.RequireAccount(ctx, *req.LocationID)
+	req, p, err := request.Body(r, (*createRelationRequest).check)
 	if err != nil {
 		return err
 	}
+	ctx := r.Context()
 	// Everything is looked up in the token's account only: another account's
 	// association or records are simply not found (422, the status the
 	// operation lists for a request it cannot carry out).
 	a, err := h.store.Association(ctx, p.AccountID, *req.AssociationID)
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	if a == nil {
 		return apierror.Invalid(fmt.Sprintf("associationId %q does not name an association of this account", *req.AssociationID))
@@ -94,7 +86,7 @@ func (h *handler) createRelation(w http.ResponseWriter, r *http.Request) error {
 	var v validate.Errors
 	for _, s := range sides {
 		if s.err != nil {
-			return storage.Classify(s.err)
+			return s.err
 		}
 		v.Check(s.problem == "", s.problem)
 	}
@@ -122,7 +114,7 @@ func (h *handler) createRelation(w http.ResponseWriter, r *http.Request) error {
 		return apierror.Invalid(fmt.Sprintf("firstRecordId %q and secondRecordId %q are already related under association %q%s", firstID, secondID, a.Key, order))
 	}
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	return httpio.WriteJSON(w, http.StatusCreated, relationResponse{Association: *a, RelationID: rel.ID, FirstRecordID: firstID, SecondRecordID: secondID})
 }

@@ -2,8 +2,6 @@ package associations
 
 import (
 	"context"
-
-	"github.com/bizplatform/api/shared/storage"
 )
 
 // CustomObject is the definition of an account's custom object (a pet, a
@@ -33,38 +31,14 @@ type CustomRecord struct {
 
 // A custom object's definition is stored by object name; its records by
 // object name and record id, so a record id only counts under its object.
-func customObjectKey(accountID, name string) storage.Key {
-	return storage.Key{PK: storage.AccountPK(accountID), SK: "CUSTOMOBJECT#" + name}
-}
-
-func customRecordKey(accountID, objectName, recordID string) storage.Key {
-	return storage.Key{PK: storage.AccountPK(accountID), SK: "CUSTOMOBJECTRECORD#" + objectName + "#" + recordID}
-}
-
-type customObjectItem struct {
-	storage.Key
-	CustomObject
-}
-
-type customRecordItem struct {
-	storage.Key
-	CustomRecord
-}
+func customRecordID(objectName, recordID string) string { return objectName + "#" + recordID }
 
 // CustomObject returns the account's custom object called name, or nil.
 func (s *Graph) CustomObject(ctx context.Context, accountID, name string) (*CustomObject, error) {
-	item, err := storage.Get[customObjectItem](ctx, s.table, customObjectKey(accountID, name))
-	if err != nil || item == nil {
-		return nil, err
-	}
-	return &item.CustomObject, nil
+	return s.customObjects.Get(ctx, accountID, name)
 }
 
 // CustomRecord returns the record of the account's custom object, or nil.
 func (s *Graph) CustomRecord(ctx context.Context, accountID, objectName, recordID string) (*CustomRecord, error) {
-	item, err := storage.Get[customRecordItem](ctx, s.table, customRecordKey(accountID, objectName, recordID))
-	if err != nil || item == nil {
-		return nil, err
-	}
-	return &item.CustomRecord, nil
+	return s.customRecords.Get(ctx, accountID, customRecordID(objectName, recordID))
 }

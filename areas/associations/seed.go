@@ -2,11 +2,12 @@ package associations
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -33,25 +34,13 @@ type SeedAssociation struct {
 // items (key claim and id item) at once; relations are written under the key
 // the API would use, so a seeded relation counts as a duplicate. Records the
 // relations point at are not checked: the contacts part may load later.
-func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
-	var data SeedData
-	if err := app.DecodeSeed("associations", raw, &data); err != nil {
-		return err
-	}
-	var items []any
+func seed(ctx context.Context, d app.Deps, data SeedData) error {
+	s := NewGraph(d.Table)
+	var l storage.Loading
 	for _, o := range data.CustomObjects {
-		ref, problem := parseObjectKey("custom object key", o.Key)
-		if problem == "" && ref.isContact() {
-			problem = "custom object key must start with " + CustomObjectPrefix
-		}
-		if msg := validate.IDProblem("locationId", o.LocationID) + problem; msg != "" {
-			return fmt.Errorf("associations: %s", msg)
-		}
-		items = append(items, customObjectItem{Key: customObjectKey(o.LocationID, ref.customObject), CustomObject: o.CustomObject})
-		for _, rec := range o.Records {
-			if msg := validate.IDProblem("custom record id", rec.ID); msg != "" {
-				return fmt.Errorf("associations: %s", msg)
-			}
+		storage.Load(&l, s.customObjects, []CustomObject{o.CustomObject}, checkSeedObject)
+		for i := range o.Records {
+			rec := &o.Records[i]
 			rec.LocationID, rec.ObjectKey = o.LocationID, o.Key
 			if rec.Properties == nil {
 				rec.Properties = map[string]string{}
@@ -59,42 +48,65 @@ func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 			if rec.CreatedAt == "" {
 				rec.CreatedAt = o.CreatedAt
 			}
-			items = append(items, customRecordItem{Key: customRecordKey(o.LocationID, ref.customObject, rec.ID), CustomRecord: rec})
 		}
+		storage.Load(&l, s.customRecords, o.Records, func(rec *CustomRecord) error {
+			return errorOf(validate.IDProblem("custom record id", rec.ID))
+		})
 	}
+	if dup := duplicateKey(data.Associations); dup != "" {
+		return fmt.Errorf("key %s is used twice in one account", dup)
+	}
+	associations := make([]storedAssociation, len(data.Associations))
 	byID := map[string]Association{}
-	for _, a := range data.Associations {
-		if msg := validate.IDProblem("association id", a.ID) + validate.IDProblem("locationId", a.LocationID) + validate.IDProblem("association key", a.Key); msg != "" {
-			return fmt.Errorf("associations: %s", msg)
-		}
-		for _, k := range []string{a.FirstObjectKey, a.SecondObjectKey} {
-			if _, problem := parseObjectKey("association "+a.ID+" object key", k); problem != "" {
-				return fmt.Errorf("associations: %s", problem)
-			}
-		}
+	for i, a := range data.Associations {
 		if a.AssociationType == "" {
 			a.AssociationType = AssociationTypeUserDefined
 		}
-		items = append(items,
-			associationItem{Key: associationKeyClaimKey(a.LocationID, a.Key), Association: a.Association, CreatedAt: a.CreatedAt},
-			associationItem{Key: associationKey(a.LocationID, a.ID), Association: a.Association, CreatedAt: a.CreatedAt})
+		associations[i] = storedAssociation{Association: a.Association, CreatedAt: a.CreatedAt}
 		byID[a.LocationID+"/"+a.ID] = a.Association
 	}
+	storage.Load(&l, s.byKey, associations, checkSeedAssociation)
+	storage.Load(&l, s.byID, associations, nil)
 	for _, r := range data.Relations {
 		msg := validate.IDProblem("relation id", r.ID) + validate.IDProblem("relation firstRecordId", r.FirstRecordID) + validate.IDProblem("relation secondRecordId", r.SecondRecordID)
 		if msg != "" {
-			return fmt.Errorf("associations: %s", msg)
+			return errors.New(msg)
 		}
 		a, ok := byID[r.LocationID+"/"+r.AssociationID]
 		if !ok {
-			return fmt.Errorf("associations: relation %s: association %s of %s is not in the data", r.ID, r.AssociationID, r.LocationID)
+			return fmt.Errorf("relation %s: association %s of %s is not in the data", r.ID, r.AssociationID, r.LocationID)
 		}
-		items = append(items, relationItem{Key: relationKey(r.LocationID, a, r.FirstRecordID, r.SecondRecordID), Relation: r})
+		l.Add(s.relationItem(a, r))
 	}
-	if dup := duplicateKey(data.Associations); dup != "" {
-		return fmt.Errorf("associations: key %s is used twice in one account", dup)
+	return l.Write(ctx, d.Table)
+}
+
+func checkSeedObject(o *CustomObject) error {
+	ref, problem := parseObjectKey("custom object key", o.Key)
+	if problem == "" && ref.isContact() {
+		problem = "custom object key must start with " + CustomObjectPrefix
 	}
-	return d.Table.BatchPut(ctx, items)
+	return errorOf(validate.IDProblem("locationId", o.LocationID) + problem)
+}
+
+func checkSeedAssociation(a *storedAssociation) error {
+	if msg := validate.IDProblem("association id", a.ID) + validate.IDProblem("locationId", a.LocationID) + validate.IDProblem("association key", a.Key); msg != "" {
+		return errors.New(msg)
+	}
+	for _, k := range []string{a.FirstObjectKey, a.SecondObjectKey} {
+		if _, problem := parseObjectKey("association "+a.ID+" object key", k); problem != "" {
+			return errors.New(problem)
+		}
+	}
+	return nil
+}
+
+// errorOf is the error of a rule's message ("": none).
+func errorOf(msg string) error {
+	if msg == "" {
+		return nil
+	}
+	return errors.New(msg)
 }
 
 func duplicateKey(list []SeedAssociation) string {

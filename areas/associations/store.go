@@ -45,8 +45,8 @@ type Relation struct {
 	CreatedAt      string `dynamodbav:"createdAt" json:"createdAt"`
 }
 
-// An association is two items in its account's partition, both holding the
-// whole association:
+// An association is two records in its account's partition, both holding
+// the whole association:
 //   - the key claim (ASSOCIATIONKEY#<lower-cased key>), written first with
 //     the condition that it is absent: it makes the key unique (keys compare
 //     case-insensitively) and is the commit point of a creation;
@@ -58,36 +58,21 @@ type Relation struct {
 // the id, and the next creation with that key completes the pair from the
 // claim (an idempotent absolute write) before answering that the key is
 // taken. An id item therefore always has its claim.
-func associationKey(accountID, id string) storage.Key {
-	return storage.Key{PK: storage.AccountPK(accountID), SK: "ASSOCIATION#" + id}
-}
-
-func associationKeyClaimKey(accountID, key string) storage.Key {
-	return storage.Key{PK: storage.AccountPK(accountID), SK: "ASSOCIATIONKEY#" + strings.ToLower(key)}
-}
-
 // A relation is one item keyed by its association and its two record ids,
 // written with the condition that it is absent, so the same relation is
 // stored once however many requests race. A symmetric association's pair is
 // keyed in sorted order, so (b, a) lands on the key of (a, b).
-func relationKey(accountID string, a Association, firstID, secondID string) storage.Key {
+func relationID(a Association, firstID, secondID string) string {
 	if a.Symmetric() && secondID < firstID {
 		firstID, secondID = secondID, firstID
 	}
-	return storage.Key{PK: storage.AccountPK(accountID), SK: "RELATION#" + a.ID + "#" + firstID + "#" + secondID}
+	return a.ID + "#" + firstID + "#" + secondID
 }
 
-func relationPrefix(associationID string) string { return "RELATION#" + associationID + "#" }
-
-type associationItem struct {
-	storage.Key
+// storedAssociation is an association and when it was created.
+type storedAssociation struct {
 	Association
 	CreatedAt string `dynamodbav:"createdAt"`
-}
-
-type relationItem struct {
-	storage.Key
-	Relation
 }
 
 // ErrKeyTaken is returned when the account already has an association with
@@ -100,78 +85,103 @@ var ErrRelationExists = errors.New("relation exists")
 // Graph reads and writes associations, relations and custom objects.
 type Graph struct {
 	table *storage.Table
+	// byID are the associations by id; byKey, the key claims, by lower-cased
+	// key.
+	byID, byKey   *storage.AccountItems[storedAssociation]
+	relations     *storage.AccountItems[Relation]
+	customObjects *storage.AccountItems[CustomObject]
+	customRecords *storage.AccountItems[CustomRecord]
 }
 
 // NewGraph returns the graph on table.
-func NewGraph(table *storage.Table) *Graph { return &Graph{table: table} }
+func NewGraph(table *storage.Table) *Graph {
+	return &Graph{
+		table: table,
+		byID:  storage.NewAccountItems(table, "ASSOCIATION#", func(a storedAssociation) (string, string) { return a.LocationID, a.ID }),
+		byKey: storage.NewAccountItems(table, "ASSOCIATIONKEY#", func(a storedAssociation) (string, string) {
+			return a.LocationID, strings.ToLower(a.Key)
+		}),
+		// Relations are keyed through relationID, which needs their
+		// association: they are written as Keyed items.
+		relations: storage.NewAccountItems[Relation](table, "RELATION#", nil),
+		customObjects: storage.NewAccountItems(table, "CUSTOMOBJECT#", func(o CustomObject) (string, string) {
+			return o.LocationID, strings.TrimPrefix(o.Key, CustomObjectPrefix)
+		}),
+		customRecords: storage.NewAccountItems(table, "CUSTOMOBJECTRECORD#", func(r CustomRecord) (string, string) {
+			return r.LocationID, customRecordID(strings.TrimPrefix(r.ObjectKey, CustomObjectPrefix), r.ID)
+		}),
+	}
+}
 
 // CreateAssociation stores a new association; ErrKeyTaken when its key is in
 // use in the account.
 func (s *Graph) CreateAssociation(ctx context.Context, a Association, createdAt string) error {
-	claim := associationItem{Key: associationKeyClaimKey(a.LocationID, a.Key), Association: a, CreatedAt: createdAt}
-	err := s.table.Put(ctx, claim, storage.ItemAbsent())
-	if storage.IsConditionFailed(err) {
+	stored := storedAssociation{Association: a, CreatedAt: createdAt}
+	claimed, err := s.byKey.Create(ctx, stored)
+	if err != nil {
+		return err
+	}
+	if !claimed {
 		if err := s.completeClaim(ctx, a.LocationID, a.Key); err != nil {
 			return err
 		}
 		return ErrKeyTaken
 	}
-	if err != nil {
-		return err
-	}
-	return s.table.Put(ctx, associationItem{Key: associationKey(a.LocationID, a.ID), Association: a, CreatedAt: createdAt}, nil)
+	return s.table.Put(ctx, s.byID.Item(stored), nil)
 }
 
 // completeClaim writes the id item of the association holding the key claim,
 // in case its creation stopped half-way. Writing it again is harmless: it
 // holds the same content.
 func (s *Graph) completeClaim(ctx context.Context, accountID, key string) error {
-	claim, err := storage.Get[associationItem](ctx, s.table, associationKeyClaimKey(accountID, key))
+	claim, err := s.byKey.Get(ctx, accountID, strings.ToLower(key))
 	if err != nil || claim == nil {
 		return err
 	}
-	claim.Key = associationKey(accountID, claim.ID)
-	return s.table.Put(ctx, claim, nil)
+	return s.table.Put(ctx, s.byID.Item(*claim), nil)
 }
 
 // Association returns the account's association with that id, or nil.
 func (s *Graph) Association(ctx context.Context, accountID, id string) (*Association, error) {
-	item, err := storage.Get[associationItem](ctx, s.table, associationKey(accountID, id))
-	if err != nil || item == nil {
-		return nil, err
-	}
-	return &item.Association, nil
+	return association(s.byID.Get(ctx, accountID, id))
 }
 
 // AssociationByKey returns the account's association with that key
 // (compared case-insensitively), or nil.
 func (s *Graph) AssociationByKey(ctx context.Context, accountID, key string) (*Association, error) {
-	item, err := storage.Get[associationItem](ctx, s.table, associationKeyClaimKey(accountID, key))
-	if err != nil || item == nil {
+	return association(s.byKey.Get(ctx, accountID, strings.ToLower(key)))
+}
+
+func association(stored *storedAssociation, err error) (*Association, error) {
+	if err != nil || stored == nil {
 		return nil, err
 	}
-	return &item.Association, nil
+	return &stored.Association, nil
 }
 
 // Associations returns every association of the account (by id).
 func (s *Graph) Associations(ctx context.Context, accountID string) ([]Association, error) {
-	items, err := storage.QueryPartition[associationItem](ctx, s.table, storage.AccountPK(accountID), "ASSOCIATION#")
+	stored, err := s.byID.List(ctx, accountID)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Association, len(items))
-	for i, it := range items {
-		out[i] = it.Association
+	out := make([]Association, len(stored))
+	for i, a := range stored {
+		out[i] = a.Association
 	}
 	return out, nil
+}
+
+// relationItem is r as stored under a.
+func (s *Graph) relationItem(a Association, r Relation) storage.Keyed {
+	return storage.Keyed{Key: s.relations.Key(r.LocationID, relationID(a, r.FirstRecordID, r.SecondRecordID)), Record: r}
 }
 
 // CreateRelation stores a relation under a; ErrRelationExists when the same
 // relation is already stored.
 func (s *Graph) CreateRelation(ctx context.Context, a Association, r Relation) error {
-	item := relationItem{Key: relationKey(r.LocationID, a, r.FirstRecordID, r.SecondRecordID), Relation: r}
-	err := s.table.Put(ctx, item, storage.ItemAbsent())
-	if storage.IsConditionFailed(err) {
+	created, err := storage.Applied(s.table.Put(ctx, s.relationItem(a, r), storage.ItemAbsent()))
+	if err == nil && !created {
 		return ErrRelationExists
 	}
 	return err
@@ -180,22 +190,10 @@ func (s *Graph) CreateRelation(ctx context.Context, a Association, r Relation) e
 // Relation returns the relation of the two records under a, or nil. Under a
 // symmetric association the order of the ids does not matter.
 func (s *Graph) Relation(ctx context.Context, accountID string, a Association, firstID, secondID string) (*Relation, error) {
-	item, err := storage.Get[relationItem](ctx, s.table, relationKey(accountID, a, firstID, secondID))
-	if err != nil || item == nil {
-		return nil, err
-	}
-	return &item.Relation, nil
+	return s.relations.Get(ctx, accountID, relationID(a, firstID, secondID))
 }
 
 // Relations returns every relation of the account under the association.
 func (s *Graph) Relations(ctx context.Context, accountID, associationID string) ([]Relation, error) {
-	items, err := storage.QueryPartition[relationItem](ctx, s.table, storage.AccountPK(accountID), relationPrefix(associationID))
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Relation, len(items))
-	for i, it := range items {
-		out[i] = it.Relation
-	}
-	return out, nil
+	return s.relations.ListUnder(ctx, accountID, associationID+"#")
 }

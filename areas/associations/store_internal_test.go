@@ -19,7 +19,7 @@ func TestCreateAssociationCompletesAHalfWrittenAssociation(t *testing.T) {
 	ctx := context.Background()
 	stranded := Association{LocationID: "acct1", ID: "stranded", Key: "pet_owner", FirstObjectLabel: "Pet", FirstObjectKey: "custom_objects.pet",
 		SecondObjectLabel: "Owner", SecondObjectKey: "contact", AssociationType: AssociationTypeUserDefined}
-	require.NoError(t, table.Put(ctx, associationItem{Key: associationKeyClaimKey("acct1", "pet_owner"), Association: stranded}, nil))
+	require.NoError(t, table.Put(ctx, store.byKey.Item(storedAssociation{Association: stranded}), nil))
 	got, err := store.Association(ctx, "acct1", "stranded")
 	require.NoError(t, err)
 	require.Nil(t, got, "only the claim was written")

@@ -13,7 +13,7 @@ import (
 )
 
 // Area is the brand-boards area.
-var Area = app.Area{Name: "brand-boards", Routes: routes, Seed: seed}
+var Area = app.Area{Name: "brand-boards", Routes: routes, Seed: app.Seeder("brand-boards", seed)}
 
 type handler struct {
 	store  *Boards

@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/ids"
 	"github.com/bizplatform/api/shared/pipeline"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -73,7 +72,7 @@ type fontInput struct {
 }
 
 // checker adds the rules of list items to validate.Errors.
-type checker struct{ validate.Errors }
+type checker struct{ *validate.Errors }
 
 // text checks a required string of at most max characters.
 func (c *checker) text(field string, v *string, max int) bool {
@@ -104,8 +103,9 @@ func (c *checker) count(list string, n int) {
 	c.Check(n <= maxItems, fmt.Sprintf("%s must hold at most %d items", list, maxItems))
 }
 
-func (req createRequest) validate() error {
-	var c checker
+// check checks the request's rules and returns the account it names.
+func (req *createRequest) check(v *validate.Errors) *string {
+	c := checker{v}
 	if c.Required("locationId", req.LocationID) {
 		c.ID("locationId", *req.LocationID)
 	}
@@ -153,19 +153,24 @@ func (req createRequest) validate() error {
 	if req.Type != nil && c.OneOf("type", *req.Type, TypeTemplate, TypeBlank, TypeSnapshot) {
 		c.Check(*req.Type != TypeBlank || req.BrandBoardID == nil, "type blank cannot be combined with brandBoardId: a blank board copies nothing")
 	}
-	return c.Err()
+	return req.LocationID
 }
 
 func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
-	var req createRequest
-	if err := httpio.DecodeJSON(r, &req); err != nil {
-		return err
-	}
-	if err := req.validate(); err != nil {
+	req, p, err := request.Body(r, (*createRequest).check)
+	if err != nil {
 		return err
 	}
 	ctx := r.Context()
-	p, err := auth.RequireAccount(ctx, *req.LocationID)
+	sourceID := ""
+	if req.BrandBoardID != nil {
+		sourceID = *req.BrandBoardID
+	}
+	makeDefault := req.Default != nil && *req.Default
+	// One round trip of reads, while admission runs: the source (looked up
+	// in the caller's account only: another account's board is not found)
+	// and, for a default board, the pointer and the account's boards.
+	c, err := h.store.prepare(ctx, p.AccountID, sourceID, makeDefault)
 	if err != nil {
 		return err
 	}
@@ -178,7 +183,7 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
 		Logos:      []Logo{},
 		Colors:     []Color{},
 		Fonts:      []Font{},
-		Default:    req.Default != nil && *req.Default,
+		Default:    makeDefault,
 		Meta:       Meta{SourceType: TypeBlank},
 		CreatedAt:  now,
 		UpdatedAt:  now,
@@ -186,13 +191,8 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
 	if req.ParentID != nil {
 		b.ParentID = *req.ParentID
 	}
-	if req.BrandBoardID != nil {
-		// The source is looked up in the caller's account only: another
-		// account's board is not found.
-		src, err := h.store.board(ctx, p.AccountID, *req.BrandBoardID)
-		if err != nil {
-			return storage.Classify(err)
-		}
+	if sourceID != "" {
+		src := c.source
 		if src == nil || src.Deleted {
 			return apierror.Invalid(fmt.Sprintf("brandBoardId %q does not name a brand board of this account", *req.BrandBoardID))
 		}
@@ -213,7 +213,7 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
 		b.Fonts = fonts(*req.Fonts)
 	}
 
-	err = h.store.Create(ctx, b)
+	err = h.store.create(ctx, b, c)
 	var unsettled *SettleError
 	if errors.As(err, &unsettled) {
 		// The board is created and is the default (the pointer says so);
@@ -222,7 +222,7 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
 		err = nil
 	}
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	return httpio.WriteJSON(w, http.StatusCreated, b)
 }

@@ -5,7 +5,7 @@ import "context"
 // StoredDefaults returns each board's default flag as stored, not derived
 // from the pointer: what the protocol keeps in step.
 func (s *Boards) StoredDefaults(ctx context.Context, accountID string) (map[string]bool, error) {
-	items, err := s.stored(ctx, accountID)
+	items, err := s.boards.List(ctx, accountID)
 	if err != nil {
 		return nil, err
 	}

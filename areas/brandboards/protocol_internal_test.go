@@ -24,69 +24,94 @@ func storedFlags(t *testing.T, s *Boards) map[string]bool {
 	return flags
 }
 
-// startDefault runs steps 1 and 2 of the protocol for a new board and stops:
-// a writer that is slow (or stopped) before settling the flags.
-func startDefault(t *testing.T, s *Boards, id string) int64 {
+func defaultID(t *testing.T, s *Boards) string {
+	t.Helper()
+	id, err := s.DefaultID(context.Background(), acct)
+	require.NoError(t, err)
+	return id
+}
+
+// begin runs steps 1 and 2 of a default creation (the reads, then the
+// board written flagged) and stops before step 3: a writer that is slow, or
+// stopped.
+func begin(t *testing.T, s *Boards, id string) creation {
 	t.Helper()
 	ctx := context.Background()
-	b := newBoard(id, true)
-	require.NoError(t, s.table.Put(ctx, boardItem{Key: boardKey(acct, id), Board: Board{ID: b.ID, LocationID: acct, Name: b.Name}, PendingDefault: true}, nil))
-	v, err := s.movePointer(ctx, acct, id, b.UpdatedAt)
+	c, err := s.prepare(ctx, acct, "", true)
 	require.NoError(t, err)
-	return v
+	b := newBoard(id, true)
+	rec := boardRecord{Board: b, DefaultVersion: c.version + 1, Version: 1}
+	require.NoError(t, s.table.Put(ctx, s.boards.Item(rec), nil))
+	return c
+}
+
+// finish runs step 3 of a creation begun with c.
+func finish(t *testing.T, s *Boards, id string, c creation) {
+	t.Helper()
+	require.NoError(t, s.takeDefault(context.Background(), acct, id, "2026-01-01T00:00:00.000Z", c))
 }
 
 func TestDefaultProtocolInterleavings(t *testing.T) {
 	ctx := context.Background()
 
-	t.Run("a slow older writer settling after the newest one does not flag its board", func(t *testing.T) {
+	t.Run("of two writers that read the same pointer, the one that moves it second drops its flag", func(t *testing.T) {
 		s := NewBoards(testenv.NewTable(t))
 		require.NoError(t, s.Create(ctx, newBoard("first", true)))
-		vSlow := startDefault(t, s, "slow")
-		require.NoError(t, s.Create(ctx, newBoard("newest", true)))
-		require.NoError(t, s.settleFlags(ctx, acct, "slow", vSlow)) // arrives late
-
-		assert.Equal(t, map[string]bool{"first": false, "slow": false, "newest": true}, storedFlags(t, s))
-		def, err := s.DefaultID(ctx, acct)
-		require.NoError(t, err)
-		assert.Equal(t, "newest", def)
-		item, err := s.board(ctx, acct, "slow")
-		require.NoError(t, err)
-		assert.False(t, item.PendingDefault, "the late writer drops its mark")
+		cSlow := begin(t, s, "slow")
+		cFast := begin(t, s, "fast")
+		finish(t, s, "fast", cFast)
+		finish(t, s, "slow", cSlow) // its move finds the pointer moved
+		assert.Equal(t, "fast", defaultID(t, s))
+		assert.Equal(t, map[string]bool{"first": false, "slow": false, "fast": true}, storedFlags(t, s))
 	})
 
-	t.Run("an older writer settling before the newest one settles is overruled", func(t *testing.T) {
+	t.Run("a writer that stopped before moving the pointer is cleared by the next default of its version", func(t *testing.T) {
 		s := NewBoards(testenv.NewTable(t))
-		vOld := startDefault(t, s, "old")
-		vNew := startDefault(t, s, "new")
-		require.NoError(t, s.settleFlags(ctx, acct, "old", vOld))
-		assert.Equal(t, map[string]bool{"old": true, "new": false}, storedFlags(t, s), "in between, the flags lag the pointer")
-		require.NoError(t, s.settleFlags(ctx, acct, "new", vNew))
-		assert.Equal(t, map[string]bool{"old": false, "new": true}, storedFlags(t, s))
-	})
-
-	t.Run("an older writer cannot clear the newer default's flag", func(t *testing.T) {
-		s := NewBoards(testenv.NewTable(t))
-		vOld := startDefault(t, s, "old")
-		vNew := startDefault(t, s, "new")
-		require.NoError(t, s.settleFlags(ctx, acct, "new", vNew))
-		require.NoError(t, s.settleFlags(ctx, acct, "old", vOld))
-		assert.Equal(t, map[string]bool{"old": false, "new": true}, storedFlags(t, s))
+		require.NoError(t, s.Create(ctx, newBoard("first", true)))
+		begin(t, s, "stopped")
+		assert.Equal(t, map[string]bool{"first": true, "stopped": true}, storedFlags(t, s), "in between, the flags lag the pointer")
+		assert.Equal(t, "first", defaultID(t, s), "reads follow the pointer")
+		require.NoError(t, s.Create(ctx, newBoard("next", true)))
+		assert.Equal(t, "next", defaultID(t, s))
+		assert.Equal(t, map[string]bool{"first": false, "stopped": false, "next": true}, storedFlags(t, s))
 	})
 
 	t.Run("a writer that stopped after moving the pointer is repaired by the next default", func(t *testing.T) {
 		s := NewBoards(testenv.NewTable(t))
 		require.NoError(t, s.Create(ctx, newBoard("previous", true)))
-		startDefault(t, s, "stopped")
+		c := begin(t, s, "stopped")
+		require.NoError(t, s.movePointer(ctx, acct, "stopped", "2026-01-01T00:00:00.000Z", c.version))
 		b, err := s.Get(ctx, acct, "previous")
 		require.NoError(t, err)
 		assert.False(t, b.Default, "reads follow the pointer at once")
 		b, err = s.Get(ctx, acct, "stopped")
 		require.NoError(t, err)
 		assert.True(t, b.Default)
-		assert.Equal(t, map[string]bool{"previous": true, "stopped": false}, storedFlags(t, s), "the stored flags lag")
+		assert.Equal(t, map[string]bool{"previous": true, "stopped": true}, storedFlags(t, s), "the stored flags lag")
 
 		require.NoError(t, s.Create(ctx, newBoard("next", true)))
 		assert.Equal(t, map[string]bool{"previous": false, "stopped": false, "next": true}, storedFlags(t, s))
+	})
+
+	t.Run("an old writer finishing late cannot unflag a newer default", func(t *testing.T) {
+		s := NewBoards(testenv.NewTable(t))
+		require.NoError(t, s.Create(ctx, newBoard("first", true)))
+		cOld, err := s.prepare(ctx, acct, "", true) // read before the newer creations
+		require.NoError(t, err)
+		require.NoError(t, s.Create(ctx, newBoard("newer", true)))
+		require.NoError(t, s.Create(ctx, newBoard("newest", true)))
+		rec := boardRecord{Board: newBoard("old", true), DefaultVersion: cOld.version + 1, Version: 1}
+		require.NoError(t, s.table.Put(ctx, s.boards.Item(rec), nil))
+		finish(t, s, "old", cOld) // clears under its old version, then loses the move
+		assert.Equal(t, "newest", defaultID(t, s))
+		assert.Equal(t, map[string]bool{"first": false, "newer": false, "newest": true, "old": false}, storedFlags(t, s))
+	})
+
+	t.Run("a board created without default leaves the pointer and the flags alone", func(t *testing.T) {
+		s := NewBoards(testenv.NewTable(t))
+		require.NoError(t, s.Create(ctx, newBoard("main", true)))
+		require.NoError(t, s.Create(ctx, newBoard("plain", false)))
+		assert.Equal(t, "main", defaultID(t, s))
+		assert.Equal(t, map[string]bool{"main": true, "plain": false}, storedFlags(t, s))
 	})
 }

@@ -2,9 +2,10 @@ package brandboards
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -15,44 +16,60 @@ type SeedData struct {
 	BrandBoards []Board `json:"brandBoards"`
 }
 
-// seed writes the boards, then moves each account's default pointer to its
-// default board and settles the flags as a creation would, so boards created
-// through the API before a reload lose their flag too.
-func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
-	var data SeedData
-	if err := app.DecodeSeed("brand-boards", raw, &data); err != nil {
-		return err
-	}
-	var items []any
+// seed writes the boards unflagged, then makes each account's default board
+// the default as a creation does (reading the pointer and the boards, then
+// flagging the board, moving the pointer and clearing the other flags), so
+// boards created through the API before a reload lose their flag too.
+func seed(ctx context.Context, d app.Deps, data SeedData) error {
+	store := NewBoards(d.Table)
 	defaults := map[string]Board{}
 	var order []string
-	for _, b := range data.BrandBoards {
-		if msg := validate.IDProblem("brand board id", b.ID) + validate.IDProblem("locationId", b.LocationID); msg != "" {
-			return fmt.Errorf("brand-boards: %s", msg)
-		}
-		b.Logos, b.Colors, b.Fonts = orEmpty(b.Logos), orEmpty(b.Colors), orEmpty(b.Fonts)
+	records := make([]boardRecord, len(data.BrandBoards))
+	for i, b := range data.BrandBoards {
 		if b.Default {
 			if other, ok := defaults[b.LocationID]; ok {
-				return fmt.Errorf("brand-boards: account %s has two default boards (%s and %s)", b.LocationID, other.ID, b.ID)
+				return fmt.Errorf("account %s has two default boards (%s and %s)", b.LocationID, other.ID, b.ID)
 			}
 			defaults[b.LocationID] = b
 			order = append(order, b.LocationID)
 		}
-		items = append(items, boardItem{Key: boardKey(b.LocationID, b.ID), Board: b, Version: 1})
+		b.Logos, b.Colors, b.Fonts, b.Default = orEmpty(b.Logos), orEmpty(b.Colors), orEmpty(b.Fonts), false
+		records[i] = boardRecord{Board: b, Version: 1}
 	}
-	if err := d.Table.BatchPut(ctx, items); err != nil {
-		return fmt.Errorf("brand-boards: %w", err)
+	err := store.boards.Seed(ctx, records, func(r *boardRecord) error {
+		return errorOf(validate.IDProblem("brand board id", r.ID) + validate.IDProblem("locationId", r.LocationID))
+	})
+	if err != nil {
+		return err
 	}
-	store := NewBoards(d.Table)
 	for _, account := range order {
-		b := defaults[account]
-		version, err := store.movePointer(ctx, account, b.ID, b.UpdatedAt)
-		if err != nil {
-			return fmt.Errorf("brand-boards: default of %s: %w", account, err)
-		}
-		if err := store.settleFlags(ctx, account, b.ID, version); err != nil {
-			return fmt.Errorf("brand-boards: default of %s: %w", account, err)
+		if err := store.seedDefault(ctx, defaults[account]); err != nil {
+			return fmt.Errorf("default of %s: %w", account, err)
 		}
 	}
 	return nil
+}
+
+// seedDefault makes the stored board b the account's default.
+func (s *Boards) seedDefault(ctx context.Context, b Board) error {
+	c, err := s.prepare(ctx, b.LocationID, "", true)
+	if err != nil {
+		return err
+	}
+	v := c.version + 1
+	flag := expression.Set(expression.Name(attrDefault), expression.Value(true)).
+		Set(expression.Name(attrDefaultVersion), expression.Value(v))
+	older := expression.Name(attrDefaultVersion).LessThan(expression.Value(v))
+	if err := s.table.Update(ctx, s.boards.Key(b.LocationID, b.ID), flag, &older); err != nil {
+		return err
+	}
+	return s.takeDefault(ctx, b.LocationID, b.ID, b.UpdatedAt, c)
+}
+
+// errorOf is the error of a rule's message ("": none).
+func errorOf(msg string) error {
+	if msg == "" {
+		return nil
+	}
+	return errors.New(msg)
 }

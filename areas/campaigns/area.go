@@ -9,7 +9,7 @@ import (
 )
 
 // Area is the Campaigns area.
-var Area = app.Area{Name: "campaigns", Routes: routes, Seed: seed}
+var Area = app.Area{Name: "campaigns", Routes: routes, Seed: app.Seeder("campaigns", seed)}
 
 type handler struct {
 	store *Catalog

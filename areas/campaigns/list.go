@@ -3,9 +3,8 @@ package campaigns
 import (
 	"net/http"
 
-	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -21,29 +20,24 @@ type listRequest struct {
 	status string
 }
 
-func parseList(r *http.Request) (listRequest, error) {
-	var v validate.Errors
-	q := httpio.NewQuery(r, &v)
+func parseList(q httpio.Query, v *validate.Errors) (listRequest, *string) {
 	req := listRequest{locationID: q.RequiredID("locationId")}
 	if q.Has("status") {
 		req.status = q.String("status")
 		v.OneOf("status", req.status, Statuses...)
 	}
-	return req, v.Err()
+	return req, &req.locationID
 }
 
 func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
-	req, err := parseList(r)
+	req, _, err := request.Query(r, parseList)
 	if err != nil {
 		return err
 	}
 	ctx := r.Context()
-	if _, err := auth.RequireAccount(ctx, req.locationID); err != nil {
-		return err
-	}
 	all, err := h.store.List(ctx, req.locationID)
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	resp := listResponse{Campaigns: []Campaign{}}
 	for _, c := range all {

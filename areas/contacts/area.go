@@ -10,7 +10,7 @@ import (
 )
 
 // Area is the Contacts area.
-var Area = app.Area{Name: "contacts", Routes: routes, Seed: seed}
+var Area = app.Area{Name: "contacts", Routes: routes, Seed: app.Seeder("contacts", seed)}
 
 type handler struct {
 	store *contactstore.Contacts

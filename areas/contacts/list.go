@@ -11,7 +11,6 @@ import (
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -99,7 +98,7 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 	case req.startAfterID != "":
 		key, ok, err := h.store.OrderKeyOf(ctx, req.locationID, req.startAfterID)
 		if err != nil {
-			return storage.Classify(err)
+			return err
 		}
 		if !ok {
 			return apierror.Invalid("startAfterId must name a contact of this account")
@@ -128,15 +127,15 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 	pg, err := h.store.ListPage(ctx, contactstore.Page{AccountID: req.locationID, After: cursor, Query: req.query, Limit: req.limit})
 	tr := <-totalDone
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	if tr.err != nil {
-		return storage.Classify(tr.err)
+		return tr.err
 	}
 	total := tr.n
 	if !tr.kept {
 		if total, err = h.store.Count(ctx, req.locationID, req.query, ""); err != nil {
-			return storage.Classify(err)
+			return err
 		}
 	}
 	// The page number is the count of contacts before the cursor, which
@@ -148,7 +147,7 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 	} else if cursor != "" {
 		before, err := h.store.Count(ctx, req.locationID, req.query, cursor)
 		if err != nil {
-			return storage.Classify(err)
+			return err
 		}
 		current = (before+req.limit-1)/req.limit + 1
 	}

@@ -2,7 +2,6 @@ package contacts
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -22,19 +21,15 @@ type SeedContact struct {
 	Tasks []contactstore.Task `json:"tasks"`
 }
 
-func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
-	var data SeedData
-	if err := app.DecodeSeed("contacts", raw, &data); err != nil {
-		return err
-	}
+func seed(ctx context.Context, d app.Deps, data SeedData) error {
 	var items []any
 	for _, c := range data.Contacts {
 		if msg := validate.IDProblem("contact id", c.ID) + validate.IDProblem("locationId", c.LocationID); msg != "" {
-			return fmt.Errorf("contacts: %s", msg)
+			return fmt.Errorf("%s", msg)
 		}
 		added, err := time.Parse(time.RFC3339, c.DateAdded)
 		if err != nil {
-			return fmt.Errorf("contacts: contact %s: dateAdded: %w", c.ID, err)
+			return fmt.Errorf("contact %s: dateAdded: %w", c.ID, err)
 		}
 		if c.Tags == nil {
 			c.Tags = []string{}
@@ -47,7 +42,7 @@ func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 		}
 		for _, t := range c.Tasks {
 			if msg := validate.IDProblem("task id", t.ID); msg != "" {
-				return fmt.Errorf("contacts: %s", msg)
+				return fmt.Errorf("%s", msg)
 			}
 		}
 		items = append(items, contactstore.Items(c.Contact, added.UnixMilli(), c.Tasks)...)
@@ -61,7 +56,7 @@ func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 		if !seen[c.LocationID] {
 			seen[c.LocationID] = true
 			if err := store.Recount(ctx, c.LocationID); err != nil {
-				return fmt.Errorf("contacts: total of %s: %w", c.LocationID, err)
+				return fmt.Errorf("total of %s: %w", c.LocationID, err)
 			}
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/storage"
 )
 
 // deleteTaskResponse keeps the public API's spelling of "succeeded".
@@ -31,7 +30,7 @@ func (h *handler) deleteTask(w http.ResponseWriter, r *http.Request) error {
 	// account's task is indistinguishable from a missing one: 404.
 	deleted, err := h.store.DeleteTask(r.Context(), p.AccountID, contactID, taskID)
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	if !deleted {
 		return apierror.NotFound("Task %s of contact %s was not found", taskID, contactID)

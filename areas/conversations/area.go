@@ -9,7 +9,7 @@ import (
 )
 
 // Area is the Conversations area.
-var Area = app.Area{Name: "conversations", Routes: routes, Seed: seed}
+var Area = app.Area{Name: "conversations", Routes: routes, Seed: app.Seeder("conversations", seed)}
 
 type handler struct {
 	store *Messages

@@ -6,7 +6,6 @@ import (
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/storage"
 )
 
 func (h *handler) getMessage(w http.ResponseWriter, r *http.Request) error {
@@ -22,7 +21,7 @@ func (h *handler) getMessage(w http.ResponseWriter, r *http.Request) error {
 	// is indistinguishable from a missing one.
 	m, err := h.store.Get(r.Context(), p.AccountID, id)
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	if m == nil {
 		return apierror.NotFound("Message %s was not found", id)

@@ -2,7 +2,6 @@ package conversations
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -20,31 +19,13 @@ type SeedData struct {
 
 // seed checks every message (so the dataset only holds what the API could
 // serve) and writes them. Loading twice writes the same items.
-func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
-	var data SeedData
-	if err := app.DecodeSeed("conversations", raw, &data); err != nil {
-		return err
-	}
-	items := make([]any, 0, len(data.Messages))
-	seen := map[string]bool{}
-	for i, m := range data.Messages {
-		m, err := checkSeedMessage(m)
-		if err != nil {
-			return fmt.Errorf("conversations: messages[%d] (%s): %w", i, m.ID, err)
-		}
-		key := m.LocationID + "/" + m.ID
-		if seen[key] {
-			return fmt.Errorf("conversations: messages[%d]: id %s appears twice in account %s", i, m.ID, m.LocationID)
-		}
-		seen[key] = true
-		items = append(items, newMessageItem(m))
-	}
-	return d.Table.BatchPut(ctx, items)
+func seed(ctx context.Context, d app.Deps, data SeedData) error {
+	return NewMessages(d.Table).Seed(ctx, data.Messages, checkSeedMessage)
 }
 
-// checkSeedMessage validates a demo message and returns it normalized
-// (timestamp in the API's format, attachments never null).
-func checkSeedMessage(m Message) (Message, error) {
+// checkSeedMessage validates a demo message and normalizes it (timestamp in
+// the API's format, attachments never null).
+func checkSeedMessage(m *Message) error {
 	var problems []string
 	add := func(msg string) {
 		if msg != "" {
@@ -104,9 +85,9 @@ func checkSeedMessage(m Message) (Message, error) {
 	}
 	if len(problems) > 0 {
 		slices.Sort(problems)
-		return m, fmt.Errorf("%s", strings.Join(problems, "; "))
+		return fmt.Errorf("%s", strings.Join(problems, "; "))
 	}
-	return m, nil
+	return nil
 }
 
 func oneOf(field, v string, allowed []string, required bool) string {

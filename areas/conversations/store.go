@@ -1,10 +1,6 @@
 package conversations
 
-import (
-	"context"
-
-	"github.com/bizplatform/api/shared/storage"
-)
+import "github.com/bizplatform/api/shared/storage"
 
 // Message is a message record, with the public API's field names.
 type Message struct {
@@ -43,35 +39,12 @@ type EmailMeta struct {
 	MessageIDs []string `dynamodbav:"messageIds" json:"messageIds"`
 }
 
-// Messages are stored by id in their account's partition: the only access
-// is a lookup by id, always in the caller's own partition.
-func messageKey(accountID, id string) storage.Key {
-	return storage.Key{PK: storage.AccountPK(accountID), SK: "MESSAGE#" + id}
-}
-
-type messageItem struct {
-	storage.Key
-	Message
-}
-
-func newMessageItem(m Message) messageItem {
-	return messageItem{Key: messageKey(m.LocationID, m.ID), Message: m}
-}
-
-// Messages reads and writes messages.
-type Messages struct {
-	table *storage.Table
-}
+// Messages is the accounts' messages. They are stored by id in their
+// account's partition: the only access is a lookup by id, always in the
+// caller's own partition.
+type Messages = storage.AccountItems[Message]
 
 // NewMessages returns the messages on table.
-func NewMessages(table *storage.Table) *Messages { return &Messages{table: table} }
-
-// Get returns the account's message, or nil when the account has none with
-// that id.
-func (s *Messages) Get(ctx context.Context, accountID, id string) (*Message, error) {
-	item, err := storage.Get[messageItem](ctx, s.table, messageKey(accountID, id))
-	if err != nil || item == nil {
-		return nil, err
-	}
-	return &item.Message, nil
+func NewMessages(table *storage.Table) *Messages {
+	return storage.NewAccountItems(table, "MESSAGE#", func(m Message) (string, string) { return m.LocationID, m.ID })
 }

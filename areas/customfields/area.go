@@ -10,7 +10,7 @@ import (
 )
 
 // Area is the custom-fields area.
-var Area = app.Area{Name: "custom-fields", Routes: routes, Seed: seed}
+var Area = app.Area{Name: "custom-fields", Routes: routes, Seed: app.Seeder("custom-fields", seed)}
 
 type handler struct {
 	store *Fields

@@ -160,7 +160,7 @@ const recentWindow = 10 * time.Second
 // been composed without: those added since this request first read the
 // field (firstLabels are that read's labels) and those added less than
 // recentWindow before now.
-func unseenLabels(item fieldItem, firstLabels map[string]bool, now time.Time) map[string]bool {
+func unseenLabels(item fieldRecord, firstLabels map[string]bool, now time.Time) map[string]bool {
 	since := now.Add(-recentWindow).UnixMilli()
 	unseen := map[string]bool{}
 	for _, o := range item.Options {

@@ -66,7 +66,7 @@ func TestApplyOnARetryKeepsWhatAnotherUpdateAdded(t *testing.T) {
 
 func TestUnseenLabelsAreThoseAddedSinceTheFirstReadOrWithinTheWindow(t *testing.T) {
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	item := fieldItem{
+	item := fieldRecord{
 		RecentOptions: map[string]int64{
 			"fresh": now.Add(-recentWindow).UnixMilli(),
 			"stale": now.Add(-recentWindow - time.Millisecond).UnixMilli(),

@@ -2,7 +2,6 @@ package customfields
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -17,19 +16,13 @@ type SeedData struct {
 	CustomFields []Field `json:"customFields"`
 }
 
-func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
-	var data SeedData
-	if err := app.DecodeSeed("custom-fields", raw, &data); err != nil {
-		return err
+// seed writes the fields at version 1.
+func seed(ctx context.Context, d app.Deps, data SeedData) error {
+	records := make([]fieldRecord, len(data.CustomFields))
+	for i, f := range data.CustomFields {
+		records[i] = fieldRecord{Version: 1, Field: f}
 	}
-	items := make([]any, 0, len(data.CustomFields))
-	for _, f := range data.CustomFields {
-		if err := checkSeedField(f); err != nil {
-			return fmt.Errorf("custom-fields: field %q: %w", f.ID, err)
-		}
-		items = append(items, newItem(f))
-	}
-	return d.Table.BatchPut(ctx, items)
+	return NewFields(d.Table).records.Seed(ctx, records, func(r *fieldRecord) error { return checkSeedField(r.Field) })
 }
 
 // checkSeedField holds demo data to what the API itself would produce, so

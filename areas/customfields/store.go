@@ -3,8 +3,6 @@ package customfields
 import (
 	"context"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -40,19 +38,9 @@ type Option struct {
 	URL   string `dynamodbav:"url,omitempty" json:"url,omitempty"`
 }
 
-// Custom fields are stored by id in their account's partition, one item per
-// field (options included), so every change is one conditional write of one
-// item and nothing can be left half-written.
-func customFieldKey(accountID, id string) storage.Key {
-	return storage.Key{PK: storage.AccountPK(accountID), SK: "CUSTOMFIELD#" + id}
-}
-
-// attrVersion counts the writes of a field item: a writer replaces the item
-// only if the version is still the one it read (optimistic locking).
-const attrVersion = "version"
-
-type fieldItem struct {
-	storage.Key
+// fieldRecord is a field as stored.
+type fieldRecord struct {
+	// Version counts the item's writes (see Update).
 	Version int64 `dynamodbav:"version"`
 	// RecentOptions are the options added less than recentWindow ago: option
 	// key -> when it was added (epoch ms). Older entries are dropped on the
@@ -61,51 +49,36 @@ type fieldItem struct {
 	Field
 }
 
-// Fields reads and writes custom fields.
+// Fields reads and writes custom fields. They are stored by id in their
+// account's partition, one item per field (options included), so every
+// change is one conditional write of one item and nothing can be left
+// half-written.
 type Fields struct {
-	table *storage.Table
+	records *storage.AccountItems[fieldRecord]
 }
 
 // NewFields returns the fields on table.
-func NewFields(table *storage.Table) *Fields { return &Fields{table: table} }
+func NewFields(table *storage.Table) *Fields {
+	return &Fields{storage.NewAccountItems(table, "CUSTOMFIELD#", func(r fieldRecord) (string, string) { return r.LocationID, r.ID })}
+}
 
 // Get returns the account's custom field, or nil when it has none with that
 // id.
 func (s *Fields) Get(ctx context.Context, accountID, id string) (*Field, error) {
-	item, err := s.get(ctx, accountID, id)
-	if err != nil || item == nil {
+	return field(s.records.Get(ctx, accountID, id))
+}
+
+// Update applies change to the account's field record by optimistic
+// locking (storage.UpdateVersioned: change may run once per attempt, and an
+// error from it ends the update) and returns the field as written; nil when
+// the account has no field with that id.
+func (s *Fields) Update(ctx context.Context, accountID, id string, change func(*fieldRecord) error) (*Field, error) {
+	return field(s.records.Update(ctx, accountID, id, change))
+}
+
+func field(r *fieldRecord, err error) (*Field, error) {
+	if err != nil || r == nil {
 		return nil, err
 	}
-	return &item.Field, nil
-}
-
-func (s *Fields) get(ctx context.Context, accountID, id string) (*fieldItem, error) {
-	return storage.Get[fieldItem](ctx, s.table, customFieldKey(accountID, id))
-}
-
-// replace writes item over the account's stored field if the stored version
-// is still item.Version (the version read), and bumps the version. It reports false,
-// without error, when another write came first (or the field is gone): the
-// caller re-reads.
-func (s *Fields) replace(ctx context.Context, accountID string, item fieldItem) (bool, error) {
-	readVersion := item.Version
-	item.Key = customFieldKey(accountID, item.ID)
-	item.Version = readVersion + 1
-	cond := expression.Name(attrVersion).Equal(expression.Value(readVersion))
-	if readVersion == 0 {
-		// An item written without a version (by hand, or before versions
-		// existed) reads as version 0.
-		cond = expression.AttributeExists(expression.Name(storage.AttrPK)).
-			And(expression.AttributeNotExists(expression.Name(attrVersion)))
-	}
-	err := s.table.Put(ctx, item, &cond)
-	if storage.IsConditionFailed(err) {
-		return false, nil
-	}
-	return err == nil, err
-}
-
-// newItem is a field as the demo data writes it: version 1.
-func newItem(f Field) fieldItem {
-	return fieldItem{Key: customFieldKey(f.LocationID, f.ID), Version: 1, Field: f}
+	return &r.Field, nil
 }

@@ -8,20 +8,13 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
-
-// maxAttempts bounds the read-change-write rounds of one update. Each lost
-// round means another update of the same field was written, so a handful
-// of rounds absorbs any realistic burst; past them the client retries.
-const maxAttempts = 8
 
 // updateBody is the body of PUT /custom-fields/{id} (UpdateCustomFieldsDTO).
 type updateBody struct {
@@ -36,6 +29,8 @@ type updateBody struct {
 	Options         json.RawMessage `json:"options"`
 	AcceptedFormats *string         `json:"acceptedFormats"`
 	MaxFileLimit    *float64        `json:"maxFileLimit"`
+
+	change change // what the body sets, once checked
 }
 
 // optionBody is one option of the body (OptionDTO).
@@ -71,15 +66,11 @@ type updateResponse struct {
 	Field Field `json:"field"`
 }
 
-// parseUpdate decodes the body and checks every rule that holds whatever the
-// stored field is. The violations are returned in v, not as an error, so
-// that the rules that depend on the field can add to the same answer.
-func parseUpdate(r *http.Request, v *validate.Errors) (change, error) {
-	var body updateBody
-	if err := httpio.DecodeJSON(r, &body); err != nil {
-		return change{}, err
-	}
-	var c change
+// check checks every rule that holds whatever the stored field is, records
+// the violations in v, and returns the account the body names. What the
+// body sets is then in body.change.
+func (body *updateBody) check(v *validate.Errors) *string {
+	c := &body.change
 	if v.Required("locationId", body.LocationID) && v.ID("locationId", *body.LocationID) {
 		c.locationID = *body.LocationID
 	}
@@ -112,7 +103,7 @@ func parseUpdate(r *http.Request, v *validate.Errors) (change, error) {
 			c.maxFileLimit = &limit
 		}
 	}
-	return c, nil
+	return body.LocationID
 }
 
 // parseOptions checks the options array on its own: an array of at most
@@ -126,7 +117,7 @@ func parseOptions(raw json.RawMessage, v *validate.Errors) []optionChange {
 	}
 	var items []json.RawMessage
 	if err := httpio.DecodeValue(raw, "options", &items); err != nil {
-		addViolations(v, err)
+		v.Merge(err)
 		return out
 	}
 	if !v.Check(len(items) <= maxOptions, fmt.Sprintf("options must hold at most %d options", maxOptions)) {
@@ -141,7 +132,7 @@ func parseOptions(raw json.RawMessage, v *validate.Errors) []optionChange {
 		}
 		var o optionBody
 		if err := httpio.DecodeValue(item, field, &o); err != nil {
-			addViolations(v, err)
+			v.Merge(err)
 			continue
 		}
 		// The key is ignored (keys never change; new ones are derived), but
@@ -176,18 +167,6 @@ func parseOptions(raw json.RawMessage, v *validate.Errors) []optionChange {
 	return out
 }
 
-// addViolations adds the violations of a decoding error (always a
-// validation error from httpio.DecodeValue).
-func addViolations(v *validate.Errors, err error) {
-	if e, ok := apierror.As(err); ok && e.Code == apierror.CodeValidation {
-		for _, msg := range e.Violations {
-			v.Add(msg)
-		}
-		return
-	}
-	v.Add("options is not valid")
-}
-
 // isWebURL reports whether s is an absolute http(s) URL with a host and no
 // credentials. Non-ASCII characters must be percent-encoded, as RFC 3986
 // has it; that also keeps maxURLLen a bound in bytes.
@@ -206,59 +185,39 @@ func (h *handler) update(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var v validate.Errors
-	c, err := parseUpdate(r, &v)
+	// The body's own rules first, then the account it names: neither needs
+	// the field, and another account's caller learns nothing about its
+	// fields, not even their rule failures.
+	body, p, err := request.Body(r, (*updateBody).check)
 	if err != nil {
 		return err
 	}
-	if c.locationID == "" {
-		return v.Err() // no account to check: the locationId violation answers
-	}
-	ctx := r.Context()
-	// The account is checked before the field is read: another account's
-	// caller learns nothing about its fields, not even their rule failures.
-	p, err := auth.RequireAccount(ctx, c.locationID)
-	if err != nil {
-		return err
-	}
+	c, ctx := body.change, r.Context()
 
 	// Optimistic locking: read the field, apply the change, write it back
 	// only if nobody wrote in between; otherwise re-read, re-apply and
 	// re-check. Options another update added meanwhile are kept, not taken
-	// for removals (see unseenLabels).
+	// for removals (see unseenLabels): the labels this request first saw
+	// last across attempts.
 	now := h.clock.Now()
 	var firstLabels map[string]bool
-	for attempt := 1; ; attempt++ {
-		item, err := h.store.get(ctx, p.AccountID, id)
-		if err != nil {
-			return storage.Classify(err)
-		}
-		if item == nil {
-			return apierror.NotFound("Custom field %s was not found", id)
-		}
+	updated, err := h.store.Update(ctx, p.AccountID, id, func(item *fieldRecord) error {
 		if firstLabels == nil {
 			firstLabels = labelSet(item.Options)
 		}
-		updated, problems := apply(item.Field, unseenLabels(*item, firstLabels, now), c, clock.Timestamp(now))
-		for _, msg := range problems {
-			v.Add(msg)
+		next, problems := apply(item.Field, unseenLabels(*item, firstLabels, now), c, clock.Timestamp(now))
+		if len(problems) > 0 {
+			return apierror.Invalid(problems...)
 		}
-		if err := v.Err(); err != nil {
-			return err
-		}
-		written, err := h.store.replace(ctx, p.AccountID, fieldItem{
-			Version:       item.Version,
-			RecentOptions: nextRecent(item.RecentOptions, item.Field, updated, now),
-			Field:         updated,
-		})
-		if err != nil {
-			return storage.Classify(err)
-		}
-		if written {
-			return httpio.WriteJSON(w, http.StatusOK, updateResponse{Field: updated})
-		}
-		if attempt == maxAttempts {
-			return apierror.Unavailable(fmt.Errorf("custom field %s: %d conflicting writes in a row", id, maxAttempts), time.Second)
-		}
+		item.RecentOptions = nextRecent(item.RecentOptions, item.Field, next, now)
+		item.Field = next
+		return nil
+	})
+	if err != nil {
+		return err
 	}
+	if updated == nil {
+		return apierror.NotFound("Custom field %s was not found", id)
+	}
+	return httpio.WriteJSON(w, http.StatusOK, updateResponse{Field: *updated})
 }

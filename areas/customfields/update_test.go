@@ -275,8 +275,10 @@ func TestUpdateCustomFieldRejectsBrokenRules(t *testing.T) {
 		{"maxFileLimit is refused on a non-file field", "aBreed", ok(map[string]any{"maxFileLimit": 3}), []string{"maxFileLimit is only allowed on FILE_UPLOAD fields; this field is SINGLE_OPTIONS"}},
 		{"a contact field cannot be updated", "aColor", ok(map[string]any{"name": "Colour"}), []string{`id names a field of the "contact" object; only fields of custom objects (custom_object.<key>) and of the company object (business) can be updated`}},
 		{"a malformed field id is refused", "a%23Breed", ok(nil), []string{"id must be an id"}},
-		{"one answer names every broken rule", "aNotes", map[string]any{"locationId": acctA, "name": "", "acceptedFormats": ".pdf", "options": breed("A", "A")},
-			[]string{"showInForms is required", "name must not be empty", `options[1].label "A" repeats`, "acceptedFormats is only allowed on FILE_UPLOAD"}},
+		{"one answer names every rule the request breaks (the stored field's rules come after them)", "aNotes", map[string]any{"locationId": acctA, "name": "", "acceptedFormats": ".pdf", "options": breed("A", "A")},
+			[]string{"showInForms is required", "name must not be empty", `options[1].label "A" repeats`}},
+		{"one answer names every rule the stored field breaks", "aNotes", ok(map[string]any{"acceptedFormats": ".pdf", "maxFileLimit": 3}),
+			[]string{"acceptedFormats is only allowed on FILE_UPLOAD fields; this field is TEXT", "maxFileLimit is only allowed on FILE_UPLOAD fields; this field is TEXT"}},
 		{"a body that is not JSON is refused", "aBreed", `{"locationId":`, []string{"not valid JSON"}},
 	}
 	for _, tc := range cases {

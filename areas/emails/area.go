@@ -10,7 +10,7 @@ import (
 )
 
 // Area is the emails area.
-var Area = app.Area{Name: "emails", Routes: routes, Seed: seed}
+var Area = app.Area{Name: "emails", Routes: routes, Seed: app.Seeder("emails", seed)}
 
 type handler struct {
 	store *Templates

@@ -5,12 +5,11 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/pipeline"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -46,6 +45,8 @@ type createRequest struct {
 	ImportURL       *string `json:"importURL"`
 	TemplateSource  *string `json:"templateSource"`
 	IsPlainText     *bool   `json:"isPlainText"`
+
+	template Template // the template the request describes, once checked
 }
 
 type createResponse struct {
@@ -53,11 +54,11 @@ type createResponse struct {
 	TraceID  string `json:"traceId"`
 }
 
-// template checks every field rule and returns the template the request
-// describes (without id and dates).
-func (req createRequest) template() (Template, error) {
-	var v validate.Errors
-	t := Template{BuilderVersion: defaultBuilderVersion, IsPlainText: req.IsPlainText}
+// check checks every field rule, keeps the template the request describes
+// (without id and dates) in req.template, and returns the account it names.
+func (req *createRequest) check(v *validate.Errors) *string {
+	t := &req.template
+	*t = Template{BuilderVersion: defaultBuilderVersion, IsPlainText: req.IsPlainText}
 
 	if v.Required("locationId", req.LocationID) && v.ID("locationId", *req.LocationID) {
 		t.LocationID = *req.LocationID
@@ -68,9 +69,9 @@ func (req createRequest) template() (Template, error) {
 	if req.BuilderVersion != nil && v.OneOf("builderVersion", *req.BuilderVersion, builderVersions...) {
 		t.BuilderVersion = *req.BuilderVersion
 	}
-	t.Title = optionalText(&v, "title", req.Title, maxTitleLen)
-	t.Name = optionalText(&v, "name", req.Name, maxNameLen)
-	t.TemplateSource = optionalText(&v, "templateSource", req.TemplateSource, maxSourceLen)
+	t.Title = optionalText(v, "title", req.Title, maxTitleLen)
+	t.Name = optionalText(v, "name", req.Name, maxNameLen)
+	t.TemplateSource = optionalText(v, "templateSource", req.TemplateSource, maxSourceLen)
 	if req.UpdatedBy != nil && v.ID("updatedBy", *req.UpdatedBy) {
 		t.UpdatedBy = *req.UpdatedBy
 	}
@@ -79,7 +80,7 @@ func (req createRequest) template() (Template, error) {
 	}
 	// The public API shows templateDataUrl as "" in its sample: empty means
 	// "no data yet"; anything else must be a link the builder can fetch.
-	if req.TemplateDataURL != nil && *req.TemplateDataURL != "" && httpsURL(&v, "templateDataUrl", *req.TemplateDataURL) {
+	if req.TemplateDataURL != nil && *req.TemplateDataURL != "" && httpsURL(v, "templateDataUrl", *req.TemplateDataURL) {
 		t.TemplateDataURL = *req.TemplateDataURL
 	}
 
@@ -89,14 +90,14 @@ func (req createRequest) template() (Template, error) {
 		if v.Required("importProvider", req.ImportProvider) && v.OneOf("importProvider", *req.ImportProvider, importProviders...) {
 			t.ImportProvider = *req.ImportProvider
 		}
-		if v.Required("importURL", req.ImportURL) && httpsURL(&v, "importURL", *req.ImportURL) {
+		if v.Required("importURL", req.ImportURL) && httpsURL(v, "importURL", *req.ImportURL) {
 			t.ImportURL = *req.ImportURL
 		}
 	} else if t.Type != "" {
 		v.Check(req.ImportProvider == nil, fmt.Sprintf("importProvider is only allowed when type is %s", TypeImport))
 		v.Check(req.ImportURL == nil, fmt.Sprintf("importURL is only allowed when type is %s", TypeImport))
 	}
-	return t, v.Err()
+	return req.LocationID
 }
 
 // optionalText checks a text field that may be absent but not blank.
@@ -116,24 +117,17 @@ func httpsURL(v *validate.Errors, field, s string) bool {
 }
 
 func (h *handler) createTemplate(w http.ResponseWriter, r *http.Request) error {
-	var req createRequest
-	if err := httpio.DecodeJSON(r, &req); err != nil {
-		return err
-	}
-	t, err := req.template()
+	req, _, err := request.Body(r, (*createRequest).check)
 	if err != nil {
 		return err
 	}
-	ctx := r.Context()
-	if _, err := auth.RequireAccount(ctx, t.LocationID); err != nil {
-		return err
-	}
+	t, ctx := req.template, r.Context()
 	if t.ParentID != "" {
 		// Read in the caller's partition only: another account's folder is
 		// not found, like a missing one.
 		parent, err := h.store.Get(ctx, t.LocationID, t.ParentID)
 		if err != nil {
-			return storage.Classify(err)
+			return err
 		}
 		if parent == nil {
 			return apierror.NotFound("parentId %s names no folder of this location", t.ParentID)
@@ -146,7 +140,7 @@ func (h *handler) createTemplate(w http.ResponseWriter, r *http.Request) error {
 	t.DateAdded, t.DateUpdated = now, now
 	id, err := h.store.Create(ctx, t)
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	return httpio.WriteJSON(w, http.StatusCreated, createResponse{Redirect: id, TraceID: pipeline.RequestID(ctx)})
 }

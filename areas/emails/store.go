@@ -45,51 +45,15 @@ type Template struct {
 // IsFolder reports whether the template is a folder.
 func (t Template) IsFolder() bool { return t.Type == TypeFolder }
 
-const templatePrefix = "EMAILTEMPLATE#"
-
-// Templates and folders are stored by id in their account's partition.
-func templateKey(accountID, id string) storage.Key {
-	return storage.Key{PK: storage.AccountPK(accountID), SK: templatePrefix + id}
-}
-
-type templateItem struct {
-	storage.Key
-	Template
-}
-
-func newTemplateItem(t Template) templateItem {
-	return templateItem{Key: templateKey(t.LocationID, t.ID), Template: t}
-}
-
-// Templates reads and writes e-mail templates.
+// Templates is the accounts' e-mail templates and folders, stored by id in
+// their account's partition.
 type Templates struct {
-	table *storage.Table
+	*storage.AccountItems[Template]
 }
 
 // NewTemplates returns the templates on table.
-func NewTemplates(table *storage.Table) *Templates { return &Templates{table: table} }
-
-// Get returns the account's template or folder, or nil when it has none with
-// that id.
-func (s *Templates) Get(ctx context.Context, accountID, id string) (*Template, error) {
-	item, err := storage.Get[templateItem](ctx, s.table, templateKey(accountID, id))
-	if err != nil || item == nil {
-		return nil, err
-	}
-	return &item.Template, nil
-}
-
-// List returns every template and folder of the account, by id.
-func (s *Templates) List(ctx context.Context, accountID string) ([]Template, error) {
-	items, err := storage.QueryPartition[templateItem](ctx, s.table, storage.AccountPK(accountID), templatePrefix)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Template, len(items))
-	for i, it := range items {
-		out[i] = it.Template
-	}
-	return out, nil
+func NewTemplates(table *storage.Table) *Templates {
+	return &Templates{storage.NewAccountItems(table, "EMAILTEMPLATE#", func(t Template) (string, string) { return t.LocationID, t.ID })}
 }
 
 // errIDsExhausted means every generated id was taken, which with 96 random
@@ -101,14 +65,10 @@ var errIDsExhausted = errors.New("create template: no free id after several atte
 func (s *Templates) Create(ctx context.Context, t Template) (string, error) {
 	for range 3 {
 		t.ID = ids.Hex24()
-		err := s.table.Put(ctx, newTemplateItem(t), storage.ItemAbsent())
-		if storage.IsConditionFailed(err) {
-			continue
+		created, err := s.AccountItems.Create(ctx, t)
+		if err != nil || created {
+			return t.ID, err
 		}
-		if err != nil {
-			return "", err
-		}
-		return t.ID, nil
 	}
 	return "", errIDsExhausted
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // Area is the Media library area.
-var Area = app.Area{Name: "medias", Routes: routes, Seed: seed}
+var Area = app.Area{Name: "medias", Routes: routes, Seed: app.Seeder("medias", seed)}
 
 type handler struct {
 	store *Library

@@ -6,10 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -60,9 +59,7 @@ type listRequest struct {
 	fetchAll  bool
 }
 
-func parseList(r *http.Request) (listRequest, error) {
-	var v validate.Errors
-	q := httpio.NewQuery(r, &v)
+func parseList(q httpio.Query, v *validate.Errors) (listRequest, *string) {
 	req := listRequest{
 		offset:   q.Int("offset", 0, 0, maxOffset),
 		limit:    q.Int("limit", defaultLimit, 1, maxLimit),
@@ -93,7 +90,7 @@ func parseList(r *http.Request) (listRequest, error) {
 			v.ID("parentId", req.parentID)
 		}
 	}
-	return req, v.Err()
+	return req, &req.accountID
 }
 
 // list answers one page of an account's files or folders: those directly in
@@ -102,19 +99,15 @@ func parseList(r *http.Request) (listRequest, error) {
 // entries sorted by (sortBy, id), so offset paging over an unchanged folder
 // returns every entry exactly once.
 func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
-	req, err := parseList(r)
+	req, p, err := request.Query(r, parseList)
 	if err != nil {
 		return err
 	}
 	ctx := r.Context()
-	p, err := auth.RequireAccount(ctx, req.accountID)
-	if err != nil {
-		return err
-	}
 	account := p.AccountID
 	folders, err := h.store.ofType(ctx, account, TypeFolder)
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	t := newTree(folders)
 	// A parentId that is no folder of the account (unknown, another
@@ -134,7 +127,7 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 		entries, err = h.store.inFolder(ctx, account, req.typ, req.parentID)
 	}
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	entries = slices.DeleteFunc(entries, func(e Entry) bool { return !req.selects(t, e) })
 	sortEntries(entries, req.sortBy, req.desc)

@@ -4,12 +4,11 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/pipeline"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -28,34 +27,27 @@ type renameResponse struct {
 // entry's own item changes: paths below a renamed folder are derived from
 // the names when served, so they follow at once.
 func (h *handler) rename(w http.ResponseWriter, r *http.Request) error {
-	var req renameRequest
-	if err := httpio.DecodeJSON(r, &req); err != nil {
-		return err
-	}
-	var v validate.Errors
-	id := r.PathValue("id")
-	v.ID("id", id)
-	name := ""
-	if req.Name != nil {
-		name = strings.TrimSpace(*req.Name)
-	}
-	if msg := nameProblem("name", name); msg != "" {
-		v.Add(msg)
-	}
-	v.Alt(req.AltID, req.AltType)
-	if err := v.Err(); err != nil {
-		return err
-	}
-	ctx := r.Context()
-	p, err := auth.RequireAccount(ctx, *req.AltID)
+	id, name := r.PathValue("id"), ""
+	_, p, err := request.Body(r, func(req *renameRequest, v *validate.Errors) *string {
+		v.ID("id", id)
+		if req.Name != nil {
+			name = strings.TrimSpace(*req.Name)
+		}
+		if msg := nameProblem("name", name); msg != "" {
+			v.Add(msg)
+		}
+		v.Alt(req.AltID, req.AltType)
+		return req.AltID
+	})
 	if err != nil {
 		return err
 	}
+	ctx := r.Context()
 	// The entry is looked up in the token's account only, so another
 	// account's entry is indistinguishable from a missing one.
 	updated, err := h.store.Rename(ctx, p.AccountID, id, name, clock.Timestamp(h.clock.Now()))
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	if !updated {
 		return apierror.NotFound("File or folder %s was not found", id)

@@ -2,7 +2,6 @@ package medias
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -22,28 +21,24 @@ type SeedData struct {
 // seed checks the entries (so the dataset only holds what the API could
 // serve: a sound tree of valid names) and writes them. Parents may be in the
 // same dataset or already stored. Loading twice writes the same items.
-func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
-	var data SeedData
-	if err := app.DecodeSeed("medias", raw, &data); err != nil {
-		return err
-	}
+func seed(ctx context.Context, d app.Deps, data SeedData) error {
 	store := NewLibrary(d.Table)
 	folders := map[string]map[string]Entry{} // account -> folder id -> folder
 	seen := map[string]bool{}
 	for i, e := range data.Files {
 		e, err := checkSeedEntry(e)
 		if err != nil {
-			return fmt.Errorf("medias: files[%d] (%s): %w", i, e.ID, err)
+			return fmt.Errorf("files[%d] (%s): %w", i, e.ID, err)
 		}
 		data.Files[i] = e
 		if seen[e.AltID+"/"+e.ID] {
-			return fmt.Errorf("medias: files[%d]: id %s appears twice in account %s", i, e.ID, e.AltID)
+			return fmt.Errorf("files[%d]: id %s appears twice in account %s", i, e.ID, e.AltID)
 		}
 		seen[e.AltID+"/"+e.ID] = true
 		if folders[e.AltID] == nil {
 			stored, err := store.ofType(ctx, e.AltID, TypeFolder)
 			if err != nil {
-				return fmt.Errorf("medias: read folders of %s: %w", e.AltID, err)
+				return fmt.Errorf("read folders of %s: %w", e.AltID, err)
 			}
 			folders[e.AltID] = map[string]Entry{}
 			for _, f := range stored {
@@ -59,17 +54,17 @@ func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 	items := make([]any, 0, len(data.Files))
 	for i, e := range data.Files {
 		if err := checkPlacement(e, folders[e.AltID]); err != nil {
-			return fmt.Errorf("medias: files[%d] (%s): %w", i, e.ID, err)
+			return fmt.Errorf("files[%d] (%s): %w", i, e.ID, err)
 		}
 		// An id keeps its key: a seed that changed an entry's type or parent
 		// would otherwise leave a second item with the same id behind.
 		item := newEntryItem(e)
 		key, found, err := store.locate(ctx, e.AltID, e.ID)
 		if err != nil {
-			return fmt.Errorf("medias: look up %s: %w", e.ID, err)
+			return fmt.Errorf("look up %s: %w", e.ID, err)
 		}
 		if found && key != item.Key {
-			return fmt.Errorf("medias: files[%d]: id %s already names a stored entry of another type or folder", i, e.ID)
+			return fmt.Errorf("files[%d]: id %s already names a stored entry of another type or folder", i, e.ID)
 		}
 		items = append(items, item)
 	}

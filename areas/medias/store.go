@@ -2,12 +2,8 @@ package medias
 
 import (
 	"context"
-	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/bizplatform/api/shared/storage"
 )
@@ -98,36 +94,18 @@ func NewLibrary(table *storage.Table) *Library { return &Library{table: table} }
 
 // locate returns the key of the account's entry with that id, or false.
 func (s *Library) locate(ctx context.Context, accountID, id string) (storage.Key, bool, error) {
-	keyCond := expression.Key(storage.AttrGSI1PK).Equal(expression.Value(idIndexPK(accountID, id)))
 	keyOnly := expression.NamesList(expression.Name(storage.AttrPK), expression.Name(storage.AttrSK))
-	expr, err := expression.NewBuilder().WithKeyCondition(keyCond).WithProjection(keyOnly).Build()
-	if err != nil {
-		return storage.Key{}, false, fmt.Errorf("build media id query: %w", err)
-	}
-	out, err := s.table.DB.Query(ctx, &dynamodb.QueryInput{
-		TableName:                 aws.String(s.table.Name),
-		IndexName:                 aws.String(storage.IndexGSI1),
-		KeyConditionExpression:    expr.KeyCondition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-		ProjectionExpression:      expr.Projection(),
+	keys, err := storage.QueryAll[storage.Key](ctx, s.table, storage.Query{
+		Index:      storage.IndexGSI1,
+		Key:        expression.Key(storage.AttrGSI1PK).Equal(expression.Value(idIndexPK(accountID, id))),
+		Projection: &keyOnly,
 	})
-	if err != nil {
-		return storage.Key{}, false, err
-	}
-	if len(out.Items) == 0 {
-		return storage.Key{}, false, nil
-	}
-	var key storage.Key
-	if err := attributevalue.UnmarshalMap(out.Items[0], &key); err != nil {
-		return storage.Key{}, false, fmt.Errorf("decode media key: %w", err)
-	}
 	// The index is the account's own; the check keeps a lookup inside the
 	// caller's partition even if an item were ever indexed wrongly.
-	if key.PK != storage.AccountPK(accountID) {
-		return storage.Key{}, false, nil
+	if err != nil || len(keys) == 0 || keys[0].PK != storage.AccountPK(accountID) {
+		return storage.Key{}, false, err
 	}
-	return key, true, nil
+	return keys[0], true, nil
 }
 
 // Get returns the account's entry with that id, or nil.
@@ -136,11 +114,7 @@ func (s *Library) Get(ctx context.Context, accountID, id string) (*Entry, error)
 	if err != nil || !ok {
 		return nil, err
 	}
-	item, err := storage.Get[entryItem](ctx, s.table, key)
-	if err != nil || item == nil {
-		return nil, err
-	}
-	return &item.Entry, nil
+	return storage.Get[Entry](ctx, s.table, key)
 }
 
 // Rename sets the name of the account's entry and its update time; it
@@ -154,32 +128,16 @@ func (s *Library) Rename(ctx context.Context, accountID, id, name, at string) (b
 	}
 	update := expression.Set(expression.Name("name"), expression.Value(name)).
 		Set(expression.Name("updatedAt"), expression.Value(at))
-	err = s.table.Update(ctx, key, update, storage.ItemExists())
-	if storage.IsConditionFailed(err) {
-		return false, nil
-	}
-	return err == nil, err
+	return storage.Applied(s.table.Update(ctx, key, update, storage.ItemExists()))
 }
 
 // inFolder returns the entries of type typ directly in folder parentID (""
 // for the root).
 func (s *Library) inFolder(ctx context.Context, accountID, typ, parentID string) ([]Entry, error) {
-	return s.query(ctx, accountID, folderPrefix(typ, parentID))
+	return storage.QueryPartition[Entry](ctx, s.table, storage.AccountPK(accountID), folderPrefix(typ, parentID))
 }
 
 // ofType returns every entry of type typ of the account.
 func (s *Library) ofType(ctx context.Context, accountID, typ string) ([]Entry, error) {
-	return s.query(ctx, accountID, typePrefix(typ))
-}
-
-func (s *Library) query(ctx context.Context, accountID, prefix string) ([]Entry, error) {
-	items, err := storage.QueryPartition[entryItem](ctx, s.table, storage.AccountPK(accountID), prefix)
-	if err != nil {
-		return nil, err
-	}
-	entries := make([]Entry, len(items))
-	for i, it := range items {
-		entries[i] = it.Entry
-	}
-	return entries, nil
+	return storage.QueryPartition[Entry](ctx, s.table, storage.AccountPK(accountID), typePrefix(typ))
 }

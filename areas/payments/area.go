@@ -9,7 +9,7 @@ import (
 )
 
 // Area is the payments area.
-var Area = app.Area{Name: "payments", Routes: routes, Seed: seed}
+var Area = app.Area{Name: "payments", Routes: routes, Seed: app.Seeder("payments", seed)}
 
 type handler struct {
 	store *Records

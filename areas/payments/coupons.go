@@ -1,11 +1,5 @@
 package payments
 
-import (
-	"context"
-
-	"github.com/bizplatform/api/shared/storage"
-)
-
 // Discount types and statuses of a coupon.
 const (
 	DiscountPercentage = "percentage"
@@ -37,39 +31,4 @@ type Coupon struct {
 	ApplyToFuturePayments bool     `dynamodbav:"applyToFuturePayments" json:"applyToFuturePayments"`
 	CreatedAt             string   `dynamodbav:"createdAt" json:"createdAt"`
 	UpdatedAt             string   `dynamodbav:"updatedAt" json:"updatedAt"`
-}
-
-// Coupons are stored by id in their account's partition: a coupon id of
-// another account is simply not found.
-func couponKey(accountID, id string) storage.Key {
-	return storage.Key{PK: storage.AccountPK(accountID), SK: "COUPON#" + id}
-}
-
-type couponItem struct {
-	storage.Key
-	Coupon
-}
-
-func newCouponItem(c Coupon) couponItem {
-	return couponItem{Key: couponKey(c.AltID, c.ID), Coupon: c}
-}
-
-// GetCoupon returns the account's coupon, or nil when it has none with id.
-func (s *Records) GetCoupon(ctx context.Context, accountID, id string) (*Coupon, error) {
-	item, err := storage.Get[couponItem](ctx, s.table, couponKey(accountID, id))
-	if err != nil || item == nil {
-		return nil, err
-	}
-	return &item.Coupon, nil
-}
-
-// DeleteCoupon permanently deletes the account's coupon. It is one
-// conditional DeleteItem, so of concurrent deletes exactly one reports
-// true; it reports false when the account has no coupon with id.
-func (s *Records) DeleteCoupon(ctx context.Context, accountID, id string) (bool, error) {
-	err := s.table.Delete(ctx, couponKey(accountID, id), storage.ItemExists())
-	if storage.IsConditionFailed(err) {
-		return false, nil
-	}
-	return err == nil, err
 }

@@ -7,12 +7,11 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/ids"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -34,8 +33,8 @@ type createProviderRequest struct {
 	ImageURL    *string `json:"imageUrl"`
 }
 
-func (req createProviderRequest) validate() error {
-	var v validate.Errors
+// check checks the request's rules and returns the account it names.
+func (req *createProviderRequest) check(v *validate.Errors) *string {
 	v.Alt(req.AltID, req.AltType)
 	if req.UniqueName == nil {
 		v.Add("uniqueName is required")
@@ -55,24 +54,17 @@ func (req createProviderRequest) validate() error {
 		v.Check(validate.IsHTTPSURL(*req.ImageURL), "imageUrl must be an absolute URL starting with https://") {
 		v.Check(isPublicURL(*req.ImageURL), "imageUrl must be publicly accessible: its host cannot be a local or private address")
 	}
-	return v.Err()
+	return req.AltID
 }
 
 // createProvider adds a white-label payment provider to the caller's account.
 // The router has already refused tokens other than marketplace-app tokens.
 func (h *handler) createProvider(w http.ResponseWriter, r *http.Request) error {
-	var req createProviderRequest
-	if err := httpio.DecodeJSON(r, &req); err != nil {
-		return err
-	}
-	if err := req.validate(); err != nil {
-		return err
-	}
-	ctx := r.Context()
-	p, err := auth.RequireAccount(ctx, *req.AltID)
+	req, p, err := request.Body(r, (*createProviderRequest).check)
 	if err != nil {
 		return err
 	}
+	ctx := r.Context()
 	now := clock.Timestamp(h.deps.Clock.Now())
 	prov := Provider{
 		ID:          ids.Hex24(),
@@ -88,7 +80,7 @@ func (h *handler) createProvider(w http.ResponseWriter, r *http.Request) error {
 	}
 	created, err := h.store.CreateProvider(ctx, *req.UniqueName, prov)
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	if !created {
 		return apierror.Invalid("uniqueName " + *req.UniqueName + " is already used by a provider of this account")

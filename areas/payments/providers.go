@@ -1,11 +1,6 @@
 package payments
 
-import (
-	"context"
-	"regexp"
-
-	"github.com/bizplatform/api/shared/storage"
-)
+import "regexp"
 
 // Gateways a white-label provider can be built on (the public API's values).
 const (
@@ -57,58 +52,9 @@ type Provider struct {
 	UpdatedAt   string `dynamodbav:"updatedAt" json:"updatedAt"`
 }
 
-// A provider is stored under its uniqueName rather than its _id: the key
-// itself then enforces "one provider per uniqueName per account", and a
-// create is one conditional PutItem (attribute_not_exists), so concurrent
-// creates with the same name produce exactly one item and a failure leaves
-// nothing half-written (dynalite has no transactions for a separate
-// uniqueness item).
-func providerKey(accountID, uniqueName string) storage.Key {
-	return storage.Key{PK: storage.AccountPK(accountID), SK: providerPrefix + uniqueName}
-}
-
-const providerPrefix = "WHITELABELPROVIDER#"
-
-type providerItem struct {
-	storage.Key
-	UniqueName string `dynamodbav:"uniqueName"`
+// NamedProvider is a provider with the uniqueName it was created with, as
+// it is stored; its route is derived from the uniqueName.
+type NamedProvider struct {
+	UniqueName string `dynamodbav:"uniqueName" json:"uniqueName"`
 	Provider
-}
-
-func newProviderItem(uniqueName string, p Provider) providerItem {
-	return providerItem{Key: providerKey(p.AltID, uniqueName), UniqueName: uniqueName, Provider: p}
-}
-
-// CreateProvider stores p under uniqueName in its account (p.AltID). It
-// reports false, storing nothing, when the account already has a provider
-// with that uniqueName.
-func (s *Records) CreateProvider(ctx context.Context, uniqueName string, p Provider) (bool, error) {
-	err := s.table.Put(ctx, newProviderItem(uniqueName, p), storage.ItemAbsent())
-	if storage.IsConditionFailed(err) {
-		return false, nil
-	}
-	return err == nil, err
-}
-
-// GetProvider returns the account's provider with uniqueName, or nil.
-func (s *Records) GetProvider(ctx context.Context, accountID, uniqueName string) (*Provider, error) {
-	item, err := storage.Get[providerItem](ctx, s.table, providerKey(accountID, uniqueName))
-	if err != nil || item == nil {
-		return nil, err
-	}
-	return &item.Provider, nil
-}
-
-// ListProviders returns every white-label provider of the account, ordered
-// by uniqueName.
-func (s *Records) ListProviders(ctx context.Context, accountID string) ([]Provider, error) {
-	items, err := storage.QueryPartition[providerItem](ctx, s.table, storage.AccountPK(accountID), providerPrefix)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Provider, len(items))
-	for i, it := range items {
-		out[i] = it.Provider
-	}
-	return out, nil
 }

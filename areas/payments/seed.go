@@ -2,12 +2,12 @@ package payments
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
 
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -19,30 +19,15 @@ type SeedData struct {
 
 // SeedProvider is a white-label provider with the uniqueName it was created
 // with; its route is derived from the uniqueName, as on creation.
-type SeedProvider struct {
-	UniqueName string `json:"uniqueName"`
-	Provider
-}
+type SeedProvider = NamedProvider
 
-func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
-	var data SeedData
-	if err := app.DecodeSeed("payments", raw, &data); err != nil {
-		return err
-	}
-	var items []any
-	for _, c := range data.Coupons {
-		if err := checkSeedCoupon(&c); err != nil {
-			return fmt.Errorf("payments: coupon %q: %w", c.ID, err)
-		}
-		items = append(items, newCouponItem(c))
-	}
-	for _, p := range data.Providers {
-		if err := checkSeedProvider(&p); err != nil {
-			return fmt.Errorf("payments: provider %q: %w", p.UniqueName, err)
-		}
-		items = append(items, newProviderItem(p.UniqueName, p.Provider))
-	}
-	return d.Table.BatchPut(ctx, items)
+// seed checks every coupon and provider before it writes any.
+func seed(ctx context.Context, d app.Deps, data SeedData) error {
+	s := NewRecords(d.Table)
+	var l storage.Loading
+	storage.Load(&l, s.coupons, data.Coupons, checkSeedCoupon)
+	storage.Load(&l, s.providers, data.Providers, checkSeedProvider)
+	return l.Write(ctx, d.Table)
 }
 
 // checkSeedCoupon rejects a coupon the API could not have created, and fills

@@ -10,7 +10,7 @@ import (
 )
 
 // Area is the products area.
-var Area = app.Area{Name: "products", Routes: routes, Seed: seed}
+var Area = app.Area{Name: "products", Routes: routes, Seed: app.Seeder("products", seed)}
 
 type handler struct {
 	store *Catalog

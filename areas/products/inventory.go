@@ -11,11 +11,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -37,6 +35,14 @@ type inventoryRequest struct {
 	AltType *string `json:"altType"`
 	// Items are decoded one by one so that every error names its index.
 	Items *[]json.RawMessage `json:"items"`
+
+	parsed []parsedItem // the well-formed items, once checked
+}
+
+// check checks every rule of the request and returns the account it names.
+func (req *inventoryRequest) check(v *validate.Errors) *string {
+	req.parsed = parseInventory(*req, v)
+	return req.AltID
 }
 
 type inventoryItem struct {
@@ -80,7 +86,7 @@ func parseInventory(req inventoryRequest, v *validate.Errors) []parsedItem {
 		field := fmt.Sprintf("items[%d]", i)
 		var it inventoryItem
 		if err := httpio.DecodeValue(raw, field, &it); err != nil {
-			addViolations(v, err)
+			v.Merge(err)
 			continue
 		}
 		ok := true
@@ -118,25 +124,15 @@ func parseInventory(req inventoryRequest, v *validate.Errors) []parsedItem {
 	return parsed
 }
 
-// addViolations copies a validation error's violations into v.
-func addViolations(v *validate.Errors, err error) {
-	if e, ok := apierror.As(err); ok && e.Code == apierror.CodeValidation {
-		for _, m := range e.Violations {
-			v.Add(m)
-		}
-		return
-	}
-	v.Add(err.Error())
-}
-
 // updateInventory sets the inventory of several prices.
 //
 // dynalite (like DynamoDB without transactions) cannot write many items
 // atomically, so the request is made safe to retry instead:
 //  1. Everything is validated before anything is written: the shape of every
-//     item, then the existence of every price in the caller's account (one
-//     consistent BatchGetItem). Any problem answers 422 naming every bad
-//     item, and nothing has been written.
+//     item (a problem answers 422 naming every bad item), then the existence
+//     of every price in the caller's account (one consistent BatchGetItem; a
+//     missing one answers 422 naming every missing item). Nothing has been
+//     written then.
 //  2. Each price is then written with one UpdateItem that SETs absolute
 //     values (never ADDs), so a price is never half-updated, and writing it
 //     again gives the same item.
@@ -146,20 +142,11 @@ func addViolations(v *validate.Errors, err error) {
 //     values, completing the job. Prices that already hold the requested
 //     values are not rewritten, so a repeat leaves even updatedAt alone.
 func (h *handler) updateInventory(w http.ResponseWriter, r *http.Request) error {
-	var req inventoryRequest
-	if err := httpio.DecodeJSON(r, &req); err != nil {
-		return err
-	}
-	var v validate.Errors
-	items := parseInventory(req, &v)
-	if req.AltID == nil || validate.IDProblem("altId", *req.AltID) != "" || req.AltType == nil || *req.AltType != validate.AltType {
-		return v.Err() // the account cannot be checked before altId/altType are well-formed
-	}
-	ctx := r.Context()
-	p, err := auth.RequireAccount(ctx, *req.AltID)
+	req, p, err := request.Body(r, (*inventoryRequest).check)
 	if err != nil {
 		return err
 	}
+	items, ctx := req.parsed, r.Context()
 
 	ids := make([]string, len(items))
 	for i, it := range items {
@@ -167,8 +154,9 @@ func (h *handler) updateInventory(w http.ResponseWriter, r *http.Request) error 
 	}
 	current, err := h.store.pricesByID(ctx, p.AccountID, ids)
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
+	var v validate.Errors
 	var writes []parsedItem
 	for _, it := range items {
 		price, ok := current[it.priceID]
@@ -186,7 +174,7 @@ func (h *handler) updateInventory(w http.ResponseWriter, r *http.Request) error 
 
 	gone, err := h.write(ctx, p.AccountID, writes, clock.Timestamp(h.clock.Now()))
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	if len(gone) > 0 {
 		// Prices deleted between the check and the write: the others are

@@ -200,8 +200,10 @@ func TestUpdateInventoryRejectsBadRequestsAndWritesNothing(t *testing.T) {
 		{"altType is required", map[string]any{"altId": acctA, "items": []any{good}}, []string{"altType is required"}},
 		{"altType must be account", map[string]any{"altId": acctA, "altType": "location", "items": []any{good}}, []string{"altType must be one of: account"}},
 		{"the body has no other properties", map[string]any{"altId": acctA, "altType": "account", "items": []any{good}, "force": true}, []string{"property force should not exist"}},
-		{"every bad item is named in one answer", body(item(missing), good, item("nothex"), item(priceA2, "availableQuantity", -3)),
-			[]string{"items[0].priceId " + missing, "items[2].priceId must be a 24-character", "items[3].availableQuantity"}},
+		{"every item that breaks a rule is named in one answer", body(item(missing), good, item("nothex"), item(priceA2, "availableQuantity", -3)),
+			[]string{"items[2].priceId must be a 24-character", "items[3].availableQuantity"}},
+		{"every missing price is named in one answer", body(item(missing), good, item(priceB1, "availableQuantity", 1)),
+			[]string{"items[0].priceId " + missing, "items[2].priceId " + priceB1}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

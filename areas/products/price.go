@@ -3,14 +3,8 @@ package products
 import (
 	"context"
 	"errors"
-	"fmt"
-	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/bizplatform/api/shared/storage"
 )
@@ -47,108 +41,51 @@ type Price struct {
 	UpdatedAt                string `dynamodbav:"updatedAt" json:"updatedAt"`
 }
 
-// Prices are stored by their own id in the account's partition, so an
-// inventory update finds each one with a key lookup that cannot leave the
-// caller's account.
-func priceKey(accountID, priceID string) storage.Key {
-	return storage.Key{PK: storage.AccountPK(accountID), SK: "PRICE#" + priceID}
-}
-
-func productKey(accountID, productID string) storage.Key {
-	return storage.Key{PK: storage.AccountPK(accountID), SK: "PRODUCT#" + productID}
-}
-
-type priceItem struct {
-	storage.Key
-	Price
-}
-
-type productItem struct {
-	storage.Key
-	Product
-}
-
-// Catalog reads and writes products and prices.
+// Catalog reads and writes products and prices. Both are stored by their
+// own id in the account's partition, so an inventory update finds each price
+// with a key lookup that cannot leave the caller's account.
 type Catalog struct {
-	table *storage.Table
+	table    *storage.Table
+	products *storage.AccountItems[Product]
+	prices   *storage.AccountItems[Price]
 }
 
 // NewCatalog returns the catalog on table.
-func NewCatalog(table *storage.Table) *Catalog { return &Catalog{table: table} }
+func NewCatalog(table *storage.Table) *Catalog {
+	return &Catalog{
+		table:    table,
+		products: storage.NewAccountItems(table, "PRODUCT#", func(p Product) (string, string) { return p.LocationID, p.ID }),
+		prices:   storage.NewAccountItems(table, "PRICE#", func(p Price) (string, string) { return p.LocationID, p.ID }),
+	}
+}
 
 // GetPrice returns the account's price, or nil when it has none with that id.
 func (s *Catalog) GetPrice(ctx context.Context, accountID, priceID string) (*Price, error) {
-	item, err := storage.Get[priceItem](ctx, s.table, priceKey(accountID, priceID))
-	if err != nil || item == nil {
-		return nil, err
-	}
-	return &item.Price, nil
+	return s.prices.Get(ctx, accountID, priceID)
 }
 
 // GetProduct returns the account's product, or nil.
 func (s *Catalog) GetProduct(ctx context.Context, accountID, productID string) (*Product, error) {
-	item, err := storage.Get[productItem](ctx, s.table, productKey(accountID, productID))
-	if err != nil || item == nil {
-		return nil, err
-	}
-	return &item.Product, nil
+	return s.products.Get(ctx, accountID, productID)
 }
-
-// maxBatchGet is DynamoDB's limit of keys per BatchGetItem call.
-const maxBatchGet = 100
-
-// batchGetAttempts bounds the retries of keys DynamoDB leaves unprocessed
-// (under throttling) before the request is answered 503.
-const batchGetAttempts = 6
-
-// errUnprocessed is the cause of a 503 when DynamoDB keeps leaving keys
-// unprocessed.
-var errUnprocessed = errors.New("batch get: keys still unprocessed after retries")
 
 // pricesByID reads the account's prices with the given ids (consistent
-// reads) and returns those that exist, by id. Missing ids are simply absent.
+// reads, one BatchGetItem per 100) and returns those that exist, by id.
+// Missing ids are simply absent.
 func (s *Catalog) pricesByID(ctx context.Context, accountID string, priceIDs []string) (map[string]Price, error) {
-	found := make(map[string]Price, len(priceIDs))
-	for start := 0; start < len(priceIDs); start += maxBatchGet {
-		keys := make([]map[string]types.AttributeValue, 0, maxBatchGet)
-		for _, id := range priceIDs[start:min(start+maxBatchGet, len(priceIDs))] {
-			keys = append(keys, priceKey(accountID, id).AV())
-		}
-		pending := map[string]types.KeysAndAttributes{s.table.Name: {Keys: keys, ConsistentRead: aws.Bool(true)}}
-		for attempt := 0; len(pending[s.table.Name].Keys) > 0; attempt++ {
-			if attempt == batchGetAttempts {
-				return nil, errUnprocessed
-			}
-			if attempt > 0 {
-				if err := pause(ctx, attempt); err != nil {
-					return nil, err
-				}
-			}
-			out, err := s.table.DB.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: pending})
-			if err != nil {
-				return nil, err
-			}
-			var items []priceItem
-			if err := attributevalue.UnmarshalListOfMaps(out.Responses[s.table.Name], &items); err != nil {
-				return nil, fmt.Errorf("decode prices: %w", err)
-			}
-			for _, it := range items {
-				found[it.ID] = it.Price
-			}
-			pending = out.UnprocessedKeys
-		}
+	keys := make([]storage.Key, len(priceIDs))
+	for i, id := range priceIDs {
+		keys[i] = s.prices.Key(accountID, id)
+	}
+	prices, err := storage.BatchGet[Price](ctx, s.table, keys)
+	if err != nil {
+		return nil, err
+	}
+	found := make(map[string]Price, len(prices))
+	for _, p := range prices {
+		found[p.ID] = p
 	}
 	return found, nil
-}
-
-// pause waits before retry attempt n (exponential: 20ms, 40ms, 80ms...).
-func pause(ctx context.Context, n int) error {
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(time.Duration(10<<n) * time.Millisecond):
-		return nil
-	}
 }
 
 // inventoryChange is the new inventory of one price; nil fields stay as
@@ -175,7 +112,7 @@ func (s *Catalog) setInventory(ctx context.Context, accountID string, c inventor
 	if c.allowOutOfStockPurchases != nil {
 		upd = upd.Set(expression.Name("allowOutOfStockPurchases"), expression.Value(*c.allowOutOfStockPurchases))
 	}
-	err := s.table.Update(ctx, priceKey(accountID, c.priceID), upd, storage.ItemExists())
+	err := s.table.Update(ctx, s.prices.Key(accountID, c.priceID), upd, storage.ItemExists())
 	if storage.IsConditionFailed(err) {
 		return errPriceGone
 	}

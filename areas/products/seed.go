@@ -2,13 +2,11 @@ package products
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"strings"
-	"time"
+	"errors"
 
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -24,58 +22,37 @@ type SeedProduct struct {
 	Prices []Price `json:"prices"`
 }
 
-func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
-	var data SeedData
-	if err := app.DecodeSeed("products", raw, &data); err != nil {
-		return err
-	}
+// seed checks every product and price before it writes any.
+func seed(ctx context.Context, d app.Deps, data SeedData) error {
+	s := NewCatalog(d.Table)
 	now := clock.Timestamp(d.Clock.Now())
-	var items []any
-	for _, p := range data.Products {
-		if err := checkSeedIDs("product", p.ID, p.LocationID); err != nil {
-			return err
-		}
-		if err := stamp("product", p.ID, &p.CreatedAt, &p.UpdatedAt, now); err != nil {
-			return err
-		}
-		items = append(items, productItem{Key: productKey(p.LocationID, p.ID), Product: p.Product})
+	products := make([]Product, len(data.Products))
+	var prices []Price
+	for i, p := range data.Products {
+		products[i] = p.Product
 		for _, pr := range p.Prices {
-			if err := checkSeedIDs("price", pr.ID, p.LocationID); err != nil {
-				return err
-			}
-			if pr.AvailableQuantity != nil && (*pr.AvailableQuantity < 0 || *pr.AvailableQuantity > MaxAvailableQuantity) {
-				return fmt.Errorf("products: price %s: availableQuantity out of range", pr.ID)
-			}
 			pr.ProductID, pr.LocationID = p.ID, p.LocationID
-			if err := stamp("price", pr.ID, &pr.CreatedAt, &pr.UpdatedAt, now); err != nil {
-				return err
-			}
-			items = append(items, priceItem{Key: priceKey(p.LocationID, pr.ID), Price: pr})
+			prices = append(prices, pr)
 		}
 	}
-	return d.Table.BatchPut(ctx, items)
-}
-
-// checkSeedIDs checks a record's 24-hex id (stored lower case, as requests
-// are normalised) and its account id.
-func checkSeedIDs(kind, id, accountID string) error {
-	if !validate.IsHexID(id) || strings.ToLower(id) != id {
-		return fmt.Errorf("products: %s id %q must be a lower-case 24-character hexadecimal id", kind, id)
-	}
-	if msg := validate.IDProblem("locationId", accountID); msg != "" {
-		return fmt.Errorf("products: %s %s: %s", kind, id, msg)
-	}
-	return nil
-}
-
-// stamp fills missing timestamps with now and checks given ones.
-func stamp(kind, id string, created, updated *string, now string) error {
-	for _, ts := range []*string{created, updated} {
-		if *ts == "" {
-			*ts = now
-		} else if _, err := time.Parse(time.RFC3339, *ts); err != nil {
-			return fmt.Errorf("products: %s %s: %w", kind, id, err)
+	var l storage.Loading
+	storage.Load(&l, s.products, products, func(p *Product) error {
+		return checkSeedRecord(p.ID, p.LocationID, now, &p.CreatedAt, &p.UpdatedAt)
+	})
+	storage.Load(&l, s.prices, prices, func(pr *Price) error {
+		if q := pr.AvailableQuantity; q != nil && (*q < 0 || *q > MaxAvailableQuantity) {
+			return errors.New("availableQuantity out of range")
 		}
+		return checkSeedRecord(pr.ID, pr.LocationID, now, &pr.CreatedAt, &pr.UpdatedAt)
+	})
+	return l.Write(ctx, d.Table)
+}
+
+// checkSeedRecord checks a record's id (as requests are normalised) and
+// account, and stamps its missing timestamps with now.
+func checkSeedRecord(id, accountID, now string, timestamps ...*string) error {
+	if msg := validate.LowerHexIDProblem("id", id) + validate.IDProblem("locationId", accountID); msg != "" {
+		return errors.New(msg)
 	}
-	return nil
+	return validate.Stamp(now, timestamps...)
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // Area is the store area.
-var Area = app.Area{Name: "store", Routes: routes, Seed: seed}
+var Area = app.Area{Name: "store", Routes: routes, Seed: app.Seeder("store", seed)}
 
 type handler struct {
 	store *Shipping

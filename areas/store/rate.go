@@ -45,7 +45,10 @@ func rateKey(accountID, zoneID, rateID string) storage.Key {
 	return storage.Key{PK: storage.AccountPK(accountID), SK: ratesPrefix(zoneID) + rateID}
 }
 
-func ratesPrefix(zoneID string) string { return zoneKey("", zoneID).SK + "#RATE#" }
+func ratesPrefix(zoneID string) string { return zoneKey("", zoneID).SK + ratesInfix }
+
+// ratesInfix separates a zone's sort key from its rates' ids.
+const ratesInfix = "#RATE#"
 
 type rateItem struct {
 	storage.Key
@@ -58,6 +61,8 @@ func (r *Rate) normalize() {
 		r.ShippingCarrierServices = []CarrierService{}
 	}
 }
+
+func (r *Rate) stamp(now string) { r.UpdatedAt = now }
 
 // GetRate returns the zone's rate, or nil.
 func (s *Shipping) GetRate(ctx context.Context, accountID, zoneID, rateID string) (*Rate, error) {
@@ -80,30 +85,14 @@ func (s *Shipping) rate(ctx context.Context, accountID, zoneID, rateID string) (
 // UpdateRate applies change to the zone's rate like UpdateZone does to a
 // zone: versioned, retried on conflict, not written when nothing changes.
 func (s *Shipping) UpdateRate(ctx context.Context, accountID, zoneID, rateID, now string, change func(Rate) (Rate, error)) (Rate, error) {
-	var result Rate
-	err := readModifyWrite(ctx, func() error {
-		item, err := s.rate(ctx, accountID, zoneID, rateID)
-		if err != nil {
-			return err
-		}
-		if item == nil {
-			return ErrNotFound
-		}
-		next, err := change(item.Rate)
-		if err != nil {
-			return err
-		}
-		next.normalize()
-		if equal(next, item.Rate) {
-			result = item.Rate
-			return nil
-		}
-		next.UpdatedAt = now
-		if err := putIfVersion(ctx, s.table, rateItem{Key: item.Key, Version: item.Version + 1, Rate: next}, item.Version); err != nil {
-			return err
-		}
-		result = next
-		return nil
-	})
-	return result, err
+	item, err := storage.UpdateVersioned(ctx, s.table, rateKey(accountID, zoneID, rateID),
+		func(item *rateItem) error { return revise(&item.Rate, change, now) })
+	if err != nil {
+		return Rate{}, err
+	}
+	if item == nil {
+		return Rate{}, ErrNotFound
+	}
+	item.normalize()
+	return item.Rate, nil
 }

@@ -1,15 +1,13 @@
 package store
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strings"
-	"time"
 
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -34,15 +32,15 @@ type altFields struct {
 	AltType field[string] `json:"altType"`
 }
 
-// check records altId/altType violations and reports the well-formed altId
-// the body names ("" when none).
-func (a altFields) check(v *validate.Errors) string {
-	named := ""
+// check records altId/altType violations and returns the altId the body
+// names (nil when none).
+func (a altFields) check(v *validate.Errors) *string {
+	var named *string
 	if a.AltID.Set {
 		if id, ok := a.AltID.value(); !ok {
 			v.Add("altId must be a string")
 		} else if v.ID("altId", id) {
-			named = id
+			named = &id
 		}
 	}
 	if a.AltType.Set {
@@ -55,13 +53,22 @@ func (a altFields) check(v *validate.Errors) string {
 	return named
 }
 
-// requireAccount returns the caller's principal, refusing (403) a body that
-// names another account.
-func requireAccount(ctx context.Context, named string) (*auth.Principal, error) {
-	if named != "" {
-		return auth.RequireAccount(ctx, named)
+// readUpdate reads a store update in the order every operation answers its
+// rules: the path ids (pathIDs, in order) and the body's own rules first,
+// then the account the body names (see areas/internal/request). check
+// records the body's violations and returns its altId (nil when it names
+// none: then it is the token's account).
+func readUpdate[B any](r *http.Request, check func(*B, *validate.Errors) *string, pathIDs ...string) ([]string, *B, *auth.Principal, error) {
+	ids := make([]string, len(pathIDs))
+	for i, name := range pathIDs {
+		id, err := pathHexID(r, name)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		ids[i] = id
 	}
-	return auth.PrincipalFrom(ctx)
+	body, p, err := request.Body(r, check)
+	return ids, body, p, err
 }
 
 // updateResponse is the public API's Update*ResponseDto envelope.
@@ -71,14 +78,11 @@ type updateResponse[T any] struct {
 	Data    T      `json:"data"`
 }
 
-// updateError turns a storage or update failure into the API's answer.
+// updateError turns an update's ErrNotFound into the operation's 404; other
+// errors (rule violations, storage failures) pass through as they are.
 func updateError(err error, notFound *apierror.Error) error {
-	switch {
-	case errors.Is(err, ErrNotFound):
+	if errors.Is(err, ErrNotFound) {
 		return notFound
-	case errors.Is(err, ErrContention):
-		return apierror.Unavailable(err, time.Second)
-	default:
-		return storage.Classify(err) // validation errors pass through as they are
 	}
+	return err
 }

@@ -122,28 +122,39 @@ func checkServices(v *validate.Errors, services []CarrierService) {
 	}
 }
 
-// checkRateConsistency checks the rules that relate fields of a whole rate:
-// on an update they apply to the stored rate with the update applied, since
-// a request may change one side of a rule only.
-func checkRateConsistency(v *validate.Errors, r Rate) {
-	if r.MinCondition > 0 && r.MaxCondition > 0 && r.MinCondition > r.MaxCondition {
+// checkRateConsistency checks the rules that relate fields of a rate r, as
+// far as decided says the fields they read are known: on the merged rate
+// (the stored rate with the update applied) every field is, since a request
+// may change one side of a rule only; on the request alone, only the fields
+// it sends (their values in r), so that a rule the request breaks by itself
+// answers before the rate is looked up.
+func checkRateConsistency(v *validate.Errors, r Rate, decided func(fields ...string) bool) {
+	if decided("minCondition", "maxCondition") && r.MinCondition > 0 && r.MaxCondition > 0 && r.MinCondition > r.MaxCondition {
 		v.Addf("minCondition (%g) must not be greater than maxCondition (%g)", r.MinCondition, r.MaxCondition)
 	}
+	if !decided("isCarrierRate") {
+		return
+	}
 	if r.IsCarrierRate {
-		v.Check(r.ShippingCarrierID != "", "shippingCarrierId is required when isCarrierRate is true")
+		if decided("shippingCarrierId") {
+			v.Check(r.ShippingCarrierID != "", "shippingCarrierId is required when isCarrierRate is true")
+		}
 		return
 	}
 	const onlyCarrier = " is valid only when isCarrierRate is true (send null to remove it)"
-	if r.ShippingCarrierID != "" {
+	if decided("shippingCarrierId") && r.ShippingCarrierID != "" {
 		v.Add("shippingCarrierId" + onlyCarrier)
 	}
-	if r.PercentageOfRateFee != nil && *r.PercentageOfRateFee != 0 {
+	if decided("percentageOfRateFee") && r.PercentageOfRateFee != nil && *r.PercentageOfRateFee != 0 {
 		v.Add("percentageOfRateFee" + onlyCarrier)
 	}
-	if len(r.ShippingCarrierServices) > 0 {
+	if decided("shippingCarrierServices") && len(r.ShippingCarrierServices) > 0 {
 		v.Add("shippingCarrierServices" + onlyCarrier)
 	}
 }
+
+// everyField decides every rule: all of a whole rate's fields are known.
+func everyField(...string) bool { return true }
 
 // checkRate checks every rule of a whole rate (the demo data).
 func checkRate(v *validate.Errors, r Rate) {
@@ -159,5 +170,5 @@ func checkRate(v *validate.Errors, r Rate) {
 		checkNonNegative(v, "percentageOfRateFee", *r.PercentageOfRateFee, "")
 	}
 	checkServices(v, r.ShippingCarrierServices)
-	checkRateConsistency(v, r)
+	checkRateConsistency(v, r, everyField)
 }

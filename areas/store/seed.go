@@ -2,10 +2,7 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"strings"
-	"time"
 
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
@@ -26,11 +23,7 @@ type SeedZone struct {
 
 // seed writes the zones and rates, checked by the same rules as updates,
 // at version 0.
-func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
-	var data SeedData
-	if err := app.DecodeSeed("store", raw, &data); err != nil {
-		return err
-	}
+func seed(ctx context.Context, d app.Deps, data SeedData) error {
 	now := clock.Timestamp(d.Clock.Now())
 	var items []any
 	for _, z := range data.ShippingZones {
@@ -41,9 +34,9 @@ func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 		checkSeedIDs(&v, "shipping zone", z.ID, z.AltID, z.AltType)
 		checkName(&v, "name", z.Name)
 		checkCountries(&v, z.Countries)
-		stamp(&v, &z.CreatedAt, &z.UpdatedAt, now)
+		v.Merge(validate.Stamp(now, &z.CreatedAt, &z.UpdatedAt))
 		if err := v.Err(); err != nil {
-			return fmt.Errorf("store: shipping zone %s: %w", z.ID, err)
+			return fmt.Errorf("shipping zone %s: %w", z.ID, err)
 		}
 		z.normalize()
 		items = append(items, zoneItem{Key: zoneKey(z.AltID, z.ID), Zone: z.Zone})
@@ -51,9 +44,9 @@ func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 			r.AltID, r.AltType, r.ShippingZoneID = z.AltID, z.AltType, z.ID
 			checkSeedIDs(&v, "shipping rate", r.ID, r.AltID, r.AltType)
 			checkRate(&v, r)
-			stamp(&v, &r.CreatedAt, &r.UpdatedAt, now)
+			v.Merge(validate.Stamp(now, &r.CreatedAt, &r.UpdatedAt))
 			if err := v.Err(); err != nil {
-				return fmt.Errorf("store: shipping rate %s: %w", r.ID, err)
+				return fmt.Errorf("shipping rate %s: %w", r.ID, err)
 			}
 			r.normalize()
 			items = append(items, rateItem{Key: rateKey(r.AltID, z.ID, r.ID), Rate: r})
@@ -62,21 +55,12 @@ func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 	return d.Table.BatchPut(ctx, items)
 }
 
-// checkSeedIDs checks a record's id (lower-case 24-character hexadecimal,
-// as requests are normalised) and its account.
+// checkSeedIDs checks a record's id (as requests are normalised) and its
+// account.
 func checkSeedIDs(v *validate.Errors, kind, id, altID, altType string) {
-	v.Check(validate.IsHexID(id) && strings.ToLower(id) == id, kind+" id must be a lower-case 24-character hexadecimal id")
+	if msg := validate.LowerHexIDProblem(kind+" id", id); msg != "" {
+		v.Add(msg)
+	}
 	v.ID("altId", altID)
 	v.OneOf("altType", altType, validate.AltType)
-}
-
-// stamp fills missing timestamps with now and checks given ones.
-func stamp(v *validate.Errors, created, updated *string, now string) {
-	for _, ts := range []*string{created, updated} {
-		if *ts == "" {
-			*ts = now
-		} else if _, err := time.Parse(time.RFC3339, *ts); err != nil {
-			v.Addf("timestamp %q is not RFC 3339", *ts)
-		}
-	}
 }

@@ -32,6 +32,32 @@ type rateRequest struct {
 	ShippingCarrierServices field[[]json.RawMessage] `json:"shippingCarrierServices"`
 }
 
+// sent reports whether the request sends every one of fields (null
+// counts: it removes a value), isCarrierRate with a value.
+func (req *rateRequest) sent(fields ...string) bool {
+	for _, f := range fields {
+		var set bool
+		switch f {
+		case "minCondition":
+			set = req.MinCondition.Set
+		case "maxCondition":
+			set = req.MaxCondition.Set
+		case "isCarrierRate":
+			set = req.IsCarrierRate.Set && !req.IsCarrierRate.Null
+		case "shippingCarrierId":
+			set = req.ShippingCarrierID.Set
+		case "percentageOfRateFee":
+			set = req.PercentageOfRateFee.Set
+		case "shippingCarrierServices":
+			set = req.ShippingCarrierServices.Set
+		}
+		if !set {
+			return false
+		}
+	}
+	return true
+}
+
 type serviceInput struct {
 	Name  *string `json:"name"`
 	Value *string `json:"value"`
@@ -123,7 +149,7 @@ func parseServices(raws []json.RawMessage, v *validate.Errors) []CarrierService 
 	for i, raw := range raws {
 		var in serviceInput
 		if err := httpio.DecodeValue(raw, fmt.Sprintf("shippingCarrierServices[%d]", i), &in); err != nil {
-			addViolations(v, err)
+			v.Merge(err)
 			ok = false
 			continue
 		}
@@ -143,29 +169,19 @@ func parseServices(raws []json.RawMessage, v *validate.Errors) []CarrierService 
 }
 
 func (h *handler) updateRate(w http.ResponseWriter, r *http.Request) error {
-	zoneID, err := pathHexID(r, "shippingZoneId")
+	var change rateChange
+	ids, _, p, err := readUpdate(r, func(req *rateRequest, v *validate.Errors) *string {
+		named := req.check(v)
+		change = parseRate(*req, v)
+		// The rules relating fields the request sends together are its
+		// own; those needing a stored field wait for the rate.
+		checkRateConsistency(v, change.apply(Rate{}), req.sent)
+		return named
+	}, "shippingZoneId", "shippingRateId")
 	if err != nil {
 		return err
 	}
-	rateID, err := pathHexID(r, "shippingRateId")
-	if err != nil {
-		return err
-	}
-	var req rateRequest
-	if err := httpio.DecodeJSON(r, &req); err != nil {
-		return err
-	}
-	var v validate.Errors
-	named := req.check(&v)
-	change := parseRate(req, &v)
-	ctx := r.Context()
-	p, err := requireAccount(ctx, named)
-	if err != nil {
-		return err
-	}
-	if err := v.Err(); err != nil {
-		return err
-	}
+	zoneID, rateID, ctx := ids[0], ids[1], r.Context()
 
 	// The rate's key holds its zone's id, in the caller's partition: a rate
 	// of another zone or another account is not found.
@@ -173,7 +189,7 @@ func (h *handler) updateRate(w http.ResponseWriter, r *http.Request) error {
 		func(stored Rate) (Rate, error) {
 			next := change.apply(stored)
 			var merged validate.Errors
-			checkRateConsistency(&merged, next)
+			checkRateConsistency(&merged, next, everyField)
 			return next, merged.Err()
 		})
 	if err != nil {

@@ -88,7 +88,7 @@ func parseCountries(raws []json.RawMessage, v *validate.Errors) []Country {
 		f := fmt.Sprintf("countries[%d]", i)
 		var in countryInput
 		if err := httpio.DecodeValue(raw, f, &in); err != nil {
-			addViolations(v, err)
+			v.Merge(err)
 			continue
 		}
 		// A zone is one storage item: bounding the states of the whole zone
@@ -113,7 +113,7 @@ func parseCountries(raws []json.RawMessage, v *validate.Errors) []Country {
 			for j, rawState := range *in.States {
 				var s stateInput
 				if err := httpio.DecodeValue(rawState, fmt.Sprintf("%s.states[%d]", f, j), &s); err != nil {
-					addViolations(v, err)
+					v.Merge(err)
 					statesOK = false
 					continue
 				}
@@ -129,17 +129,6 @@ func parseCountries(raws []json.RawMessage, v *validate.Errors) []Country {
 	return countries
 }
 
-// addViolations copies a validation error's violations into v.
-func addViolations(v *validate.Errors, err error) {
-	if e, ok := apierror.As(err); ok && e.Code == apierror.CodeValidation {
-		for _, m := range e.Violations {
-			v.Add(m)
-		}
-		return
-	}
-	v.Add(err.Error())
-}
-
 // apply returns the zone with the change applied (new slices: the stored
 // zone is left as it is for the comparison that skips no-op writes).
 func (c zoneChange) apply(z Zone) Zone {
@@ -153,25 +142,16 @@ func (c zoneChange) apply(z Zone) Zone {
 }
 
 func (h *handler) updateZone(w http.ResponseWriter, r *http.Request) error {
-	zoneID, err := pathHexID(r, "shippingZoneId")
+	var change zoneChange
+	ids, _, p, err := readUpdate(r, func(req *zoneRequest, v *validate.Errors) *string {
+		named := req.check(v)
+		change = parseZone(*req, v)
+		return named
+	}, "shippingZoneId")
 	if err != nil {
 		return err
 	}
-	var req zoneRequest
-	if err := httpio.DecodeJSON(r, &req); err != nil {
-		return err
-	}
-	var v validate.Errors
-	named := req.check(&v)
-	change := parseZone(req, &v)
-	ctx := r.Context()
-	p, err := requireAccount(ctx, named)
-	if err != nil {
-		return err
-	}
-	if err := v.Err(); err != nil {
-		return err
-	}
+	zoneID, ctx := ids[0], r.Context()
 
 	// The zone is looked up in the caller's partition only: another
 	// account's zone is not found. Its rates come with it, in one read.

@@ -10,6 +10,7 @@ import (
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/storage"
 )
 
 // These tests interleave a second update between the read and the write of
@@ -23,7 +24,7 @@ const (
 func newTestStore(t *testing.T) *Shipping {
 	table := testenv.NewTable(t)
 	deps := app.Deps{Table: table, Clock: clock.NewManual(testenv.Start)}
-	require.NoError(t, seed(context.Background(), deps, []byte(`{"shippingZones":[{"_id":"`+testZone+`","altId":"`+testAccount+`","name":"Old","countries":[{"code":"US"}]}]}`)))
+	require.NoError(t, Area.Seed(context.Background(), deps, []byte(`{"shippingZones":[{"_id":"`+testZone+`","altId":"`+testAccount+`","name":"Old","countries":[{"code":"US"}]}]}`)))
 	return NewShipping(table)
 }
 
@@ -71,8 +72,8 @@ func TestAnUpdateThatAlwaysLosesGivesUp(t *testing.T) {
 		z.Name = "Never"
 		return z, nil
 	})
-	assert.ErrorIs(t, err, ErrContention)
-	assert.Equal(t, maxAttempts, calls)
+	assert.ErrorIs(t, err, storage.ErrContention)
+	assert.Equal(t, storage.MaxUpdateAttempts, calls)
 }
 
 func TestAnUpdateOfAMissingZoneIsNotFound(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/bizplatform/api/shared/storage"
 )
@@ -35,7 +36,7 @@ type State struct {
 }
 
 // Zones are stored by id in their account's partition. version guards
-// read-modify-write updates (see readModifyWrite).
+// read-modify-write updates (see storage.UpdateVersioned).
 func zoneKey(accountID, zoneID string) storage.Key {
 	return storage.Key{PK: storage.AccountPK(accountID), SK: "SHIPZONE#" + zoneID}
 }
@@ -58,6 +59,8 @@ func (z *Zone) normalize() {
 		}
 	}
 }
+
+func (z *Zone) stamp(now string) { z.UpdatedAt = now }
 
 // Shipping reads and writes shipping zones and their rates.
 type Shipping struct {
@@ -90,15 +93,14 @@ func (s *Shipping) Version(ctx context.Context, accountID, zoneID string) (int64
 
 // zoneWithRates reads the zone and its rates (in id order) in one query:
 // the zone's sort key, then its rates' keys, which extend it with '#', a
-// character no id holds, so the range holds nothing else. It returns nil
-// when there is no such zone.
-func (s *Shipping) zoneWithRates(ctx context.Context, accountID, zoneID string) (*zoneItem, []Rate, error) {
-	key := zoneKey(accountID, zoneID)
+// character no id holds, so the range holds nothing else. It returns the
+// zone's attributes, nil when there is no such zone.
+func (s *Shipping) zoneWithRates(ctx context.Context, key storage.Key) (map[string]types.AttributeValue, []Rate, error) {
 	items, err := storage.QueryRange(ctx, s.table, key.PK, key.SK, key.SK+"#\uffff")
 	if err != nil {
 		return nil, nil, err
 	}
-	var zone *zoneItem
+	var zone map[string]types.AttributeValue
 	rates := []Rate{}
 	for _, raw := range items {
 		var k storage.Key
@@ -107,12 +109,8 @@ func (s *Shipping) zoneWithRates(ctx context.Context, accountID, zoneID string) 
 		}
 		switch {
 		case k.SK == key.SK:
-			zone = new(zoneItem)
-			if err := attributevalue.UnmarshalMap(raw, zone); err != nil {
-				return nil, nil, fmt.Errorf("decode zone %s: %w", zoneID, err)
-			}
-			zone.normalize()
-		case strings.HasPrefix(k.SK, ratesPrefix(zoneID)):
+			zone = raw
+		case strings.HasPrefix(k.SK, key.SK+ratesInfix):
 			var r rateItem
 			if err := attributevalue.UnmarshalMap(raw, &r); err != nil {
 				return nil, nil, fmt.Errorf("decode rate %s: %w", k.SK, err)
@@ -140,32 +138,21 @@ func (s *Shipping) zone(ctx context.Context, accountID, zoneID string) (*zoneIte
 // It also returns the zone's rates, read with the zone, which the update
 // leaves unchanged.
 func (s *Shipping) UpdateZone(ctx context.Context, accountID, zoneID, now string, change func(Zone) (Zone, error)) (Zone, []Rate, error) {
-	var result Zone
+	key := zoneKey(accountID, zoneID)
 	var rates []Rate
-	err := readModifyWrite(ctx, func() error {
-		item, zoneRates, err := s.zoneWithRates(ctx, accountID, zoneID)
-		if err != nil {
-			return err
-		}
-		rates = zoneRates
-		if item == nil {
-			return ErrNotFound
-		}
-		next, err := change(item.Zone)
-		if err != nil {
-			return err
-		}
-		next.normalize()
-		if equal(next, item.Zone) {
-			result = item.Zone
-			return nil
-		}
-		next.UpdatedAt = now
-		if err := putIfVersion(ctx, s.table, zoneItem{Key: item.Key, Version: item.Version + 1, Zone: next}, item.Version); err != nil {
-			return err
-		}
-		result = next
-		return nil
-	})
-	return result, rates, err
+	item, err := storage.UpdateVersioned(ctx, s.table, key,
+		func(item *zoneItem) error { return revise(&item.Zone, change, now) },
+		storage.ReadWith(func(ctx context.Context) (map[string]types.AttributeValue, error) {
+			zone, zoneRates, err := s.zoneWithRates(ctx, key)
+			rates = zoneRates
+			return zone, err
+		}))
+	if err != nil {
+		return Zone{}, nil, err
+	}
+	if item == nil {
+		return Zone{}, nil, ErrNotFound
+	}
+	item.normalize()
+	return item.Zone, rates, nil
 }

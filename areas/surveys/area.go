@@ -9,7 +9,7 @@ import (
 )
 
 // Area is the Surveys area.
-var Area = app.Area{Name: "surveys", Routes: routes, Seed: seed}
+var Area = app.Area{Name: "surveys", Routes: routes, Seed: app.Seeder("surveys", seed)}
 
 type handler struct {
 	store *Catalog

@@ -3,9 +3,8 @@ package surveys
 import (
 	"net/http"
 
-	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -32,9 +31,7 @@ type listRequest struct {
 	typ string
 }
 
-func parseList(r *http.Request) (listRequest, error) {
-	var v validate.Errors
-	q := httpio.NewQuery(r, &v)
+func parseList(q httpio.Query, v *validate.Errors) (listRequest, *string) {
 	req := listRequest{
 		locationID: q.RequiredID("locationId"),
 		skip:       q.Int("skip", 0, 0, maxSkip),
@@ -44,21 +41,18 @@ func parseList(r *http.Request) (listRequest, error) {
 		req.typ = q.String("type")
 		v.OneOf("type", req.typ, Types...)
 	}
-	return req, v.Err()
+	return req, &req.locationID
 }
 
 func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
-	req, err := parseList(r)
+	req, _, err := request.Query(r, parseList)
 	if err != nil {
 		return err
 	}
 	ctx := r.Context()
-	if _, err := auth.RequireAccount(ctx, req.locationID); err != nil {
-		return err
-	}
 	all, err := h.store.List(ctx, req.locationID)
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	// Total counts the matches seen so far; the page is the matches numbered
 	// skip to skip+limit-1.

@@ -9,7 +9,7 @@ import (
 )
 
 // Area is the Users area.
-var Area = app.Area{Name: "users", Routes: routes, Seed: seed}
+var Area = app.Area{Name: "users", Routes: routes, Seed: app.Seeder("users", seed)}
 
 type handler struct {
 	store *Directory

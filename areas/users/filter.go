@@ -9,7 +9,6 @@ import (
 
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -137,7 +136,7 @@ func (h *handler) filterByEmail(w http.ResponseWriter, r *http.Request) error {
 	// this company's.
 	found, err := h.store.FindByEmails(ctx, s.companyID, s.emails, s.deleted)
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	resp := filterResponse{Users: []userView{}, Count: len(found)}
 	if s.skip < len(found) {

@@ -24,16 +24,12 @@ type SeedUser struct {
 	User
 }
 
-func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
-	var data SeedData
-	if err := app.DecodeSeed("users", raw, &data); err != nil {
-		return err
-	}
+func seed(ctx context.Context, d app.Deps, data SeedData) error {
 	items := make([]any, 0, len(data.Users))
 	for i, rawUser := range data.Users {
 		u, err := decodeSeedUser(rawUser)
 		if err != nil {
-			return fmt.Errorf("users: user %d: %w", i+1, err)
+			return fmt.Errorf("user %d: %w", i+1, err)
 		}
 		items = append(items, newUserItem(u.CompanyID, u.User))
 	}

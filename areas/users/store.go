@@ -8,10 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/bizplatform/api/shared/ids"
 	"github.com/bizplatform/api/shared/storage"
@@ -214,42 +211,25 @@ func firstCause(errs []error) error {
 }
 
 func (s *Directory) findByEmail(ctx context.Context, companyID, lowerEmail string, deleted bool) ([]User, error) {
-	expr, err := expression.NewBuilder().
-		WithKeyCondition(expression.Key(storage.AttrGSI1PK).Equal(expression.Value(emailIndexPK(companyID, lowerEmail)))).
-		WithFilter(expression.Name("deleted").Equal(expression.Value(deleted))).
-		Build()
+	filter := expression.Name("deleted").Equal(expression.Value(deleted))
+	items, err := storage.QueryAll[userItem](ctx, s.table, storage.Query{
+		Index:  storage.IndexGSI1,
+		Key:    expression.Key(storage.AttrGSI1PK).Equal(expression.Value(emailIndexPK(companyID, lowerEmail))),
+		Filter: &filter,
+	})
 	if err != nil {
-		return nil, fmt.Errorf("build user e-mail query: %w", err)
-	}
-	in := &dynamodb.QueryInput{
-		TableName:                 aws.String(s.table.Name),
-		IndexName:                 aws.String(storage.IndexGSI1),
-		KeyConditionExpression:    expr.KeyCondition(),
-		FilterExpression:          expr.Filter(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
+		return nil, err
 	}
 	var users []User
-	p := dynamodb.NewQueryPaginator(s.table.DB, in)
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, err
+	for _, it := range items {
+		// The index partition already names the company; checking the
+		// item's own partition too keeps a mis-keyed item from ever
+		// reaching another company.
+		if it.PK != storage.CompanyPK(companyID) {
+			continue
 		}
-		var items []userItem
-		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
-			return nil, fmt.Errorf("decode users: %w", err)
-		}
-		for _, it := range items {
-			// The index partition already names the company; checking the
-			// item's own partition too keeps a mis-keyed item from ever
-			// reaching another company.
-			if it.PK != storage.CompanyPK(companyID) {
-				continue
-			}
-			it.normalize()
-			users = append(users, it.User)
-		}
+		it.normalize()
+		users = append(users, it.User)
 	}
 	return users, nil
 }

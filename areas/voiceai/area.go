@@ -10,7 +10,7 @@ import (
 )
 
 // Area is the voice-ai area.
-var Area = app.Area{Name: "voice-ai", Routes: routes, Seed: seed}
+var Area = app.Area{Name: "voice-ai", Routes: routes, Seed: app.Seeder("voice-ai", seed)}
 
 type handler struct {
 	store *Agents

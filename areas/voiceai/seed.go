@@ -3,11 +3,13 @@ package voiceai
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
 
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -31,41 +33,56 @@ type SeedAction struct {
 	ActionParameters json.RawMessage `json:"actionParameters"`
 }
 
-func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
-	var data SeedData
-	if err := app.DecodeSeed("voice-ai", raw, &data); err != nil {
-		return err
-	}
-	var items []any
-	for _, ag := range data.Agents {
-		if msg := validate.IDProblem("agent id", ag.ID) + validate.IDProblem("locationId", ag.LocationID); msg != "" {
-			return fmt.Errorf("voice-ai: %s", msg)
-		}
-		if _, err := time.Parse(time.RFC3339, ag.DateAdded); err != nil {
-			return fmt.Errorf("voice-ai: agent %s: dateAdded: %w", ag.ID, err)
-		}
-		items = append(items, agentItem{Key: agentKey(ag.LocationID, ag.ID), Agent: ag.Agent})
+// seed checks every agent and action before it writes any. Actions are
+// written at version 1.
+func seed(ctx context.Context, d app.Deps, data SeedData) error {
+	s := NewAgents(d.Table)
+	agents := make([]Agent, len(data.Agents))
+	var actions []actionRecord
+	for i, ag := range data.Agents {
+		agents[i] = ag.Agent
 		for _, sa := range ag.Actions {
-			if msg := validate.IDProblem("action id", sa.ID); msg != "" {
-				return fmt.Errorf("voice-ai: %s", msg)
+			a, err := seedAction(ag.Agent, sa)
+			if err != nil {
+				return fmt.Errorf("action %s: %w", sa.ID, err)
 			}
-			if sa.Name == "" || len([]rune(sa.Name)) > maxActionNameLen {
-				return fmt.Errorf("voice-ai: action %s: name must be 1 to %d characters", sa.ID, maxActionNameLen)
-			}
-			if !slices.Contains(ActionTypes, sa.ActionType) {
-				return fmt.Errorf("voice-ai: action %s: actionType %q is not one of %v", sa.ID, sa.ActionType, ActionTypes)
-			}
-			var v validate.Errors
-			params := parseParameters(&v, sa.ActionType, sa.ActionParameters)
-			if err := v.Err(); err != nil {
-				return fmt.Errorf("voice-ai: action %s: %w", sa.ID, err)
-			}
-			a := Action{
-				ID: sa.ID, AgentID: ag.ID, LocationID: ag.LocationID, ActionType: sa.ActionType, Name: sa.Name,
-				ActionParameters: params, DateAdded: ag.DateAdded, DateUpdated: ag.DateAdded,
-			}
-			items = append(items, newActionItem(a, 1))
+			actions = append(actions, actionRecord{Version: 1, Action: a})
 		}
 	}
-	return d.Table.BatchPut(ctx, items)
+	var l storage.Loading
+	storage.Load(&l, s.agents, agents, checkSeedAgent)
+	storage.Load(&l, s.actions, actions, nil)
+	return l.Write(ctx, d.Table)
+}
+
+func checkSeedAgent(ag *Agent) error {
+	if msg := validate.IDProblem("agent id", ag.ID) + validate.IDProblem("locationId", ag.LocationID); msg != "" {
+		return errors.New(msg)
+	}
+	if _, err := time.Parse(time.RFC3339, ag.DateAdded); err != nil {
+		return fmt.Errorf("dateAdded: %w", err)
+	}
+	return nil
+}
+
+// seedAction checks a demo action of ag by the update's rules.
+func seedAction(ag Agent, sa SeedAction) (Action, error) {
+	if msg := validate.IDProblem("action id", sa.ID); msg != "" {
+		return Action{}, errors.New(msg)
+	}
+	if sa.Name == "" || len([]rune(sa.Name)) > maxActionNameLen {
+		return Action{}, fmt.Errorf("name must be 1 to %d characters", maxActionNameLen)
+	}
+	if !slices.Contains(ActionTypes, sa.ActionType) {
+		return Action{}, fmt.Errorf("actionType %q is not one of %v", sa.ActionType, ActionTypes)
+	}
+	var v validate.Errors
+	params := parseParameters(&v, sa.ActionType, sa.ActionParameters)
+	if err := v.Err(); err != nil {
+		return Action{}, err
+	}
+	return Action{
+		ID: sa.ID, AgentID: ag.ID, LocationID: ag.LocationID, ActionType: sa.ActionType, Name: sa.Name,
+		ActionParameters: params, DateAdded: ag.DateAdded, DateUpdated: ag.DateAdded,
+	}, nil
 }

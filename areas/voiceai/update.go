@@ -8,7 +8,6 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -85,7 +84,7 @@ func (h *handler) updateAction(w http.ResponseWriter, r *http.Request) error {
 		a.ActionType, a.Name, a.ActionParameters, a.DateUpdated = u.actionType, u.name, u.parameters, now
 	})
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	if a == nil {
 		return apierror.NotFound("actionId %s names no action of agent %s in this location", u.actionID, u.agentID)

@@ -57,6 +57,22 @@ func DecodeSeed(area string, raw json.RawMessage, dst any) error {
 	return nil
 }
 
+// Seeder returns the Seed of an area whose part of a dataset decodes
+// (strictly, see DecodeSeed) into a D, and which load checks and writes.
+// Errors name the area.
+func Seeder[D any](area string, load func(ctx context.Context, deps Deps, data D) error) func(context.Context, Deps, json.RawMessage) error {
+	return func(ctx context.Context, deps Deps, raw json.RawMessage) error {
+		var data D
+		if err := DecodeSeed(area, raw, &data); err != nil {
+			return err
+		}
+		if err := load(ctx, deps, data); err != nil {
+			return fmt.Errorf("%s: %w", area, err)
+		}
+		return nil
+	}
+}
+
 // Server is an assembled API.
 type Server struct {
 	// Handler serves requests through the whole pipeline.
@@ -77,6 +93,10 @@ func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
 	if deps.Logger == nil {
 		deps.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
 	}
+	// Storage errors are classified once, at the client (see
+	// storage.Classified): the authenticator, the limiter and the handlers
+	// return them as they are.
+	deps.Table = &storage.Table{DB: storage.Classified(deps.Table.DB), Name: deps.Table.Name}
 	limiter := ratelimit.New(deps.Table, deps.Clock, ratelimit.Limits{Burst: cfg.Burst, Window: cfg.Window, Daily: cfg.Daily})
 	tokens := auth.NewTokens(deps.Table, deps.Clock, limiter)
 	// Handlers read while the pipeline admits the request; their writes

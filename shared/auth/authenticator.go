@@ -8,7 +8,6 @@ import (
 
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/clock"
-	"github.com/bizplatform/api/shared/storage"
 )
 
 // Authenticator turns a bearer token into a Session.
@@ -111,7 +110,7 @@ func (a *Authenticator) Authenticate(ctx context.Context, header string) (*Sessi
 	readAt := a.clock.Now()
 	info, err := a.store.lookup(ctx, hash)
 	if err != nil {
-		return nil, storage.Classify(err)
+		return nil, err
 	}
 	if info == nil {
 		return nil, apierror.InvalidToken("Invalid token: the token is unknown")
@@ -148,7 +147,7 @@ func (s *Session) Confirm(ctx context.Context, bornAt int64) error {
 	}
 	info, err := s.auth.store.lookup(ctx, s.hash)
 	if err != nil {
-		return storage.Classify(err)
+		return err
 	}
 	if info == nil || info.RevokedAt != "" {
 		s.auth.Forget(s.hash)

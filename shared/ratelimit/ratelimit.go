@@ -229,11 +229,11 @@ func (l *Limiter) Admit(ctx context.Context, accountID, tokenID string) (Decisio
 			return l.admitted(out), nil
 		}
 		if !storage.IsConditionFailed(err) {
-			return Decision{}, storage.Classify(err)
+			return Decision{}, err
 		}
 		st, err := l.read(ctx, accountID, err)
 		if err != nil {
-			return Decision{}, storage.Classify(err)
+			return Decision{}, err
 		}
 		if st == nil {
 			v = newDay

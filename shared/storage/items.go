@@ -4,17 +4,35 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/bizplatform/api/shared/apierror"
 )
 
-// Get reads one item with a strongly consistent read. It returns nil, nil
-// when the item does not exist.
+// Get reads one item with a strongly consistent read into a T (attributes T
+// does not declare, such as the key, are ignored). It returns nil, nil when
+// the item does not exist.
 func Get[T any](ctx context.Context, t *Table, key Key) (*T, error) {
+	item, err := t.getItem(ctx, key)
+	if err != nil || item == nil {
+		return nil, err
+	}
+	var v T
+	if err := attributevalue.UnmarshalMap(item, &v); err != nil {
+		return nil, fmt.Errorf("decode item %s/%s: %w", key.PK, key.SK, err)
+	}
+	return &v, nil
+}
+
+// getItem reads the attributes of the item at key with a strongly
+// consistent read; nil when there is no item.
+func (t *Table) getItem(ctx context.Context, key Key) (map[string]types.AttributeValue, error) {
 	out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName:      aws.String(t.Name),
 		Key:            key.AV(),
@@ -23,14 +41,7 @@ func Get[T any](ctx context.Context, t *Table, key Key) (*T, error) {
 	if err != nil {
 		return nil, err
 	}
-	if out.Item == nil {
-		return nil, nil
-	}
-	var v T
-	if err := attributevalue.UnmarshalMap(out.Item, &v); err != nil {
-		return nil, fmt.Errorf("decode item %s/%s: %w", key.PK, key.SK, err)
-	}
-	return &v, nil
+	return out.Item, nil
 }
 
 // FoundByFailedCondition returns the item whose presence failed a
@@ -51,24 +62,26 @@ func FoundByFailedCondition[T any](ctx context.Context, t *Table, key Key, condE
 	return Get[T](ctx, t, key)
 }
 
-// Put writes item (a struct with PK and SK attributes). A non-nil cond must
-// hold for the write to happen; a failed condition is reported as the SDK's
-// ConditionalCheckFailedException (see IsConditionFailed).
+// Put writes item (a struct with PK and SK attributes, or a Keyed record). A
+// non-nil cond must hold for the write to happen; a failed condition is
+// reported as the SDK's ConditionalCheckFailedException (see
+// IsConditionFailed and Applied).
 func (t *Table) Put(ctx context.Context, item any, cond *expression.ConditionBuilder) error {
 	av, err := attributevalue.MarshalMap(item)
 	if err != nil {
 		return fmt.Errorf("encode item: %w", err)
 	}
+	return t.putItem(ctx, av, cond)
+}
+
+// putItem writes the attributes av, on condition cond when it is not nil.
+func (t *Table) putItem(ctx context.Context, av map[string]types.AttributeValue, cond *expression.ConditionBuilder) error {
 	in := &dynamodb.PutItemInput{TableName: aws.String(t.Name), Item: av}
-	if cond != nil {
-		expr, err := expression.NewBuilder().WithCondition(*cond).Build()
-		if err != nil {
-			return fmt.Errorf("build condition: %w", err)
-		}
-		in.ConditionExpression = expr.Condition()
-		in.ExpressionAttributeNames = expr.Names()
-		in.ExpressionAttributeValues = expr.Values()
+	expr, err := conditionOf(cond)
+	if err != nil {
+		return err
 	}
+	in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues = expr.Condition(), expr.Names(), expr.Values()
 	_, err = t.DB.PutItem(ctx, in)
 	return err
 }
@@ -77,17 +90,26 @@ func (t *Table) Put(ctx context.Context, item any, cond *expression.ConditionBui
 // condition is reported as ConditionalCheckFailedException.
 func (t *Table) Delete(ctx context.Context, key Key, cond *expression.ConditionBuilder) error {
 	in := &dynamodb.DeleteItemInput{TableName: aws.String(t.Name), Key: key.AV()}
-	if cond != nil {
-		expr, err := expression.NewBuilder().WithCondition(*cond).Build()
-		if err != nil {
-			return fmt.Errorf("build condition: %w", err)
-		}
-		in.ConditionExpression = expr.Condition()
-		in.ExpressionAttributeNames = expr.Names()
-		in.ExpressionAttributeValues = expr.Values()
+	expr, err := conditionOf(cond)
+	if err != nil {
+		return err
 	}
-	_, err := t.DB.DeleteItem(ctx, in)
+	in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues = expr.Condition(), expr.Names(), expr.Values()
+	_, err = t.DB.DeleteItem(ctx, in)
 	return err
+}
+
+// conditionOf builds the expression of cond; the empty expression (no
+// condition, no names, no values) when cond is nil.
+func conditionOf(cond *expression.ConditionBuilder) (expression.Expression, error) {
+	if cond == nil {
+		return expression.Expression{}, nil
+	}
+	expr, err := expression.NewBuilder().WithCondition(*cond).Build()
+	if err != nil {
+		return expression.Expression{}, fmt.Errorf("build condition: %w", err)
+	}
+	return expr, nil
 }
 
 // ItemExists is the condition "an item is at this key".
@@ -102,6 +124,43 @@ func ItemAbsent() *expression.ConditionBuilder {
 	return &c
 }
 
+// Applied turns the error of a conditional write into whether the write
+// happened: a failed condition is false without error, so that a caller can
+// answer "already exists" or "not found" from it.
+func Applied(err error) (bool, error) {
+	if IsConditionFailed(err) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// Query is a query of the table, or of an index, by a key condition.
+type Query struct {
+	// Index is the index queried; "" queries the table, with strongly
+	// consistent reads (an index read is eventually consistent).
+	Index string
+	Key   expression.KeyConditionBuilder
+	// Filter, when set, drops items after they are read (they still cost
+	// their read).
+	Filter *expression.ConditionBuilder
+	// Projection, when set, reads only those attributes.
+	Projection *expression.ProjectionBuilder
+}
+
+// QueryAll runs q and decodes the items of every page into Ts, in the
+// order of the queried sort key.
+func QueryAll[T any](ctx context.Context, t *Table, q Query) ([]T, error) {
+	raw, err := queryAll(ctx, t, q)
+	if err != nil {
+		return nil, err
+	}
+	items := []T{}
+	if err := attributevalue.UnmarshalListOfMaps(raw, &items); err != nil {
+		return nil, fmt.Errorf("decode query results: %w", err)
+	}
+	return items, nil
+}
+
 // QueryPartition returns every item of partition pk whose sort key begins
 // with prefix, in sort-key order, with strongly consistent reads.
 func QueryPartition[T any](ctx context.Context, t *Table, pk, prefix string) ([]T, error) {
@@ -109,38 +168,42 @@ func QueryPartition[T any](ctx context.Context, t *Table, pk, prefix string) ([]
 	if prefix != "" {
 		keyCond = keyCond.And(expression.Key(AttrSK).BeginsWith(prefix))
 	}
-	raw, err := queryAll(ctx, t, keyCond)
-	if err != nil {
-		return nil, err
-	}
-	var items []T
-	if err := attributevalue.UnmarshalListOfMaps(raw, &items); err != nil {
-		return nil, fmt.Errorf("decode items of %s: %w", pk, err)
-	}
-	return items, nil
+	return QueryAll[T](ctx, t, Query{Key: keyCond})
 }
 
 // QueryRange returns the items of partition pk whose sort keys lie between
 // from and to (both included), in sort key order, as attribute maps: for a
 // range that holds items of several types (a record and its children).
 func QueryRange(ctx context.Context, t *Table, pk, from, to string) ([]map[string]types.AttributeValue, error) {
-	return queryAll(ctx, t, expression.Key(AttrPK).Equal(expression.Value(pk)).
-		And(expression.Key(AttrSK).Between(expression.Value(from), expression.Value(to))))
+	return queryAll(ctx, t, Query{Key: expression.Key(AttrPK).Equal(expression.Value(pk)).
+		And(expression.Key(AttrSK).Between(expression.Value(from), expression.Value(to)))})
 }
 
-// queryAll runs a strongly consistent Query and returns the items of every
-// page.
-func queryAll(ctx context.Context, t *Table, keyCond expression.KeyConditionBuilder) ([]map[string]types.AttributeValue, error) {
-	expr, err := expression.NewBuilder().WithKeyCondition(keyCond).Build()
+// queryAll runs q and returns the items of every page.
+func queryAll(ctx context.Context, t *Table, q Query) ([]map[string]types.AttributeValue, error) {
+	b := expression.NewBuilder().WithKeyCondition(q.Key)
+	if q.Filter != nil {
+		b = b.WithFilter(*q.Filter)
+	}
+	if q.Projection != nil {
+		b = b.WithProjection(*q.Projection)
+	}
+	expr, err := b.Build()
 	if err != nil {
-		return nil, fmt.Errorf("build key condition: %w", err)
+		return nil, fmt.Errorf("build query: %w", err)
 	}
 	in := &dynamodb.QueryInput{
 		TableName:                 aws.String(t.Name),
 		KeyConditionExpression:    expr.KeyCondition(),
+		FilterExpression:          expr.Filter(),
+		ProjectionExpression:      expr.Projection(),
 		ExpressionAttributeNames:  expr.Names(),
 		ExpressionAttributeValues: expr.Values(),
-		ConsistentRead:            aws.Bool(true),
+	}
+	if q.Index == "" {
+		in.ConsistentRead = aws.Bool(true)
+	} else {
+		in.IndexName = aws.String(q.Index)
 	}
 	var all []map[string]types.AttributeValue
 	p := dynamodb.NewQueryPaginator(t.DB, in)
@@ -154,8 +217,52 @@ func queryAll(ctx context.Context, t *Table, keyCond expression.KeyConditionBuil
 	return all, nil
 }
 
-// BatchPut writes items in batches of 25, retrying unprocessed items. It is
-// for loading data (the demo dataset); requests use conditional writes.
+// maxBatchGet is DynamoDB's limit of keys per BatchGetItem call.
+const maxBatchGet = 100
+
+// batchAttempts bounds the calls made for one batch of 25 writes or 100
+// reads while DynamoDB leaves some unprocessed (it does under throttling).
+const batchAttempts = 6
+
+// ErrUnprocessed is the cause of the 503 a batch answers when DynamoDB keeps
+// leaving some of it unprocessed.
+var ErrUnprocessed = errors.New("storage: batch still unprocessed after retries")
+
+// BatchGet reads the items at keys (strongly consistent, 100 keys a call)
+// and returns those that exist, decoded, in no particular order. Keys
+// DynamoDB leaves unprocessed are asked again after a pause (20 ms, 40 ms,
+// ...); after batchAttempts calls the read fails with ErrUnprocessed as a
+// 503.
+func BatchGet[T any](ctx context.Context, t *Table, keys []Key) ([]T, error) {
+	var found []T
+	for start := 0; start < len(keys); start += maxBatchGet {
+		avs := make([]map[string]types.AttributeValue, 0, maxBatchGet)
+		for _, k := range keys[start:min(start+maxBatchGet, len(keys))] {
+			avs = append(avs, k.AV())
+		}
+		pending := map[string]types.KeysAndAttributes{t.Name: {Keys: avs, ConsistentRead: aws.Bool(true)}}
+		for attempt := 0; len(pending[t.Name].Keys) > 0; attempt++ {
+			if err := beforeBatchAttempt(ctx, attempt); err != nil {
+				return nil, err
+			}
+			out, err := t.DB.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: pending})
+			if err != nil {
+				return nil, err
+			}
+			var items []T
+			if err := attributevalue.UnmarshalListOfMaps(out.Responses[t.Name], &items); err != nil {
+				return nil, fmt.Errorf("decode batch: %w", err)
+			}
+			found = append(found, items...)
+			pending = out.UnprocessedKeys
+		}
+	}
+	return found, nil
+}
+
+// BatchPut writes items in batches of 25, retrying unprocessed items like
+// BatchGet. It is for loading data (the demo dataset); requests use
+// conditional writes.
 func (t *Table) BatchPut(ctx context.Context, items []any) error {
 	for start := 0; start < len(items); start += 25 {
 		end := min(start+25, len(items))
@@ -169,8 +276,8 @@ func (t *Table) BatchPut(ctx context.Context, items []any) error {
 		}
 		pending := map[string][]types.WriteRequest{t.Name: reqs}
 		for attempt := 0; len(pending[t.Name]) > 0; attempt++ {
-			if attempt > 10 {
-				return fmt.Errorf("batch write: %d items still unprocessed", len(pending[t.Name]))
+			if err := beforeBatchAttempt(ctx, attempt); err != nil {
+				return err
 			}
 			out, err := t.DB.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: pending})
 			if err != nil {
@@ -178,6 +285,21 @@ func (t *Table) BatchPut(ctx context.Context, items []any) error {
 			}
 			pending = out.UnprocessedItems
 		}
+	}
+	return nil
+}
+
+// beforeBatchAttempt waits before a batch's retry n (20 ms, 40 ms, 80 ms...)
+// and refuses the retry past batchAttempts calls.
+func beforeBatchAttempt(ctx context.Context, n int) error {
+	switch {
+	case n == 0:
+		return nil
+	case n >= batchAttempts:
+		return apierror.Unavailable(ErrUnprocessed, time.Second)
+	}
+	if err := pause(ctx, (10<<n)*time.Millisecond); err != nil {
+		return Classify(err)
 	}
 	return nil
 }

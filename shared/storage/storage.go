@@ -7,13 +7,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/url"
 	"os"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -26,9 +24,6 @@ import (
 	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/logging"
 	"github.com/aws/smithy-go/middleware"
-	smithyhttp "github.com/aws/smithy-go/transport/http"
-
-	"github.com/bizplatform/api/shared/apierror"
 )
 
 // Attribute and index names of the table.
@@ -291,53 +286,4 @@ func CompanyPK(companyID string) string { return "COMPANY#" + companyID }
 func IsConditionFailed(err error) bool {
 	var cf *types.ConditionalCheckFailedException
 	return errors.As(err, &cf)
-}
-
-// Classify turns a storage failure into the API error the client gets:
-// throttling, outages, timeouts and broken connections are retryable 503s
-// (with Retry-After), anything else is internal.
-func Classify(err error) error {
-	if err == nil {
-		return nil
-	}
-	if _, ok := apierror.As(err); ok {
-		return err
-	}
-	if retryable(err) {
-		return apierror.Unavailable(err, time.Second)
-	}
-	return apierror.Internal(err)
-}
-
-// unavailableCodes are the service's error codes for "try again later".
-var unavailableCodes = map[string]bool{
-	"ProvisionedThroughputExceededException": true,
-	"ThrottlingException":                    true,
-	"RequestLimitExceeded":                   true,
-	"InternalServerError":                    true,
-	"InternalFailure":                        true,
-	"ServiceUnavailable":                     true,
-	"LimitExceededException":                 true,
-}
-
-// retryable reports whether err says the engine was unreachable, too slow,
-// overloaded or cut off mid-answer, rather than that the request was wrong.
-func retryable(err error) bool {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return true
-	}
-	var apiErr smithy.APIError
-	if errors.As(err, &apiErr) && unavailableCodes[apiErr.ErrorCode()] {
-		return true
-	}
-	var respErr *smithyhttp.ResponseError
-	if errors.As(err, &respErr) && respErr.HTTPStatusCode() >= 500 {
-		return true
-	}
-	// Sent nowhere (refused, reset, DNS), or the answer broke off.
-	var sendErr *smithyhttp.RequestSendError
-	var netErr net.Error
-	return errors.As(err, &sendErr) || errors.As(err, &netErr) ||
-		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
-		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET)
 }
