@@ -37,7 +37,6 @@ import (
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/pipeline"
 	"github.com/bizplatform/api/shared/route"
-	"github.com/bizplatform/api/shared/storage"
 )
 
 // Header names.
@@ -120,8 +119,8 @@ func (k *Keeper) guard(op operations.Operation, next route.HandlerFunc) route.Ha
 		held, err := k.store.Claim(r.Context(), c)
 		if err != nil {
 			// Admission's refusal (429, 401) comes through the write gate
-			// as it is; a storage failure becomes 503 or 500.
-			return storage.Classify(err)
+			// as it is; the table's client has classified a storage failure.
+			return err
 		}
 		if held != nil {
 			return answerHeld(w, c, held)
