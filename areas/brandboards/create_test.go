@@ -185,7 +185,7 @@ func TestCreateBrandBoardRejectsBrokenRules(t *testing.T) {
 		{"a logo's url must be https", withLogo(map[string]any{"url": "ftp://cdn.example.com/a.png"}), []string{"logos[0].url must be an https URL"}},
 		{"a logo's label is required", withLogo(map[string]any{"label": ""}), []string{"logos[0].label is required"}},
 		{"a logo's path is required", withLogo(map[string]any{"path": nil}), []string{"logos[0].path is required"}},
-		{"a logo has no other properties", withLogo(map[string]any{"size": "big"}), []string{"property size should not exist"}},
+		{"a logo has no other properties", withLogo(map[string]any{"size": "big"}), []string{"property logos[0].size should not exist"}},
 		{"logo ids are unique in the board", with(valid, map[string]any{"logos": []any{logo("x"), logo("y"), logo("x")}}), []string{"logos[2].id duplicates logos[0].id"}},
 		{"a logo item must be an object", with(valid, map[string]any{"logos": []any{"https://cdn.example.com/a.png"}}), []string{"logos must be"}},
 		{"a color's id is required", withColor(map[string]any{"id": nil}), []string{"colors[0].id is required"}},
