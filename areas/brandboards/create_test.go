@@ -182,7 +182,7 @@ func TestCreateBrandBoardRejectsBrokenRules(t *testing.T) {
 		{"a logo's id is required", withLogo(map[string]any{"id": nil}), []string{"logos[0].id is required"}},
 		{"a logo's id must be an id", withLogo(map[string]any{"id": "logo one"}), []string{"logos[0].id must be an id"}},
 		{"a logo's url is required", withLogo(map[string]any{"url": nil}), []string{"logos[0].url is required"}},
-		{"a logo's url must be https", withLogo(map[string]any{"url": "ftp://cdn.example.com/a.png"}), []string{"logos[0].url must be an https URL"}},
+		{"a logo's url must be https", withLogo(map[string]any{"url": "ftp://cdn.example.com/a.png"}), []string{"logos[0].url must be an https URL with a public host: it uses ftp, not https"}},
 		{"a logo's label is required", withLogo(map[string]any{"label": ""}), []string{"logos[0].label is required"}},
 		{"a logo's path is required", withLogo(map[string]any{"path": nil}), []string{"logos[0].path is required"}},
 		{"a logo has no other properties", withLogo(map[string]any{"size": "big"}), []string{"property logos[0].size should not exist"}},

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/bizplatform/api/shared/validate"
 )
 
 // badCase is one bad request: it must answer 4xx with the JSON error body
@@ -472,15 +474,63 @@ func (g *generator) valueCases(tree any, p jsonPath, v any) {
 	case webURL:
 		for _, bad := range []string{
 			"https://example.com/café", "not a url", "ftp://example.com/x", "https://", "//example.com/x",
-			"https://user:pw@example.com/", "https://exa mple.com/", "javascript:alert(1)", "https://example.com/" + strings.Repeat("a", 3000),
+			"https://user:pw@example.com/", "https://exa mple.com/", "javascript:alert(1)",
 		} {
 			set(fmt.Sprintf("as %q", clipName(bad)), bad, name)
+		}
+		set("of 3000 characters", "https://example.com/"+strings.Repeat("a", 3000), name)
+		// Every outside URL passes one check: https, strict syntax, and a
+		// public host in whatever spelling.
+		for _, bad := range nonPublicURLs {
+			set(fmt.Sprintf("as %s", bad), bad, name+" "+validate.OutsideURLRule)
 		}
 	case intText:
 		for _, bad := range []string{"NaN", "Infinity", "1e400", "-1", "1.5", "ten", "99999999999999999999", ""} {
 			set(fmt.Sprintf("as %q", bad), bad, name)
 		}
 	}
+}
+
+// nonPublicURLs are URLs an outside-URL field refuses: plain http, what a
+// URL may not hold, and hosts that are not public in their many spellings.
+var nonPublicURLs = []string{
+	"http://api.example.org/hook",
+	`https://api.example.org/"x"`,
+	"https://api.example.org/<x>",
+	`https://api.example.org\x`,
+	"https://localhost/x",
+	"https://api.localhost/x",
+	"https://localhost./x",
+	"https://api.example.org./x",
+	"https://metadata.google.internal/computeMetadata/v1/",
+	"https://printer.local/x",
+	"https://api.test/x",
+	"https://%6c%6f%63%61%6c%68%6f%73%74/x",
+	"https://xn--a.example.org/x",
+	"https://127.0.0.1/x",
+	"https://127.1/x",
+	"https://0x7f000001/x",
+	"https://2130706433/x",
+	"https://0177.0.0.1/x",
+	"https://0.0.0.0/x",
+	"https://10.0.0.1/x",
+	"https://100.64.0.1/x",
+	"https://169.254.169.254/latest/meta-data/",
+	"https://172.16.0.1/x",
+	"https://192.0.0.1/x",
+	"https://192.168.0.1/x",
+	"https://198.18.0.1/x",
+	"https://224.0.0.1/x",
+	"https://240.0.0.1/x",
+	"https://[::1]/x",
+	"https://[::ffff:127.0.0.1]/x",
+	"https://[::127.0.0.1]/x",
+	"https://[64:ff9b::a9fe:a9fe]/x",
+	"https://[2002:7f00:1::]/x",
+	"https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/x",
+	"https://[fd00::1]/x",
+	"https://[fe80::1]/x",
+	"https://[ff02::1]/x",
 }
 
 func (g *generator) strictNull() bool { return g.in.strictNull }
