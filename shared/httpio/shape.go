@@ -372,19 +372,28 @@ func (w *nameWalker) object(s *shape, depth int) {
 			w.trail = append(w.trail, pathStep{key: key})
 			return
 		}
-		w.space()
-		switch {
-		case w.i >= len(w.raw):
-			w.bad = true
-		case w.raw[w.i] == ',':
-			w.i++
-		case w.raw[w.i] == '}':
-			w.i++
+		if w.closes('}') {
 			return
-		default:
-			w.bad = true
 		}
 	}
+}
+
+// closes moves past the ',' after a member or element, or past the
+// container's closing byte, reporting which it was.
+func (w *nameWalker) closes(closing byte) bool {
+	w.space()
+	switch {
+	case w.i >= len(w.raw):
+		w.bad = true
+	case w.raw[w.i] == ',':
+		w.i++
+	case w.raw[w.i] == closing:
+		w.i++
+		return true
+	default:
+		w.bad = true
+	}
+	return false
 }
 
 func (w *nameWalker) array(elem *shape, depth int) {
@@ -399,17 +408,8 @@ func (w *nameWalker) array(elem *shape, depth int) {
 			w.trail = append(w.trail, pathStep{index: index})
 			return
 		}
-		w.space()
-		switch {
-		case w.i >= len(w.raw):
-			w.bad = true
-		case w.raw[w.i] == ',':
-			w.i++
-		case w.raw[w.i] == ']':
-			w.i++
+		if w.closes(']') {
 			return
-		default:
-			w.bad = true
 		}
 	}
 }
