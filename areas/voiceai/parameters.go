@@ -457,7 +457,10 @@ func parseAPIDetails(v *validate.Errors, raw json.RawMessage, path string) (Para
 	}
 	f.flag("authenticationRequired", p.AuthenticationRequired)
 	if p.AuthenticationRequired != nil && *p.AuthenticationRequired {
-		f.text("authenticationValue", p.AuthenticationValue, maxSecretLen)
+		// Left out, the stored value is kept (see credential.go).
+		if p.AuthenticationValue != nil {
+			f.text("authenticationValue", p.AuthenticationValue, maxSecretLen)
+		}
 	} else {
 		// A secret the call would never send is not kept.
 		v.Check(p.AuthenticationValue == nil || *p.AuthenticationValue == "",

@@ -60,9 +60,17 @@ func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 			if err := v.Err(); err != nil {
 				return fmt.Errorf("voice-ai: action %s: %w", sa.ID, err)
 			}
+			// A credential in the data is sealed like one in a request.
+			credential, err := sealCredential(ctx, d.Secrets, credentialBinding(ag.LocationID, ag.ID, sa.ID), params)
+			if err != nil {
+				return fmt.Errorf("voice-ai: action %s: %w", sa.ID, err)
+			}
+			if credential.keeps() {
+				return fmt.Errorf("voice-ai: action %s: %s must be given (there is no stored value to keep)", sa.ID, credentialPath)
+			}
 			a := Action{
 				ID: sa.ID, AgentID: ag.ID, LocationID: ag.LocationID, ActionType: sa.ActionType, Name: sa.Name,
-				ActionParameters: params, DateAdded: ag.DateAdded, DateUpdated: ag.DateAdded,
+				ActionParameters: params, DateAdded: ag.DateAdded, DateUpdated: ag.DateAdded, Credential: credential.sealed,
 			}
 			items = append(items, newActionItem(a, 1))
 		}

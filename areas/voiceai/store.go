@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
 	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -32,6 +33,9 @@ type Action struct {
 	ActionParameters map[string]any `dynamodbav:"actionParameters" json:"actionParameters"`
 	DateAdded        string         `dynamodbav:"dateAdded" json:"dateAdded"`
 	DateUpdated      string         `dynamodbav:"dateUpdated" json:"dateUpdated"`
+	// Credential is a custom action's apiDetails.authenticationValue,
+	// sealed; ActionParameters holds its mask (see credential.go).
+	Credential *secrets.Sealed `dynamodbav:"credential,omitempty" json:"-"`
 }
 
 func agentKey(accountID, agentID string) storage.Key {

@@ -77,11 +77,36 @@ func (h *handler) updateAction(w http.ResponseWriter, r *http.Request) error {
 	if _, err := auth.RequireAccount(ctx, u.locationID); err != nil {
 		return err
 	}
+	// A new credential is sealed before anything is stored.
+	credential, err := sealCredential(ctx, h.secrets, credentialBinding(u.locationID, u.agentID, u.actionID), u.parameters)
+	if err != nil {
+		return err
+	}
+	if credential.keeps() {
+		// The rules on keeping the stored credential need the stored
+		// action: checked before the update, so that a refused request
+		// writes nothing.
+		stored, _, err := h.store.GetAction(ctx, u.locationID, u.agentID, u.actionID)
+		if err != nil {
+			return storage.Classify(err)
+		}
+		if stored != nil {
+			if err := credential.apply(stored, u.parameters); err != nil {
+				return err
+			}
+		}
+	}
+	now := clock.Timestamp(h.clock.Now())
 	// The action is read in the caller's partition under the agent the
 	// request names: another account's action, or one of another agent, is
-	// not found.
-	now := clock.Timestamp(h.clock.Now())
+	// not found. The credential rules are checked again on the action the
+	// update reads: should a concurrent write have changed it meanwhile,
+	// the action is written unchanged and the request refused.
+	var refused error
 	a, err := h.store.UpdateAction(ctx, u.locationID, u.agentID, u.actionID, func(a *Action) {
+		if refused = credential.apply(a, u.parameters); refused != nil {
+			return
+		}
 		a.ActionType, a.Name, a.ActionParameters, a.DateUpdated = u.actionType, u.name, u.parameters, now
 	})
 	if err != nil {
@@ -89,6 +114,9 @@ func (h *handler) updateAction(w http.ResponseWriter, r *http.Request) error {
 	}
 	if a == nil {
 		return apierror.NotFound("actionId %s names no action of agent %s in this location", u.actionID, u.agentID)
+	}
+	if refused != nil {
+		return refused
 	}
 	return httpio.WriteJSON(w, http.StatusOK, ActionResponse{
 		ID: a.ID, ActionType: a.ActionType, Name: a.Name, ActionParameters: a.ActionParameters,

@@ -6,16 +6,22 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
+	"github.com/bizplatform/api/internal/dynalite"
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/ratelimit"
+	"github.com/bizplatform/api/shared/secrets"
+	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/storage/awschain"
 )
 
@@ -30,7 +36,9 @@ const usage = `usage: platformctl <command>
                                   record lists, {"accounts": [...], "contacts": [...], ...}, named as
                                   in the demo data's part files; demo tokens only on a local engine
 
-Environment: DYNAMODB_ENDPOINT (empty: AWS), TABLE_NAME (default platform), AWS_REGION.
+Environment: DYNAMODB_ENDPOINT (empty: AWS), TABLE_NAME (default platform), AWS_REGION;
+seed seals the secrets in a dataset with SECRETS_KEY_ID (a KMS key) or SECRETS_LOCAL_KEY_FILE
+(on a local engine, by default make run's .local/secrets.key).
 `
 
 // Exit codes.
@@ -255,6 +263,9 @@ func (c *cli) seed(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	if c.deps.Secrets, err = c.openSecrets(ctx, ds); err != nil {
+		return err
+	}
 	// On AWS the table comes from template.yaml; only a local engine's table
 	// is created here.
 	if c.cfg.Endpoint != "" {
@@ -282,4 +293,27 @@ func (c *cli) seed(ctx context.Context, args []string) error {
 		return nil
 	}
 	return err
+}
+
+// openSecrets builds the keeper that seals the secrets in the dataset's
+// parts (nil when no part keeps any): with the KMS key or key file the
+// environment names (SECRETS_KEY_ID, SECRETS_LOCAL_KEY_FILE), else, on a
+// local engine, with make run's key in the repository's .local folder.
+func (c *cli) openSecrets(ctx context.Context, ds demo.Dataset) (*secrets.Keeper, error) {
+	var areas []app.Area
+	for _, a := range catalog.Areas {
+		if _, ok := ds[a.Name]; ok {
+			areas = append(areas, a)
+		}
+	}
+	cfg := c.cfg
+	if cfg.SecretsKeyID == "" && cfg.SecretsLocalKeyFile == "" && storage.IsLocalEndpoint(cfg.Endpoint) {
+		if root, err := dynalite.FindRoot("."); err == nil {
+			cfg.SecretsLocalKeyFile = filepath.Join(root, filepath.FromSlash(secrets.LocalKeyFile))
+		}
+	}
+	chain := func(ctx context.Context, region string) (aws.Config, error) {
+		return awschain.Config(ctx, region, false)
+	}
+	return app.OpenSecrets(ctx, cfg, chain, areas...)
 }

@@ -13,9 +13,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/areas/contacts"
+	"github.com/bizplatform/api/areas/voiceai"
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/secrets"
 )
 
 type ctl struct {
@@ -162,6 +164,26 @@ func TestSeedTakesTheDatasetFileInTheFormOfTheDemoParts(t *testing.T) {
 	require.Equal(t, http.StatusOK, resp.Status, "%s", resp.Body)
 	assert.Contains(t, string(resp.Body), `"id":"ctcSeedOne0000000001"`, "the contact was loaded")
 
+	t.Run("a voice-AI credential in the file is sealed with the configured key", func(t *testing.T) {
+		keyFile := filepath.Join(t.TempDir(), "secrets.key")
+		c.env["SECRETS_LOCAL_KEY_FILE"] = keyFile
+		defer delete(c.env, "SECRETS_LOCAL_KEY_FILE")
+		code, _, errOut := c.run("seed", "--file", writeFile(t, "voice.json", `{"agents":[{"id":"agentSeed","locationId":"demoLocAlpha00000001",
+			"name":"Seeded","dateAdded":"2026-01-02T03:04:05.000Z","actions":[{"id":"actSeed","actionType":"CUSTOM_ACTION","name":"Seeded",
+			"actionParameters":{"triggerPrompt":"p","triggerMessage":"m","apiDetails":{"url":"https://api.example.org/x","method":"POST",
+			"authenticationRequired":true,"authenticationValue":"seeded-through-the-cli"}}}]}]}`))
+		require.Equal(t, exitOK, code, errOut)
+		a, _, err := voiceai.NewAgents(api.Table).GetAction(context.Background(), "demoLocAlpha00000001", "agentSeed", "actSeed")
+		require.NoError(t, err)
+		require.NotNil(t, a)
+		key, err := secrets.LoadOrCreateKeyFile(keyFile)
+		require.NoError(t, err)
+		local, err := secrets.NewLocalKey(key)
+		require.NoError(t, err)
+		value, err := voiceai.OpenCredential(context.Background(), secrets.NewKeeper(local), a)
+		require.NoError(t, err)
+		assert.Equal(t, "seeded-through-the-cli", value)
+	})
 	t.Run("a part's own demo file is a dataset file", func(t *testing.T) {
 		code, out, errOut := c.run("seed", "--file", filepath.Join("..", "..", "internal", "demo", "data", "accounts.json"))
 		require.Equal(t, exitOK, code, errOut)

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -259,7 +260,7 @@ func TestEveryEventNamesARouteItsFunctionServes(t *testing.T) {
 	}
 }
 
-func TestEachFunctionMayCallExactlyTheDynamoDBActionsItsCodeCalls(t *testing.T) {
+func TestEachFunctionMayCallExactlyTheAWSActionsItsCodeCalls(t *testing.T) {
 	if testing.Short() {
 		t.Skip("analyses the call graph of fifteen binaries")
 	}
@@ -280,19 +281,25 @@ func TestEachFunctionMayCallExactlyTheDynamoDBActionsItsCodeCalls(t *testing.T) 
 	for _, area := range catalog.Areas {
 		name := catalog.FunctionName(area.Name)
 		t.Run(name, func(t *testing.T) {
-			var want []string
-			for _, a := range actions["github.com/bizplatform/api/functions/"+area.Name] {
-				want = append(want, "dynamodb:"+a)
-			}
+			want := actions["github.com/bizplatform/api/functions/"+area.Name]
 			granted, resources := policy(t, res[name])
 			assert.Equal(t, want, granted, "%s's policy grants exactly what its code calls", name)
-			assert.Contains(t, resources, `{"Fn::GetAtt":["Table","Arn"]}`)
+			assert.Contains(t, resources["dynamodb"], `{"Fn::GetAtt":["Table","Arn"]}`)
+			// Only the areas that keep secrets may use the key, only that
+			// key, and only for their records; they are told its ARN.
+			keeps := area.OpenKMSKey != nil
+			assert.Equal(t, keeps, slices.ContainsFunc(granted, func(a string) bool { return strings.HasPrefix(a, "kms:") }),
+				"%s may use the secrets key only if its area keeps secrets", name)
+			if keeps {
+				assert.Equal(t, []string{`{"Fn::GetAtt":["SecretsKey","Arn"]}`}, resources["kms"])
+				assert.Equal(t, map[string]any{"Fn::GetAtt": []any{"SecretsKey", "Arn"}}, Path(res[name], "Properties", "Environment", "Variables", "SECRETS_KEY_ID"))
+			}
 			usesIndex := false
 			for _, dir := range areaDirs(t, root, area.Name) {
 				usesIndex = usesIndex || sourceMentions(t, dir, "storage.IndexGSI1")
 			}
 			hasIndex := false
-			for _, r := range resources {
+			for _, r := range resources["dynamodb"] {
 				hasIndex = hasIndex || strings.Contains(r, "/index/")
 			}
 			assert.Equal(t, usesIndex, hasIndex, "%s may query the table's indexes only if its code does", name)
@@ -300,20 +307,26 @@ func TestEachFunctionMayCallExactlyTheDynamoDBActionsItsCodeCalls(t *testing.T) 
 	}
 }
 
-// policy returns the DynamoDB actions (sorted) and resources a function's
-// inline policy statements grant.
-func policy(t *testing.T, fn any) ([]string, []string) {
+// policy returns the actions (sorted) a function's inline policy
+// statements grant, and the resources (as JSON) granted by service. A
+// statement grants one service's actions.
+func policy(t *testing.T, fn any) ([]string, map[string][]string) {
 	t.Helper()
-	var actions, resources []string
+	var actions []string
+	resources := map[string][]string{}
 	for _, p := range asList(Path(fn, "Properties", "Policies")) {
 		for _, st := range asList(Path(p, "Statement")) {
 			assert.Equal(t, "Allow", Path(st, "Effect"))
+			service := ""
 			for _, a := range asList(Path(st, "Action")) {
 				actions = append(actions, fmt.Sprint(a))
+				s, _, _ := strings.Cut(fmt.Sprint(a), ":")
+				assert.True(t, service == "" || service == s, "one service per statement: %v", Path(st, "Action"))
+				service = s
 			}
 			for _, r := range asList(Path(st, "Resource")) {
 				b, _ := json.Marshal(r)
-				resources = append(resources, string(b))
+				resources[service] = append(resources[service], string(b))
 			}
 		}
 	}
@@ -405,11 +418,14 @@ func TestNoFunctionLinksTheSDKsConfigurationChain(t *testing.T) {
 			cmd.Dir = root
 			out, err := cmd.Output()
 			require.NoError(t, err)
-			for _, pkg := range strings.Fields(string(out)) {
+			pkgs := strings.Fields(string(out))
+			for _, pkg := range pkgs {
 				assert.NotEqual(t, "github.com/aws/aws-sdk-go-v2/config", pkg)
 				assert.False(t, strings.HasPrefix(pkg, "github.com/aws/aws-sdk-go-v2/service/sts"), pkg)
 				assert.False(t, strings.HasPrefix(pkg, "github.com/aws/aws-sdk-go-v2/service/sso"), pkg)
 			}
+			// The KMS client is linked only where secrets are kept.
+			assert.Equal(t, area.OpenKMSKey != nil, slices.Contains(pkgs, "github.com/aws/aws-sdk-go-v2/service/kms"))
 		})
 	}
 }
