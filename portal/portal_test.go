@@ -30,7 +30,7 @@ type site struct {
 	env    *testenv.Env
 	portal *portal.Portal
 	http   *httptest.Server
-	logs   *testenv.SyncBuffer
+	logs   *testenv.LogBuffer
 }
 
 const seedUsers = `{"users":[
@@ -41,7 +41,7 @@ const seedUsers = `{"users":[
 ]}`
 
 func newSite(t *testing.T, opts ...func(*portal.Options)) *site {
-	logs := &testenv.SyncBuffer{}
+	logs := &testenv.LogBuffer{}
 	env := testenv.New(t, []app.Area{testenv.PingArea}, testenv.WithLogOutput(logs))
 	env.Account(t, "acct1", "co1")
 	env.Account(t, "acct2", "co1")

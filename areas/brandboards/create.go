@@ -116,7 +116,7 @@ func (req *createRequest) check(v *validate.Errors) *string {
 		for i, l := range *req.Logos {
 			c.itemID("logos", i, l.ID, seen)
 			if f := fmt.Sprintf("logos[%d].url", i); c.text(f, l.URL, maxURLLength) {
-				c.Check(validate.IsHTTPSURL(*l.URL), f+" must be an https URL of the image")
+				c.OutsideURL(f, *l.URL)
 			}
 			c.text(fmt.Sprintf("logos[%d].label", i), l.Label, maxLabelLength)
 			c.text(fmt.Sprintf("logos[%d].path", i), l.Path, maxPathLength)

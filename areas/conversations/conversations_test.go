@@ -189,7 +189,7 @@ func TestSeedRefusesMessagesTheAPICouldNotServe(t *testing.T) {
 		{"an unknown source", func(m *conversations.Message) { m.Source = "fax" }, "source must be one of"},
 		{"a missing contentType", func(m *conversations.Message) { m.ContentType = " " }, "contentType is required"},
 		{"a dateAdded that is not a timestamp", func(m *conversations.Message) { m.DateAdded = "yesterday" }, "dateAdded must be an ISO 8601 timestamp"},
-		{"an attachment that is not an https URL", func(m *conversations.Message) { m.Attachments = []string{"ftp://x/y"} }, "attachments[0] must be an https URL"},
+		{"an attachment that is not an https URL", func(m *conversations.Message) { m.Attachments = []string{"ftp://x/y"} }, "attachments[0] must be an https URL with a public host: it uses ftp, not https"},
 		{"an unknown callStatus", func(m *conversations.Message) {
 			m.Meta = &conversations.MessageMeta{CallStatus: "ringing"}
 		}, "meta.callStatus must be one of"},

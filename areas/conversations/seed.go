@@ -65,8 +65,8 @@ func checkSeedMessage(m *Message) error {
 		m.DateAdded = clock.Timestamp(added)
 	}
 	for i, u := range m.Attachments {
-		if !validate.IsHTTPSURL(u) {
-			add(fmt.Sprintf("attachments[%d] must be an https URL", i))
+		if why := validate.OutsideURLProblem(u); why != "" {
+			add(fmt.Sprintf("attachments[%d] %s: %s", i, validate.OutsideURLRule, why))
 		}
 	}
 	if m.Attachments == nil {

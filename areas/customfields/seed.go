@@ -60,8 +60,10 @@ func checkSeedField(f Field) error {
 			return fmt.Errorf("options[%d].key must be present and unique", i)
 		case o.Label == "" || o.Label != strings.TrimSpace(o.Label) || labels[o.Label]:
 			return fmt.Errorf("options[%d].label must be present, trimmed and unique", i)
-		case o.URL != "" && (f.DataType != TypeRadio || !isWebURL(o.URL)):
-			return fmt.Errorf("options[%d].url must be an http(s) URL on a RADIO field", i)
+		case o.URL != "" && f.DataType != TypeRadio:
+			return fmt.Errorf("options[%d].url on a %s field (only RADIO options have URLs)", i, f.DataType)
+		case o.URL != "" && validate.OutsideURLProblem(o.URL) != "":
+			return fmt.Errorf("options[%d].url %s: %s", i, validate.OutsideURLRule, validate.OutsideURLProblem(o.URL))
 		}
 		keys[o.Key], labels[o.Label] = true, true
 	}

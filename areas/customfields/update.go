@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/bizplatform/api/areas/internal/request"
@@ -160,24 +159,11 @@ func parseOptions(raw json.RawMessage, v *validate.Errors) []optionChange {
 			if !v.MaxLen(field+".url", opt.url, maxURLLen) {
 				continue
 			}
-			v.Check(isWebURL(opt.url), field+".url must be an absolute http or https URL")
+			v.OutsideURL(field+".url", opt.url)
 		}
 		out = append(out, opt)
 	}
 	return out
-}
-
-// isWebURL reports whether s is an absolute http(s) URL with a host and no
-// credentials. Non-ASCII characters must be percent-encoded, as RFC 3986
-// has it; that also keeps maxURLLen a bound in bytes.
-func isWebURL(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] <= ' ' || s[i] >= 0x7f {
-			return false
-		}
-	}
-	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Hostname() != "" && u.User == nil
 }
 
 func (h *handler) update(w http.ResponseWriter, r *http.Request) error {

@@ -133,13 +133,13 @@ func TestUpdateCustomFieldAppliesEachUpdatableProperty(t *testing.T) {
 		{
 			"a RADIO field keeps, adds and drops option URLs as sent", "aSize",
 			map[string]any{"locationId": acctA, "showInForms": true, "options": []map[string]any{
-				{"label": "Small"}, {"label": "Large", "url": "https://example.com/large?x=1"}, {"label": "Medium", "url": "http://example.org/m"},
+				{"label": "Small"}, {"label": "Large", "url": "https://example.com/large?x=1"}, {"label": "Medium", "url": "https://example.org/m"},
 			}},
 			func(t *testing.T, f customfields.Field) {
 				assert.Equal(t, []customfields.Option{
 					{Key: "small", Label: "Small"},
 					{Key: "large", Label: "Large", URL: "https://example.com/large?x=1"},
-					{Key: "medium", Label: "Medium", URL: "http://example.org/m"},
+					{Key: "medium", Label: "Medium", URL: "https://example.org/m"},
 				}, f.Options)
 				require.NotNil(t, f.AllowCustomOption)
 				assert.True(t, *f.AllowCustomOption, "allowCustomOption is not changed by an update")
@@ -260,10 +260,10 @@ func TestUpdateCustomFieldRejectsBrokenRules(t *testing.T) {
 		{"options are refused on a TEXT field", "aNotes", ok(map[string]any{"options": breed("A")}), []string{"options is only allowed on SINGLE_OPTIONS, MULTIPLE_OPTIONS, RADIO, CHECKBOX, TEXTBOX_LIST fields; this field is TEXT"}},
 		{"options are refused on a FILE_UPLOAD field", "aRecords", ok(map[string]any{"options": breed("A")}), []string{"options is only allowed on", "FILE_UPLOAD"}},
 		{"an option url is refused on a SINGLE_OPTIONS field", "aBreed", ok(map[string]any{"options": []map[string]any{{"label": "Labrador"}, {"label": "Beagle", "url": "https://example.com"}}}), []string{"options[1].url is only allowed on RADIO fields"}},
-		{"an option url must be a URL", "aSize", ok(map[string]any{"options": []map[string]any{{"label": "Small", "url": "example.com/small"}, {"label": "Large"}}}), []string{"options[0].url must be an absolute http or https URL"}},
-		{"an option url must be http or https", "aSize", ok(map[string]any{"options": []map[string]any{{"label": "Small", "url": "javascript:alert(1)"}, {"label": "Large"}}}), []string{"options[0].url must be an absolute http or https URL"}},
-		{"an option url must be ASCII (percent-encoded)", "aSize", ok(map[string]any{"options": []map[string]any{{"label": "Small", "url": "https://example.com/größe"}, {"label": "Large"}}}), []string{"options[0].url must be an absolute http or https URL"}},
-		{"an option url has no credentials", "aSize", ok(map[string]any{"options": []map[string]any{{"label": "Small", "url": "https://user:pw@example.com/"}, {"label": "Large"}}}), []string{"options[0].url must be an absolute http or https URL"}},
+		{"an option url must be a URL", "aSize", ok(map[string]any{"options": []map[string]any{{"label": "Small", "url": "example.com/small"}, {"label": "Large"}}}), []string{"options[0].url must be an https URL with a public host: it must start with https://"}},
+		{"an option url must be http or https", "aSize", ok(map[string]any{"options": []map[string]any{{"label": "Small", "url": "javascript:alert(1)"}, {"label": "Large"}}}), []string{"options[0].url must be an https URL with a public host: it must start with https://"}},
+		{"an option url must be ASCII (percent-encoded)", "aSize", ok(map[string]any{"options": []map[string]any{{"label": "Small", "url": "https://example.com/größe"}, {"label": "Large"}}}), []string{"options[0].url must be an https URL with a public host: it holds a non-ASCII character"}},
+		{"an option url has no credentials", "aSize", ok(map[string]any{"options": []map[string]any{{"label": "Small", "url": "https://user:pw@example.com/"}, {"label": "Large"}}}), []string{"options[0].url must be an https URL with a public host: it must not hold a user name or password"}},
 		{"an option url is bounded", "aSize", ok(map[string]any{"options": []map[string]any{{"label": "Small", "url": "https://example.com/" + strings.Repeat("a", 500)}, {"label": "Large"}}}), []string{"options[0].url must be at most 500 characters"}},
 		{"acceptedFormats must be a listed format", "aRecords", ok(map[string]any{"acceptedFormats": ".exe"}), []string{"acceptedFormats must be one of: .pdf, .docx"}},
 		{"acceptedFormats must be a string", "aRecords", ok(map[string]any{"acceptedFormats": []string{".pdf"}}), []string{"acceptedFormats must be a string"}},

@@ -112,8 +112,7 @@ func optionalText(v *validate.Errors, field string, s *string, max int) string {
 }
 
 func httpsURL(v *validate.Errors, field, s string) bool {
-	return v.Check(len(s) <= maxURLLen && validate.IsHTTPSURL(s),
-		fmt.Sprintf("%s must be a well-formed https URL of at most %d characters", field, maxURLLen))
+	return v.MaxLen(field, s, maxURLLen) && v.OutsideURL(field, s)
 }
 
 func (h *handler) createTemplate(w http.ResponseWriter, r *http.Request) error {

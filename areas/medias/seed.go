@@ -96,8 +96,8 @@ func checkSeedEntry(e Entry) (Entry, error) {
 		add(validate.IDProblem("parentId", e.ParentID))
 	}
 	switch {
-	case e.Type == TypeFile && !validate.IsHTTPSURL(e.URL):
-		add("url of a file must be an https URL")
+	case e.Type == TypeFile && validate.OutsideURLProblem(e.URL) != "":
+		add("url of a file " + validate.OutsideURLRule + ": " + validate.OutsideURLProblem(e.URL))
 	case e.Type == TypeFolder && e.URL != "":
 		add("url must be empty for a folder")
 	}

@@ -29,7 +29,7 @@ func TestSeedRefusesEntriesTheAPICouldNotServe(t *testing.T) {
 		{"an unknown type", file(func(e *medias.Entry) { e.Type = "image" }), "type must be one of: file, folder"},
 		{"a name with a slash", file(func(e *medias.Entry) { e.Name = "a/b" }), `name must not contain '/' or '\'`},
 		{"a name with outer spaces", file(func(e *medias.Entry) { e.Name = " a " }), "name must not start or end with spaces"},
-		{"a file without an https url", file(func(e *medias.Entry) { e.URL = "http://x.example.com/a" }), "url of a file must be an https URL"},
+		{"a file without an https url", file(func(e *medias.Entry) { e.URL = "http://x.example.com/a" }), "url of a file must be an https URL with a public host: it uses http, not https"},
 		{"a folder with a url", []medias.Entry{{ID: "f", AltID: acctA, AltType: "account", Name: "F", Type: medias.TypeFolder, URL: "https://x.example.com/f", CreatedAt: "2025-01-01T00:00:00Z", UpdatedAt: "2025-01-01T00:00:00Z"}}, "url must be empty for a folder"},
 		{"a createdAt that is not a timestamp", file(func(e *medias.Entry) { e.CreatedAt = "today" }), "createdAt must be an ISO 8601 timestamp"},
 		{"an update before the creation", file(func(e *medias.Entry) { e.UpdatedAt = "2000-01-01T00:00:00Z" }), "updatedAt must not be before createdAt"},

@@ -2,8 +2,6 @@ package payments
 
 import (
 	"net/http"
-	"net/netip"
-	"net/url"
 	"strings"
 	"unicode"
 
@@ -50,9 +48,8 @@ func (req *createProviderRequest) check(v *validate.Errors) *string {
 	if v.Required("description", req.Description) {
 		v.MaxLen("description", *req.Description, maxDescriptionLen)
 	}
-	if v.Required("imageUrl", req.ImageURL) && v.MaxLen("imageUrl", *req.ImageURL, maxImageURLLen) &&
-		v.Check(validate.IsHTTPSURL(*req.ImageURL), "imageUrl must be an absolute URL starting with https://") {
-		v.Check(isPublicURL(*req.ImageURL), "imageUrl must be publicly accessible: its host cannot be a local or private address")
+	if v.Required("imageUrl", req.ImageURL) && v.MaxLen("imageUrl", *req.ImageURL, maxImageURLLen) {
+		v.OutsideURL("imageUrl", *req.ImageURL)
 	}
 	return req.AltID
 }
@@ -90,28 +87,4 @@ func (h *handler) createProvider(w http.ResponseWriter, r *http.Request) error {
 
 func hasControl(s string) bool {
 	return strings.IndexFunc(s, unicode.IsControl) >= 0
-}
-
-// isPublicURL rejects URLs (already known to be well-formed https URLs) whose
-// host can never be publicly accessible: localhost and local-only names,
-// single-label names, and IP literals that are not public unicast
-// addresses. The URL is not fetched.
-func isPublicURL(raw string) bool {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return false
-	}
-	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
-	if ip, err := netip.ParseAddr(host); err == nil {
-		return ip.IsGlobalUnicast() && !ip.IsPrivate()
-	}
-	if !strings.Contains(host, ".") {
-		return false // localhost, intranet hosts
-	}
-	for _, local := range []string{".localhost", ".local", ".internal"} {
-		if strings.HasSuffix(host, local) {
-			return false
-		}
-	}
-	return true
 }

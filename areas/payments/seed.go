@@ -82,8 +82,8 @@ func checkSeedProvider(p *SeedProvider) error {
 		return fmt.Errorf("provider must be one of %v", gateways)
 	case p.Title == "" || p.Description == "":
 		return fmt.Errorf("title and description are required")
-	case !validate.IsHTTPSURL(p.ImageURL):
-		return fmt.Errorf("imageUrl must be an https URL")
+	case validate.OutsideURLProblem(p.ImageURL) != "":
+		return fmt.Errorf("imageUrl %s: %s", validate.OutsideURLRule, validate.OutsideURLProblem(p.ImageURL))
 	}
 	for name, ts := range map[string]string{"createdAt": p.CreatedAt, "updatedAt": p.UpdatedAt} {
 		if _, err := time.Parse(time.RFC3339, ts); err != nil {

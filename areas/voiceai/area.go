@@ -7,18 +7,22 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
+	"github.com/bizplatform/api/shared/secrets"
+	"github.com/bizplatform/api/shared/secrets/kmskey"
 )
 
-// Area is the voice-ai area.
-var Area = app.Area{Name: "voice-ai", Routes: routes, Seed: app.Seeder("voice-ai", seed)}
+// Area is the voice-ai area. It keeps secrets users hand it (custom
+// actions' credentials), sealed with the KMS key when deployed.
+var Area = app.Area{Name: "voice-ai", Routes: routes, Seed: app.Seeder("voice-ai", seed), OpenKMSKey: kmskey.Open}
 
 type handler struct {
-	store *Agents
-	clock clock.Clock
+	store   *Agents
+	clock   clock.Clock
+	secrets *secrets.Keeper
 }
 
 func routes(d app.Deps) []route.Route {
-	h := &handler{store: NewAgents(d.Table), clock: d.Clock}
+	h := &handler{store: NewAgents(d.Table), clock: d.Clock, secrets: d.Secrets}
 	return []route.Route{
 		{Op: operations.UpdateVoiceAction, Handle: h.updateAction},
 	}

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"net"
-	"net/url"
 	"regexp"
 	"strings"
 
@@ -449,7 +447,7 @@ func parseAPIDetails(v *validate.Errors, raw json.RawMessage, path string) (Para
 		return nil, ""
 	}
 	f := newFields(v, path)
-	if v.Required(f.at("url"), p.URL) && outsideURL(v, f.at("url"), *p.URL) {
+	if v.Required(f.at("url"), p.URL) && v.MaxLen(f.at("url"), *p.URL, maxURLLen) && v.OutsideURL(f.at("url"), *p.URL) {
 		f.out["url"] = *p.URL
 	}
 	method := ""
@@ -459,7 +457,10 @@ func parseAPIDetails(v *validate.Errors, raw json.RawMessage, path string) (Para
 	}
 	f.flag("authenticationRequired", p.AuthenticationRequired)
 	if p.AuthenticationRequired != nil && *p.AuthenticationRequired {
-		f.text("authenticationValue", p.AuthenticationValue, maxSecretLen)
+		// Left out, the stored value is kept (see credential.go).
+		if p.AuthenticationValue != nil {
+			f.text("authenticationValue", p.AuthenticationValue, maxSecretLen)
+		}
 	} else {
 		// A secret the call would never send is not kept.
 		v.Check(p.AuthenticationValue == nil || *p.AuthenticationValue == "",
@@ -476,23 +477,6 @@ func parseAPIDetails(v *validate.Errors, raw json.RawMessage, path string) (Para
 		}
 	}
 	return f.out, method
-}
-
-// outsideURL checks a URL the platform will call: https, and not an address
-// of the platform's own or a private network (which would let a custom
-// action reach internal services).
-func outsideURL(v *validate.Errors, path, s string) bool {
-	if !v.Check(len(s) <= maxURLLen && validate.IsHTTPSURL(s),
-		fmt.Sprintf("%s must be a well-formed https URL of at most %d characters", path, maxURLLen)) {
-		return false
-	}
-	u, _ := url.Parse(s) // IsHTTPSURL parsed it
-	host := strings.ToLower(u.Hostname())
-	local := host == "localhost" || strings.HasSuffix(host, ".localhost")
-	if ip := net.ParseIP(host); ip != nil {
-		local = ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip.IsUnspecified() || ip.IsMulticast()
-	}
-	return v.Check(!local, path+" must not point at a local or private network address")
 }
 
 // headerName is an HTTP field name (RFC 9110 token).

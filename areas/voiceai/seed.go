@@ -46,6 +46,15 @@ func seed(ctx context.Context, d app.Deps, data SeedData) error {
 			if err != nil {
 				return fmt.Errorf("action %s: %w", sa.ID, err)
 			}
+			// A credential in the data is sealed like one in a request.
+			credential, err := sealCredential(ctx, d.Secrets, credentialBinding(ag.LocationID, ag.ID, sa.ID), a.ActionParameters)
+			if err != nil {
+				return fmt.Errorf("action %s: %w", sa.ID, err)
+			}
+			if credential.keeps() {
+				return fmt.Errorf("action %s: %s must be given (there is no stored value to keep)", sa.ID, credentialPath)
+			}
+			a.Credential = credential.sealed
 			actions = append(actions, actionRecord{Version: 1, Action: a})
 		}
 	}

@@ -3,6 +3,7 @@ package voiceai
 import (
 	"context"
 
+	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -26,6 +27,9 @@ type Action struct {
 	ActionParameters map[string]any `dynamodbav:"actionParameters" json:"actionParameters"`
 	DateAdded        string         `dynamodbav:"dateAdded" json:"dateAdded"`
 	DateUpdated      string         `dynamodbav:"dateUpdated" json:"dateUpdated"`
+	// Credential is a custom action's apiDetails.authenticationValue,
+	// sealed; ActionParameters holds its mask (see credential.go).
+	Credential *secrets.Sealed `dynamodbav:"credential,omitempty" json:"-"`
 }
 
 // actionRecord is an action as stored, with the count of its writes: each
@@ -72,14 +76,14 @@ func (s *Agents) GetAction(ctx context.Context, accountID, agentID, id string) (
 
 // UpdateAction applies change to the action of the account's agent and
 // stores the result, which it returns; nil when there is no such action.
+// An error from change ends the update with nothing written.
 // The action is one item, rewritten whole by one put conditional on the
 // version read (storage.UpdateVersioned), so a concurrent write makes the
 // put fail and the update start again from a fresh read: no write is lost or
 // half-applied.
-func (s *Agents) UpdateAction(ctx context.Context, accountID, agentID, id string, change func(*Action)) (*Action, error) {
+func (s *Agents) UpdateAction(ctx context.Context, accountID, agentID, id string, change func(*Action) error) (*Action, error) {
 	rec, err := s.actions.Update(ctx, accountID, actionID(agentID, id), func(rec *actionRecord) error {
-		change(&rec.Action)
-		return nil
+		return change(&rec.Action)
 	})
 	if err != nil || rec == nil {
 		return nil, err

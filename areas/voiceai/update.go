@@ -76,12 +76,23 @@ func (h *handler) updateAction(w http.ResponseWriter, r *http.Request) error {
 	if _, err := auth.RequireAccount(ctx, u.locationID); err != nil {
 		return err
 	}
+	// A new credential is sealed before anything is stored.
+	credential, err := sealCredential(ctx, h.secrets, credentialBinding(u.locationID, u.agentID, u.actionID), u.parameters)
+	if err != nil {
+		return err
+	}
+	now := clock.Timestamp(h.clock.Now())
 	// The action is read in the caller's partition under the agent the
 	// request names: another account's action, or one of another agent, is
-	// not found.
-	now := clock.Timestamp(h.clock.Now())
-	a, err := h.store.UpdateAction(ctx, u.locationID, u.agentID, u.actionID, func(a *Action) {
+	// not found. Keeping the stored credential has rules that need the
+	// stored action (the last step of the order of checks): one broken
+	// ends the update with nothing written.
+	a, err := h.store.UpdateAction(ctx, u.locationID, u.agentID, u.actionID, func(a *Action) error {
+		if err := credential.apply(a, u.parameters); err != nil {
+			return err
+		}
 		a.ActionType, a.Name, a.ActionParameters, a.DateUpdated = u.actionType, u.name, u.parameters, now
+		return nil
 	})
 	if err != nil {
 		return err

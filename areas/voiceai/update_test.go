@@ -3,6 +3,7 @@ package voiceai_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/operations"
+	"github.com/bizplatform/api/shared/secrets"
 )
 
 type actionBody struct {
@@ -43,6 +45,12 @@ func TestUpdateActionReplacesNameAndParametersOfEachType(t *testing.T) {
 			}
 			if actionType == voiceai.TypeDataExtraction {
 				want["overwriteExistingValue"] = false // the public API's default
+			}
+			if actionType == voiceai.TypeCustomAction {
+				// The credential is stored sealed; its mask stands in its place.
+				details := maps.Clone(params["apiDetails"].(map[string]any))
+				details["authenticationValue"] = secrets.Mask(details["authenticationValue"].(string))
+				want["apiDetails"] = details
 			}
 			assert.JSONEq(t, asJSON(t, map[string]any{
 				"id": id, "actionType": actionType, "name": "Updated " + actionType, "actionParameters": want,

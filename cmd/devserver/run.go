@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strconv"
 	"syscall"
 	"time"
@@ -21,6 +22,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -73,6 +75,9 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 		return err
 	}
 	deps := app.Deps{Table: &storage.Table{DB: db, Name: cfg.TableName}, Clock: clock.System{}, Logger: logger}
+	if deps.Secrets, err = openSecrets(ctx, cfg, out); err != nil {
+		return err
+	}
 	srv, err := app.NewServer(cfg, deps, catalog.Areas...)
 	if err != nil {
 		return err
@@ -114,6 +119,21 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 	}
 	fmt.Fprintln(out, "Every in-flight request finished.")
 	return nil
+}
+
+// openSecrets builds the keeper of the secrets users hand the API: with the
+// KMS key or key file the environment names, else with the repository's
+// .local/secrets.key, created on first start.
+func openSecrets(ctx context.Context, cfg config.Config, out io.Writer) (*secrets.Keeper, error) {
+	if cfg.SecretsKeyID == "" && cfg.SecretsLocalKeyFile == "" {
+		root, err := dynalite.FindRoot(".")
+		if err != nil {
+			return nil, err
+		}
+		cfg.SecretsLocalKeyFile = filepath.Join(root, filepath.FromSlash(secrets.LocalKeyFile))
+		fmt.Fprintf(out, "Secrets users hand the API are sealed with the key in %s\n", cfg.SecretsLocalKeyFile)
+	}
+	return app.OpenSecrets(ctx, cfg, app.EnvAWSConfig, catalog.Areas...)
 }
 
 // prepareTable creates the table on first start and loads the demo dataset

@@ -41,7 +41,7 @@ func (c *cli) createUser(ctx context.Context, args []string) error {
 		ids = append(ids, id)
 	}
 	if *kind == "account" && len(ids) == 0 {
-		return usageError{"--accounts is required for a user of type account"}
+		return usageError{"users create", "--accounts is required for a user of type account"}
 	}
 	first, last, _ := strings.Cut(strings.TrimSpace(*name), " ")
 	u, err := users.NewDirectory(c.deps.Table).Create(ctx, *company, users.User{
@@ -73,7 +73,7 @@ func (c *cli) invite(ctx context.Context, args []string, getenv func(string) str
 	}
 	u, err := url.Parse(strings.TrimRight(*base, "/"))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return usageError{fmt.Sprintf("--base-url (or PORTAL_URL) %q is not an http(s) URL", *base)}
+		return usageError{"portal invite", fmt.Sprintf("--base-url (or PORTAL_URL) %q is not an http(s) URL", *base)}
 	}
 	code, err := identity.New(c.deps.Table, c.deps.Clock).CreateInvite(ctx, *company, *email)
 	if errors.Is(err, identity.ErrNoSuchUser) {
@@ -91,7 +91,7 @@ func (c *cli) rotateToken(ctx context.Context, args []string) error {
 	fs := c.flags("tokens rotate")
 	keep := fs.Bool("keep-old", false, "keep the old token working for 7 days")
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		return usageError{"tokens rotate takes one TOKEN_ID"}
+		return usageError{"tokens rotate", "tokens rotate takes one TOKEN_ID"}
 	}
 	if err := parse(fs, args[1:]); err != nil {
 		return err

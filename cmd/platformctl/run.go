@@ -6,16 +6,22 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
+	"github.com/bizplatform/api/internal/dynalite"
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/ratelimit"
+	"github.com/bizplatform/api/shared/secrets"
+	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/storage/awschain"
 )
 
@@ -35,10 +41,14 @@ const usage = `usage: platformctl <command>
                  prints the new value alone on stdout (shown once); the old token is
                  revoked now, or with --keep-old keeps working for 7 days
   tokens audit --account ID       who created, rotated and revoked which token
-  seed [--file F]                 loads the demo dataset (or F); demo tokens only on a local engine
+  seed [--file F]                 loads the demo dataset, or the dataset file F: one JSON object of
+                                  record lists, {"accounts": [...], "contacts": [...], ...}, named as
+                                  in the demo data's part files; demo tokens only on a local engine
 
 Environment: DYNAMODB_ENDPOINT (empty: AWS), TABLE_NAME (default platform), AWS_REGION,
-PORTAL_URL (the portal's base URL for invite links; default http://127.0.0.1:$PORT, PORT default 3000).
+PORTAL_URL (the portal's base URL for invite links; default http://127.0.0.1:$PORT, PORT default 3000);
+seed seals the secrets in a dataset with SECRETS_KEY_ID (a KMS key) or SECRETS_LOCAL_KEY_FILE
+(on a local engine, by default make run's .local/secrets.key).
 `
 
 // Exit codes.
@@ -95,7 +105,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 			cmdErr = c.seed(ctx, args[1:])
 			break
 		}
-		fmt.Fprintf(errOut, "platformctl: unknown command %q\n\n%s", strings.Join(args, " "), usage)
+		fmt.Fprintln(errOut, usageError{msg: fmt.Sprintf("unknown command %q", strings.Join(args, " "))}.line())
 		return exitUsage
 	}
 	var ue usageError
@@ -103,7 +113,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 	case cmdErr == nil:
 		return exitOK
 	case errors.As(cmdErr, &ue):
-		fmt.Fprintf(errOut, "platformctl: %v\n\n%s", cmdErr, usage)
+		fmt.Fprintln(errOut, ue.line())
 		return exitUsage
 	default:
 		fmt.Fprintln(errOut, "platformctl:", cmdErr)
@@ -111,9 +121,37 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 	}
 }
 
-type usageError struct{ msg string }
+// usageError is a command line the command cannot take (an unknown flag, a
+// flag without its value, an argument it does not know); cmd names the
+// command ("tokens create").
+type usageError struct{ cmd, msg string }
 
 func (e usageError) Error() string { return e.msg }
+
+// line is the one line a usage error prints: what is wrong and how the
+// command is used.
+func (e usageError) line() string {
+	if syn := synopsis(e.cmd); syn != "" {
+		return fmt.Sprintf("platformctl %s: %s (usage: platformctl %s)", e.cmd, e.msg, syn)
+	}
+	return fmt.Sprintf("platformctl: %s (platformctl help lists the commands)", e.msg)
+}
+
+// synopsis is cmd's line of the usage text without its description:
+// "seed [--file F]".
+func synopsis(cmd string) string {
+	if cmd == "" {
+		return ""
+	}
+	for _, l := range strings.Split(usage, "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, cmd+" ") || l == cmd {
+			syn, _, _ := strings.Cut(l, "  ")
+			return syn
+		}
+	}
+	return ""
+}
 
 func (c *cli) flags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -123,11 +161,11 @@ func (c *cli) flags(name string) *flag.FlagSet {
 
 func parse(fs *flag.FlagSet, args []string, required ...string) error {
 	if err := fs.Parse(args); err != nil {
-		return usageError{err.Error()}
+		return usageError{fs.Name(), err.Error()}
 	}
 	for _, name := range required {
 		if fs.Lookup(name).Value.String() == "" {
-			return usageError{"--" + name + " is required"}
+			return usageError{fs.Name(), "--" + name + " is required"}
 		}
 	}
 	return nil
@@ -210,7 +248,7 @@ func summarize(sc []string) string {
 
 func (c *cli) revokeToken(ctx context.Context, args []string) error {
 	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
-		return usageError{"tokens revoke takes one TOKEN_ID"}
+		return usageError{"tokens revoke", "tokens revoke takes one TOKEN_ID"}
 	}
 	info, err := c.tokens.Revoke(ctx, args[0])
 	if err != nil {
@@ -226,14 +264,29 @@ func (c *cli) seed(ctx context.Context, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	if fs.NArg() > 0 {
+		return usageError{"seed", fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	fileGiven := false
+	fs.Visit(func(f *flag.Flag) { fileGiven = fileGiven || f.Name == "file" })
 	var ds demo.Dataset
 	var err error
-	if *file == "" {
-		ds, err = demo.Default()
-	} else {
+	switch {
+	case fileGiven && *file == "":
+		return usageError{"seed", "--file needs a file name"}
+	case fileGiven:
 		ds, err = demo.ReadFile(*file)
+	default:
+		ds, err = demo.Default()
+	}
+	var unknown *demo.UnknownNameError
+	if errors.As(err, &unknown) {
+		return usageError{"seed", fmt.Sprintf("--file %s: %v", *file, err)}
 	}
 	if err != nil {
+		return err
+	}
+	if c.deps.Secrets, err = c.openSecrets(ctx, ds); err != nil {
 		return err
 	}
 	// On AWS the table comes from template.yaml; only a local engine's table
@@ -249,15 +302,41 @@ func (c *cli) seed(ctx context.Context, args []string) error {
 	}
 	fmt.Fprintf(c.out, "loaded %d accounts, parts %v\n", sum.Accounts, sum.Parts)
 	tokens, err := demo.CreateTokens(ctx, c.tokens, c.cfg.Endpoint)
-	if errors.Is(err, demo.ErrNotLocal) {
-		fmt.Fprintf(c.errOut, "no demo tokens: %v\n", err)
-		return nil
-	}
-	if err != nil {
-		return err
-	}
 	for _, t := range tokens {
 		fmt.Fprintf(c.out, "demo token %-50s %s\n", t.Label, t.Value())
 	}
-	return nil
+	switch {
+	case errors.Is(err, demo.ErrNotLocal):
+		fmt.Fprintf(c.errOut, "no demo tokens: %v\n", err)
+		return nil
+	case errors.Is(err, auth.ErrNoAccount) && fileGiven:
+		// The demo tokens belong to the demo accounts, which a dataset
+		// file need not hold.
+		fmt.Fprintf(c.errOut, "not every demo token: %v (the dataset does not hold that demo account)\n", err)
+		return nil
+	}
+	return err
+}
+
+// openSecrets builds the keeper that seals the secrets in the dataset's
+// parts (nil when no part keeps any): with the KMS key or key file the
+// environment names (SECRETS_KEY_ID, SECRETS_LOCAL_KEY_FILE), else, on a
+// local engine, with make run's key in the repository's .local folder.
+func (c *cli) openSecrets(ctx context.Context, ds demo.Dataset) (*secrets.Keeper, error) {
+	var areas []app.Area
+	for _, a := range catalog.Areas {
+		if _, ok := ds[a.Name]; ok {
+			areas = append(areas, a)
+		}
+	}
+	cfg := c.cfg
+	if cfg.SecretsKeyID == "" && cfg.SecretsLocalKeyFile == "" && storage.IsLocalEndpoint(cfg.Endpoint) {
+		if root, err := dynalite.FindRoot("."); err == nil {
+			cfg.SecretsLocalKeyFile = filepath.Join(root, filepath.FromSlash(secrets.LocalKeyFile))
+		}
+	}
+	chain := func(ctx context.Context, region string) (aws.Config, error) {
+		return awschain.Config(ctx, region, false)
+	}
+	return app.OpenSecrets(ctx, cfg, chain, areas...)
 }

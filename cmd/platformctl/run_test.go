@@ -12,9 +12,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/bizplatform/api/areas/contacts"
+	"github.com/bizplatform/api/areas/voiceai"
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/secrets"
 )
 
 type ctl struct {
@@ -102,9 +105,9 @@ func TestTheCLIRefusesBadInput(t *testing.T) {
 func TestSeedLoadsADatasetFileAndTheDemoTokensOnALocalEngine(t *testing.T) {
 	c, api := setup(t)
 	file := filepath.Join(t.TempDir(), "dataset.json")
-	require.NoError(t, os.WriteFile(file, []byte(`{"accounts":{"accounts":[
+	require.NoError(t, os.WriteFile(file, []byte(`{"accounts":[
 		{"id":"demoLocAlpha00000001","companyId":"demoCompanyNorthwind","name":"Alpha"},
-		{"id":"demoLocCharlie000003","companyId":"demoCompanySouthwind","name":"Charlie"}]}}`), 0o644))
+		{"id":"demoLocCharlie000003","companyId":"demoCompanySouthwind","name":"Charlie"}]}`), 0o644))
 	code, out, errOut := c.run("seed", "--file", file)
 	require.Equal(t, exitOK, code, errOut)
 	assert.Contains(t, out, "loaded 2 accounts")
@@ -152,4 +155,104 @@ func TestUsersCreateAndPortalInvitePrintOnlyTheIdAndTheLink(t *testing.T) {
 	code, _, errOut = c.run("users", "create", "--company", "coP", "--email", "x@p.example", "--name", "X", "--role", "admin", "--accounts", "acctOther")
 	assert.Equal(t, exitError, code)
 	assert.Contains(t, errOut, "is not an account of company coP")
+}
+
+// writeFile writes content to a new file in a test folder and returns its
+// name.
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.WriteFile(file, []byte(content), 0o644))
+	return file
+}
+
+func TestSeedTakesTheDatasetFileInTheFormOfTheDemoParts(t *testing.T) {
+	c, api := setup(t)
+	file := writeFile(t, "dataset.json", `{
+		"accounts": [
+			{"id":"demoLocAlpha00000001","companyId":"demoCompanyNorthwind","name":"Alpha"},
+			{"id":"demoLocCharlie000003","companyId":"demoCompanySouthwind","name":"Charlie"}],
+		"contacts": [{"id":"ctcSeedOne0000000001","locationId":"demoLocAlpha00000001","firstName":"Ada","lastName":"Byron",
+			"email":"ada@example.org","dateAdded":"2026-01-02T03:04:05.000Z","tasks":[]}]
+	}`)
+	code, out, errOut := c.run("seed", "--file", file)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "loaded 2 accounts, parts [accounts contacts]")
+	served := testenv.New(t, []app.Area{contacts.Area}, testenv.WithTable(api.Table))
+	token, _ := served.Token(t, "demoLocAlpha00000001")
+	resp := served.Do(t, testenv.Request{Method: "GET", Path: "/contacts/?locationId=demoLocAlpha00000001", Token: token})
+	require.Equal(t, http.StatusOK, resp.Status, "%s", resp.Body)
+	assert.Contains(t, string(resp.Body), `"id":"ctcSeedOne0000000001"`, "the contact was loaded")
+
+	t.Run("a voice-AI credential in the file is sealed with the configured key", func(t *testing.T) {
+		keyFile := filepath.Join(t.TempDir(), "secrets.key")
+		c.env["SECRETS_LOCAL_KEY_FILE"] = keyFile
+		defer delete(c.env, "SECRETS_LOCAL_KEY_FILE")
+		code, _, errOut := c.run("seed", "--file", writeFile(t, "voice.json", `{"agents":[{"id":"agentSeed","locationId":"demoLocAlpha00000001",
+			"name":"Seeded","dateAdded":"2026-01-02T03:04:05.000Z","actions":[{"id":"actSeed","actionType":"CUSTOM_ACTION","name":"Seeded",
+			"actionParameters":{"triggerPrompt":"p","triggerMessage":"m","apiDetails":{"url":"https://api.example.org/x","method":"POST",
+			"authenticationRequired":true,"authenticationValue":"seeded-through-the-cli"}}}]}]}`))
+		require.Equal(t, exitOK, code, errOut)
+		a, _, err := voiceai.NewAgents(api.Table).GetAction(context.Background(), "demoLocAlpha00000001", "agentSeed", "actSeed")
+		require.NoError(t, err)
+		require.NotNil(t, a)
+		key, err := secrets.LoadOrCreateKeyFile(keyFile)
+		require.NoError(t, err)
+		local, err := secrets.NewLocalKey(key)
+		require.NoError(t, err)
+		value, err := voiceai.OpenCredential(context.Background(), secrets.NewKeeper(local), a)
+		require.NoError(t, err)
+		assert.Equal(t, "seeded-through-the-cli", value)
+	})
+	t.Run("a part's own demo file is a dataset file", func(t *testing.T) {
+		code, out, errOut := c.run("seed", "--file", filepath.Join("..", "..", "internal", "demo", "data", "accounts.json"))
+		require.Equal(t, exitOK, code, errOut)
+		assert.Contains(t, out, "loaded 3 accounts, parts [accounts]")
+	})
+}
+
+func TestSeedLoadsADatasetWithoutTheDemoAccountsWithoutTheirTokens(t *testing.T) {
+	c, _ := setup(t)
+	code, out, errOut := c.run("seed", "--file", writeFile(t, "own.json", `{"accounts":[{"id":"acctOwn","companyId":"coOwn","name":"Own"}]}`))
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "loaded 1 accounts, parts [accounts]")
+	assert.NotContains(t, out, "bpt_")
+	assert.Contains(t, errOut, "the dataset does not hold that demo account")
+}
+
+func TestSeedUsageErrorsExitTwoWithOneLineOfUsage(t *testing.T) {
+	c, _ := setup(t)
+	good := writeFile(t, "good.json", `{"accounts":[]}`)
+	cases := []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"an unknown flag", []string{"seed", "--fil", good}, exitUsage, "flag provided but not defined: -fil"},
+		{"--file without its value", []string{"seed", "--file"}, exitUsage, "flag needs an argument: -file"},
+		{"--file with an empty value", []string{"seed", "--file="}, exitUsage, "--file needs a file name"},
+		{"an argument the command does not take", []string{"seed", "--file", good, "extra"}, exitUsage, `unexpected argument "extra"`},
+		{"a name no part uses", []string{"seed", "--file", writeFile(t, "unknown.json", `{"accounts":[],"gadgets":[]}`)}, exitUsage,
+			`"gadgets" names no part's records; a dataset file holds accounts, agents,`},
+		{"an area's name instead of its records' name", []string{"seed", "--file", writeFile(t, "area.json", `{"voice-ai":{"agents":[]}}`)}, exitUsage,
+			`"voice-ai" names no part's records`},
+		{"a file that does not exist", []string{"seed", "--file", filepath.Join(t.TempDir(), "missing.json")}, exitError, "no such file"},
+		{"a file that is not JSON", []string{"seed", "--file", writeFile(t, "bad.json", `{"accounts":[`)}, exitError, "a dataset is one JSON object"},
+		{"a JSON array", []string{"seed", "--file", writeFile(t, "array.json", `[]`)}, exitError, "it is not a JSON object"},
+		{"a name given twice", []string{"seed", "--file", writeFile(t, "twice.json", `{"accounts":[],"accounts":[]}`)}, exitError, `"accounts" is given more than once`},
+		{"records that break their part's rules", []string{"seed", "--file", writeFile(t, "broken.json", `{"contacts":[{"id":"x#y"}]}`)}, exitError, "seed contacts"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := c.run(tc.args...)
+			assert.Equal(t, tc.code, code, errOut)
+			assert.Contains(t, errOut, tc.msg)
+			assert.Empty(t, out)
+			if tc.code == exitUsage {
+				assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
+				assert.Contains(t, errOut, "(usage: platformctl seed [--file F])")
+			}
+		})
+	}
 }

@@ -1,8 +1,8 @@
 // Package demo loads the demo dataset: accounts and, per area, the records
 // every operation acts on. The dataset ships as one JSON file per part under
 // data/ (accounts.json, contacts.json, ...), embedded in the binaries; a
-// dataset given on the command line is one JSON object with the same parts as
-// keys.
+// dataset given on the command line is one JSON object holding the parts'
+// record lists side by side (see ReadFile).
 //
 // Most parts, and the sample events under events/, are made by the command
 // in gen/ (go generate ./internal/demo); a test fails when a committed file
@@ -13,12 +13,17 @@ package demo
 //go:generate go run ./gen
 
 import (
+	"bytes"
 	"context"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/bizplatform/api/shared/accounts"
@@ -54,17 +59,111 @@ func Default() (Dataset, error) {
 	return ds, nil
 }
 
-// ReadFile reads a dataset from one JSON object whose keys are parts.
+// ReadFile reads a dataset file: one JSON object holding, at its top level,
+// the record lists of any parts, under the names the parts' files use
+// ({"accounts": [...], "contacts": [...], "agents": [...]}), so that a part's
+// file (data/contacts.json) is a dataset file too, and several parts' files
+// merge into one. A name no part uses is an *UnknownNameError.
 func ReadFile(name string) (Dataset, error) {
 	raw, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
-	var ds Dataset
-	if err := json.Unmarshal(raw, &ds); err != nil {
-		return nil, fmt.Errorf("%s: a dataset is one JSON object keyed by part (accounts, contacts, ...): %w", name, err)
+	lists, err := topLevel(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s: a dataset is one JSON object of record lists (%q: [...], ...): %w", name, AccountsPart, err)
+	}
+	partOf, err := partsByName()
+	if err != nil {
+		return nil, err
+	}
+	grouped := map[string]map[string]json.RawMessage{}
+	for _, l := range lists {
+		part, ok := partOf[l.name]
+		if !ok {
+			return nil, &UnknownNameError{Name: l.name, Known: slices.Sorted(maps.Keys(partOf))}
+		}
+		if grouped[part] == nil {
+			grouped[part] = map[string]json.RawMessage{}
+		}
+		grouped[part][l.name] = l.value
+	}
+	ds := Dataset{}
+	for part, lists := range grouped {
+		if ds[part], err = json.Marshal(lists); err != nil {
+			return nil, err
+		}
 	}
 	return ds, nil
+}
+
+// UnknownNameError is a dataset file's top-level name that no part uses.
+type UnknownNameError struct {
+	Name  string
+	Known []string
+}
+
+func (e *UnknownNameError) Error() string {
+	return fmt.Sprintf("%q names no part's records; a dataset file holds %s", e.Name, strings.Join(e.Known, ", "))
+}
+
+// partsByName maps each top-level name of the parts' files (data/*.json) to
+// its part: the names a dataset file may use.
+func partsByName() (map[string]string, error) {
+	ds, err := Default()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for part, raw := range ds {
+		lists, err := topLevel(raw)
+		if err != nil {
+			return nil, fmt.Errorf("demo data %s: %w", part, err)
+		}
+		for _, l := range lists {
+			out[l.name] = part
+		}
+	}
+	return out, nil
+}
+
+type namedList struct {
+	name  string
+	value json.RawMessage
+}
+
+// topLevel splits a JSON object into its members, refusing a name given
+// twice (encoding/json would keep the last silently).
+func topLevel(raw []byte) ([]namedList, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, errors.New("it is not a JSON object")
+	}
+	var out []namedList
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		name := tok.(string)
+		if seen[name] {
+			return nil, fmt.Errorf("%q is given more than once", name)
+		}
+		seen[name] = true
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return nil, err
+		}
+		out = append(out, namedList{name, value})
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("it holds more than one JSON value")
+	}
+	return out, nil
 }
 
 type accountsPart struct {

@@ -1,7 +1,6 @@
 package deploytest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -25,6 +23,7 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/operations"
+	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/tools/lambdart"
 )
 
@@ -44,12 +43,17 @@ func buildFunctions(t *testing.T, root, dir string) {
 }
 
 // loadDemo fills a fresh table with the demo dataset and demo tokens, as
-// make run does on first start.
-func loadDemo(t *testing.T) (tableName string) {
+// make run does on first start, sealing its secrets with the local key in
+// keyFile (the one the functions are given).
+func loadDemo(t *testing.T, keyFile string) (tableName string) {
 	t.Helper()
 	ctx := context.Background()
 	table := testenv.NewTable(t)
-	deps := app.Deps{Table: table, Clock: clock.System{}}
+	key, err := secrets.LoadOrCreateKeyFile(keyFile)
+	require.NoError(t, err)
+	local, err := secrets.NewLocalKey(key)
+	require.NoError(t, err)
+	deps := app.Deps{Table: table, Clock: clock.System{}, Secrets: secrets.NewKeeper(local)}
 	ds, err := demo.Default()
 	require.NoError(t, err)
 	_, err = demo.Load(ctx, deps, ds, catalog.Areas)
@@ -108,7 +112,8 @@ func TestEveryFunctionBinaryAnswersItsEventsUnderTheLambdaRuntimeAPI(t *testing.
 	root := repoRoot(t)
 	binDir := t.TempDir()
 	buildFunctions(t, root, binDir)
-	tableName := loadDemo(t)
+	keyFile := filepath.Join(t.TempDir(), "secrets.key")
+	tableName := loadDemo(t, keyFile)
 
 	timings := map[string]time.Duration{}
 	for _, area := range operations.Areas {
@@ -119,7 +124,7 @@ func TestEveryFunctionBinaryAnswersItsEventsUnderTheLambdaRuntimeAPI(t *testing.
 			rt, err := lambdart.Start()
 			require.NoError(t, err)
 			defer rt.Close()
-			logs := &lockedBuffer{}
+			logs := &testenv.LogBuffer{}
 			cmd := exec.Command(filepath.Join(binDir, area))
 			cmd.Env = []string{
 				"AWS_LAMBDA_RUNTIME_API=" + rt.Addr,
@@ -130,6 +135,7 @@ func TestEveryFunctionBinaryAnswersItsEventsUnderTheLambdaRuntimeAPI(t *testing.
 				"TABLE_NAME=" + tableName,
 				"DYNAMODB_ENDPOINT=" + testenv.Endpoint(t),
 				"LOG_LEVEL=INFO",
+				"SECRETS_LOCAL_KEY_FILE=" + keyFile,
 			}
 			cmd.Stdout, cmd.Stderr = logs, logs
 			start := time.Now()
@@ -181,24 +187,6 @@ func TestEveryFunctionBinaryAnswersItsEventsUnderTheLambdaRuntimeAPI(t *testing.
 		lines = append(lines, fmt.Sprintf("%-22s %-15s %8.1f ms", catalog.FunctionName(area), area, float64(timings[area].Microseconds())/1000))
 	}
 	t.Logf("process start to first answer:\n%s", strings.Join(lines, "\n"))
-}
-
-// lockedBuffer collects a process's output while the test reads it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 func repoRoot(t *testing.T) string {

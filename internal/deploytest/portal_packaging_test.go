@@ -57,7 +57,7 @@ func TestThePortalFunctionServesItsPagesUnderTheLambdaRuntimeAPI(t *testing.T) {
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "go build: %s", out)
-	tableName := loadDemo(t)
+	tableName := loadDemo(t, filepath.Join(t.TempDir(), "secrets.key"))
 	table := &storage.Table{DB: testenv.NewTable(t).DB, Name: tableName}
 	email, err := demo.CreateSignIn(context.Background(), identity.New(table, clock.System{}), testenv.Endpoint(t))
 	require.NoError(t, err)
@@ -65,7 +65,7 @@ func TestThePortalFunctionServesItsPagesUnderTheLambdaRuntimeAPI(t *testing.T) {
 	rt, err := lambdart.Start()
 	require.NoError(t, err)
 	defer rt.Close()
-	logs := &lockedBuffer{}
+	logs := &testenv.LogBuffer{}
 	fn := exec.Command(filepath.Join(binDir, catalog.Portal))
 	fn.Env = []string{
 		"AWS_LAMBDA_RUNTIME_API=" + rt.Addr, "AWS_LAMBDA_FUNCTION_NAME=PortalFunction", "AWS_LAMBDA_FUNCTION_MEMORY_SIZE=256",

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -193,6 +194,12 @@ func TestEveryAreaIsOneFunctionServingExactlyItsRoutes(t *testing.T) {
 
 // functionDirs are the directories under functions/ with their template
 // logical ids: every area, and the portal.
+// keepsSecrets reports whether the function in functions/<dir> serves an
+// area that keeps secrets users hand it (sealed with the KMS key).
+func keepsSecrets(dir string) bool {
+	return slices.ContainsFunc(catalog.Areas, func(a app.Area) bool { return a.Name == dir && a.OpenKMSKey != nil })
+}
+
 func functionDirs() map[string]string {
 	out := map[string]string{catalog.Portal: "PortalFunction"}
 	for _, area := range catalog.Areas {
@@ -293,7 +300,7 @@ func TestEveryEventNamesARouteItsFunctionServes(t *testing.T) {
 	}
 }
 
-func TestEachFunctionMayCallExactlyTheDynamoDBActionsItsCodeCalls(t *testing.T) {
+func TestEachFunctionMayCallExactlyTheAWSActionsItsCodeCalls(t *testing.T) {
 	if testing.Short() {
 		t.Skip("analyses the call graph of every function's binary")
 	}
@@ -314,19 +321,25 @@ func TestEachFunctionMayCallExactlyTheDynamoDBActionsItsCodeCalls(t *testing.T) 
 	require.NoError(t, json.Unmarshal(out, &actions))
 	for dir, name := range dirs {
 		t.Run(name, func(t *testing.T) {
-			var want []string
-			for _, a := range actions["github.com/bizplatform/api/functions/"+dir] {
-				want = append(want, "dynamodb:"+a)
-			}
+			want := actions["github.com/bizplatform/api/functions/"+dir]
 			granted, resources := policy(t, res[name])
 			assert.Equal(t, want, granted, "%s's policy grants exactly what its code calls", name)
-			assert.Contains(t, resources, `{"Fn::GetAtt":["Table","Arn"]}`)
+			assert.Contains(t, resources["dynamodb"], `{"Fn::GetAtt":["Table","Arn"]}`)
+			// Only the areas that keep secrets may use the key, only that
+			// key, and only for their records; they are told its ARN.
+			keeps := keepsSecrets(dir)
+			assert.Equal(t, keeps, slices.ContainsFunc(granted, func(a string) bool { return strings.HasPrefix(a, "kms:") }),
+				"%s may use the secrets key only if its area keeps secrets", name)
+			if keeps {
+				assert.Equal(t, []string{`{"Fn::GetAtt":["SecretsKey","Arn"]}`}, resources["kms"])
+				assert.Equal(t, map[string]any{"Fn::GetAtt": []any{"SecretsKey", "Arn"}}, Path(res[name], "Properties", "Environment", "Variables", "SECRETS_KEY_ID"))
+			}
 			usesIndex := false
 			for _, src := range sourceDirs(t, root, dir) {
 				usesIndex = usesIndex || sourceMentions(t, src, "storage.IndexGSI1")
 			}
 			hasIndex := false
-			for _, r := range resources {
+			for _, r := range resources["dynamodb"] {
 				hasIndex = hasIndex || strings.Contains(r, "/index/")
 			}
 			assert.Equal(t, usesIndex, hasIndex, "%s may query the table's indexes only if its code does", name)
@@ -334,20 +347,26 @@ func TestEachFunctionMayCallExactlyTheDynamoDBActionsItsCodeCalls(t *testing.T) 
 	}
 }
 
-// policy returns the DynamoDB actions (sorted) and resources a function's
-// inline policy statements grant.
-func policy(t *testing.T, fn any) ([]string, []string) {
+// policy returns the actions (sorted) a function's inline policy
+// statements grant, and the resources (as JSON) granted by service. A
+// statement grants one service's actions.
+func policy(t *testing.T, fn any) ([]string, map[string][]string) {
 	t.Helper()
-	var actions, resources []string
+	var actions []string
+	resources := map[string][]string{}
 	for _, p := range asList(Path(fn, "Properties", "Policies")) {
 		for _, st := range asList(Path(p, "Statement")) {
 			assert.Equal(t, "Allow", Path(st, "Effect"))
+			service := ""
 			for _, a := range asList(Path(st, "Action")) {
 				actions = append(actions, fmt.Sprint(a))
+				s, _, _ := strings.Cut(fmt.Sprint(a), ":")
+				assert.True(t, service == "" || service == s, "one service per statement: %v", Path(st, "Action"))
+				service = s
 			}
 			for _, r := range asList(Path(st, "Resource")) {
 				b, _ := json.Marshal(r)
-				resources = append(resources, string(b))
+				resources[service] = append(resources[service], string(b))
 			}
 		}
 	}
@@ -439,11 +458,14 @@ func TestNoFunctionLinksTheSDKsConfigurationChain(t *testing.T) {
 			cmd.Dir = root
 			out, err := cmd.Output()
 			require.NoError(t, err)
-			for _, pkg := range strings.Fields(string(out)) {
+			pkgs := strings.Fields(string(out))
+			for _, pkg := range pkgs {
 				assert.NotEqual(t, "github.com/aws/aws-sdk-go-v2/config", pkg)
 				assert.False(t, strings.HasPrefix(pkg, "github.com/aws/aws-sdk-go-v2/service/sts"), pkg)
 				assert.False(t, strings.HasPrefix(pkg, "github.com/aws/aws-sdk-go-v2/service/sso"), pkg)
 			}
+			// The KMS client is linked only where secrets are kept.
+			assert.Equal(t, keepsSecrets(dir), slices.Contains(pkgs, "github.com/aws/aws-sdk-go-v2/service/kms"))
 		})
 	}
 }

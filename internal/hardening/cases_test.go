@@ -8,16 +8,21 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/bizplatform/api/shared/validate"
 )
 
 // badCase is one bad request: it must answer 4xx with the JSON error body
-// whose message contains names.
+// whose message contains names (in any case, unless exact).
 type badCase struct {
 	name   string
 	method string
 	path   string // with the query string
 	body   []byte // nil: no body
 	names  string
+	exact  bool
 }
 
 // The sizes of over-long strings: beyond every field's bound, and big
@@ -61,6 +66,13 @@ func (g *generator) add(name, path, query string, body []byte, names string) {
 		path += "?" + query
 	}
 	g.cases = append(g.cases, badCase{name: name, method: g.in.op.Method, path: path, body: body, names: names})
+}
+
+// addExact adds a body case whose message must hold names exactly as
+// written (case included).
+func (g *generator) addExact(name string, body []byte, names string) {
+	g.add(name, g.in.path, g.in.query, body, names)
+	g.cases[len(g.cases)-1].exact = true
 }
 
 // good returns the good request's body, nil when it has none.
@@ -337,6 +349,15 @@ func (g *generator) bodyCases() {
 		v, _ := json.Marshal(top[key])
 		raw(fmt.Sprintf("%s given twice is refused", key), fmt.Sprintf(`{%q:%s,%s`, key, v, good[1:]), key)
 	}
+	// Every top-level name in another case, alone and as a second spelling
+	// before the right one (which encoding/json would let win or lose by
+	// order): names match exactly or not at all.
+	for _, key := range sortedKeys(top) {
+		other := otherCase(key)
+		v, _ := json.Marshal(top[key])
+		g.addExact(fmt.Sprintf("%s spelt %s is refused", key, other), render(renameKey(top, key, other)), other)
+		g.addExact(fmt.Sprintf("%s spelt %s before %s is refused", key, other, key), []byte(fmt.Sprintf(`{%q:%s,%s`, other, v, good[1:])), other)
+	}
 	// Every value, and every container, broken in every way its kind allows.
 	walk(tree, func(p jsonPath, v any) {
 		g.valueCases(tree, p, v)
@@ -371,6 +392,10 @@ func (g *generator) valueCases(tree any, p jsonPath, v any) {
 		twice := fmt.Sprintf("{%q:%s,%s", first, mustJSON(v[first]), strings.TrimPrefix(string(mustJSON(v)), "{"))
 		set("with a property given twice", rawJSON(twice), first)
 		set("with an unknown property", mergeUnknown(v), "zzUnknown")
+		for _, key := range sortedKeys(v) {
+			other := otherCase(key)
+			g.addExact(fmt.Sprintf("%s with %s spelt %s is refused", p.String(), key, other), render(replaceAt(tree, p, renameKey(v, key, other))), other)
+		}
 		return
 	case []any:
 		set("as a string", "text", name)
@@ -449,15 +474,63 @@ func (g *generator) valueCases(tree any, p jsonPath, v any) {
 	case webURL:
 		for _, bad := range []string{
 			"https://example.com/café", "not a url", "ftp://example.com/x", "https://", "//example.com/x",
-			"https://user:pw@example.com/", "https://exa mple.com/", "javascript:alert(1)", "https://example.com/" + strings.Repeat("a", 3000),
+			"https://user:pw@example.com/", "https://exa mple.com/", "javascript:alert(1)",
 		} {
 			set(fmt.Sprintf("as %q", clipName(bad)), bad, name)
+		}
+		set("of 3000 characters", "https://example.com/"+strings.Repeat("a", 3000), name)
+		// Every outside URL passes one check: https, strict syntax, and a
+		// public host in whatever spelling.
+		for _, bad := range nonPublicURLs {
+			set(fmt.Sprintf("as %s", bad), bad, name+" "+validate.OutsideURLRule)
 		}
 	case intText:
 		for _, bad := range []string{"NaN", "Infinity", "1e400", "-1", "1.5", "ten", "99999999999999999999", ""} {
 			set(fmt.Sprintf("as %q", bad), bad, name)
 		}
 	}
+}
+
+// nonPublicURLs are URLs an outside-URL field refuses: plain http, what a
+// URL may not hold, and hosts that are not public in their many spellings.
+var nonPublicURLs = []string{
+	"http://api.example.org/hook",
+	`https://api.example.org/"x"`,
+	"https://api.example.org/<x>",
+	`https://api.example.org\x`,
+	"https://localhost/x",
+	"https://api.localhost/x",
+	"https://localhost./x",
+	"https://api.example.org./x",
+	"https://metadata.google.internal/computeMetadata/v1/",
+	"https://printer.local/x",
+	"https://api.test/x",
+	"https://%6c%6f%63%61%6c%68%6f%73%74/x",
+	"https://xn--a.example.org/x",
+	"https://127.0.0.1/x",
+	"https://127.1/x",
+	"https://0x7f000001/x",
+	"https://2130706433/x",
+	"https://0177.0.0.1/x",
+	"https://0.0.0.0/x",
+	"https://10.0.0.1/x",
+	"https://100.64.0.1/x",
+	"https://169.254.169.254/latest/meta-data/",
+	"https://172.16.0.1/x",
+	"https://192.0.0.1/x",
+	"https://192.168.0.1/x",
+	"https://198.18.0.1/x",
+	"https://224.0.0.1/x",
+	"https://240.0.0.1/x",
+	"https://[::1]/x",
+	"https://[::ffff:127.0.0.1]/x",
+	"https://[::127.0.0.1]/x",
+	"https://[64:ff9b::a9fe:a9fe]/x",
+	"https://[2002:7f00:1::]/x",
+	"https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/x",
+	"https://[fd00::1]/x",
+	"https://[fe80::1]/x",
+	"https://[ff02::1]/x",
 }
 
 func (g *generator) strictNull() bool { return g.in.strictNull }
@@ -483,6 +556,28 @@ func inferKind(v any) kind {
 func mergeUnknown(m map[string]any) map[string]any {
 	out := map[string]any{"zzUnknown": 1}
 	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// otherCase spells a property name with its first letter in the other
+// case (altId: AltId, URL: uRL).
+func otherCase(name string) string {
+	r, size := utf8.DecodeRuneInString(name)
+	if unicode.IsUpper(r) {
+		return string(unicode.ToLower(r)) + name[size:]
+	}
+	return string(unicode.ToUpper(r)) + name[size:]
+}
+
+// renameKey returns a copy of m with the property from renamed to.
+func renameKey(m map[string]any, from, to string) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if k == from {
+			k = to
+		}
 		out[k] = v
 	}
 	return out

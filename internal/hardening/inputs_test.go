@@ -313,7 +313,7 @@ var allInputs = []opInputs{
 		map[string]kind{"actionParameters.calendarId": id, "actionParameters.daysOfOfferingDates": integer, "actionParameters.slotsPerDay": integer}),
 	voiceAction("demoActAlphaCustomAction", "CUSTOM_ACTION", `{"triggerPrompt":"When the caller asks how much they owe","triggerMessage":"Let me check.","apiDetails":{"url":"https://billing.example.com/api/balances","method":"GET","authenticationRequired":true,"authenticationValue":"key-123","headers":[{"key":"Accept","value":"application/json"}],"parameters":[{"name":"phone","description":"The caller's phone","type":"string","example":"+15551234567"}]},"selectedPaths":["data.balance"]}`,
 		map[string]kind{"actionParameters.apiDetails.url": webURL, "actionParameters.apiDetails.method": enum},
-		"actionParameters.apiDetails.authenticationRequired", "actionParameters.apiDetails.headers", "actionParameters.apiDetails.parameters",
+		"actionParameters.apiDetails.authenticationRequired", "actionParameters.apiDetails.authenticationValue", "actionParameters.apiDetails.headers", "actionParameters.apiDetails.parameters",
 		"actionParameters.apiDetails.parameters[].description", "actionParameters.apiDetails.parameters[].type", "actionParameters.apiDetails.parameters[].example"),
 	voiceAction("demoActAlphaKnowledgeBase", "KNOWLEDGE_BASE", `{"triggerPrompt":"When the caller asks about prices","knowledgeBaseId":"demoKbAlphaPricing"}`,
 		map[string]kind{"actionParameters.knowledgeBaseId": id}),

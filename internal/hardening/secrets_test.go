@@ -1,7 +1,6 @@
 package hardening
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -9,7 +8,6 @@ import (
 	"encoding/hex"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -22,24 +20,6 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/operations"
 )
-
-// logBuffer collects the request log of concurrent requests.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // secretForms are the ways a token could leak: its value, its parts, the
 // header that carries it, and its SHA-256 (the stored form) in hex and
@@ -84,14 +64,19 @@ func (s *session) do(req testenv.Request) *testenv.Response {
 	return resp
 }
 
+// userSecrets are the secrets users hand the API in the session: the
+// voice-AI custom action credentials of the demo data and of the good
+// requests (allInputs).
+var userSecrets = []string{"demo-billing-key-not-secret", "key-123"}
+
 // TestNoSecretEverLeaks runs a whole session against the API (every
 // operation succeeding once, bad requests, every kind of refused token,
 // and requests while the database is gone) with the request log captured,
-// and checks that no token, token hash or Authorization header appears in
-// any log line, answer body or answer header, nor any token value in the
-// table.
+// and checks that no token, token hash, Authorization header or secret a
+// user handed the API appears in any log line, answer body or answer
+// header, nor any token value or user's secret in the table.
 func TestNoSecretEverLeaks(t *testing.T) {
-	var logs logBuffer
+	var logs testenv.LogBuffer
 	d := newDemoEnv(t, testenv.WithLogOutput(&logs))
 	s := &session{t: t, baseURL: d.HTTP.URL, statuses: map[int]int{}}
 	var tokens []string
@@ -204,6 +189,9 @@ func TestNoSecretEverLeaks(t *testing.T) {
 		secrets = append(secrets, secretForms(tok)...)
 	}
 	secrets = append(secrets, s.headers...)
+	for _, us := range userSecrets {
+		secrets = append(secrets, us, base64.StdEncoding.EncodeToString([]byte(us)))
+	}
 	t.Logf("%d log lines, %d answers, %d secret forms checked", lines, len(s.answers), len(secrets))
 
 	t.Run("no log line holds a secret", func(t *testing.T) {
@@ -229,6 +217,15 @@ func TestNoSecretEverLeaks(t *testing.T) {
 			for key, item := range items {
 				assert.NotContains(t, item, tok, readable(key))
 				assert.NotContains(t, item, tok[len(auth.Prefix):], readable(key))
+			}
+		}
+	})
+	t.Run("no stored item holds a secret a user handed the API", func(t *testing.T) {
+		items := takeSnapshot(t, d.Table)
+		for _, us := range userSecrets {
+			for key, item := range items {
+				assert.NotContains(t, item, us, readable(key))
+				assert.NotContains(t, item, base64.StdEncoding.EncodeToString([]byte(us)), readable(key))
 			}
 		}
 	})

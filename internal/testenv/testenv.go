@@ -28,6 +28,7 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/scopes"
+	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -157,7 +158,10 @@ func New(t testing.TB, areas []app.Area, opts ...Option) *Env {
 	if e.logOut == nil {
 		e.logOut = io.Discard
 	}
-	e.Deps = app.Deps{Table: e.Table, Clock: e.Clock, Logger: slog.New(slog.NewJSONHandler(e.logOut, nil))}
+	// A key of the test's own seals the secrets users hand the API.
+	keeper, err := secrets.NewEphemeralKeeper()
+	require.NoError(t, err)
+	e.Deps = app.Deps{Table: e.Table, Clock: e.Clock, Logger: slog.New(slog.NewJSONHandler(e.logOut, nil)), Secrets: keeper}
 	srv, err := app.NewServer(e.Config, e.Deps, areas...)
 	require.NoError(t, err)
 	e.Server = srv

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/bizplatform/api/shared/auth"
@@ -22,6 +23,7 @@ import (
 	"github.com/bizplatform/api/shared/pipeline"
 	"github.com/bizplatform/api/shared/ratelimit"
 	"github.com/bizplatform/api/shared/route"
+	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -33,6 +35,9 @@ type Deps struct {
 	Table  *storage.Table
 	Clock  clock.Clock
 	Logger *slog.Logger
+	// Secrets seals the secrets users hand the API before they are stored
+	// (see OpenSecrets); nil where no area keeps any.
+	Secrets *secrets.Keeper
 }
 
 // Area is one area of the API (one Lambda function).
@@ -44,6 +49,10 @@ type Area struct {
 	// Seed loads the area's part of a demo dataset (see internal/demo).
 	// Nil when the area has no demo data.
 	Seed func(ctx context.Context, deps Deps, data json.RawMessage) error
+	// OpenKMSKey, set by areas that keep secrets users hand them, builds
+	// the key source of the KMS key that seals them (kmskey.Open): only
+	// the functions of such areas link the KMS client. See OpenSecrets.
+	OpenKMSKey func(cfg aws.Config, keyID string) secrets.KeySource
 }
 
 // DecodeSeed decodes an area's part of a dataset into dst strictly: a
@@ -147,6 +156,55 @@ func ConnectWith(ctx context.Context, getenv func(string) string, logOut io.Writ
 		return config.Config{}, Deps{}, err
 	}
 	return cfg, Deps{Table: &storage.Table{DB: db, Name: cfg.TableName}, Clock: clock.System{}, Logger: logger}, nil
+}
+
+// AWSConfigFunc loads the AWS configuration (region, credentials) of a
+// service other than the table: storage.EnvConfig in the functions,
+// awschain.Config in the admin CLI.
+type AWSConfigFunc func(ctx context.Context, region string) (aws.Config, error)
+
+// EnvAWSConfig is the functions' AWSConfigFunc: the Lambda environment
+// alone (see storage.EnvConfig).
+func EnvAWSConfig(_ context.Context, region string) (aws.Config, error) {
+	return storage.EnvConfig(region, false)
+}
+
+// OpenSecrets builds the keeper that seals the secrets the areas keep:
+// with the local key file SECRETS_LOCAL_KEY_FILE names (created on first
+// use), or with the KMS key SECRETS_KEY_ID names (no call is made until a
+// secret is sealed). It is nil when no area keeps secrets (none sets
+// OpenKMSKey), and an error when one does and neither is set, so that a
+// function never starts unable to seal.
+func OpenSecrets(ctx context.Context, cfg config.Config, loadAWS AWSConfigFunc, areas ...Area) (*secrets.Keeper, error) {
+	var keeping *Area
+	for i := range areas {
+		if areas[i].OpenKMSKey != nil {
+			keeping = &areas[i]
+			break
+		}
+	}
+	switch {
+	case keeping == nil:
+		return nil, nil
+	case cfg.SecretsLocalKeyFile != "":
+		key, err := secrets.LoadOrCreateKeyFile(cfg.SecretsLocalKeyFile)
+		if err != nil {
+			return nil, err
+		}
+		local, err := secrets.NewLocalKey(key)
+		if err != nil {
+			return nil, err
+		}
+		return secrets.NewKeeper(local), nil
+	case cfg.SecretsKeyID != "":
+		awsCfg, err := loadAWS(ctx, cfg.Region)
+		if err != nil {
+			return nil, fmt.Errorf("the KMS key's client: %w", err)
+		}
+		return secrets.NewKeeper(keeping.OpenKMSKey(awsCfg, cfg.SecretsKeyID)), nil
+	default:
+		return nil, fmt.Errorf("%s keeps secrets users hand it: %w", keeping.Name, secrets.ErrNoKeeper)
+	}
 }
 
 // ClientOptions are the DynamoDB client's bounds from the configuration.

@@ -44,6 +44,14 @@ type Config struct {
 	// timeout, so a slow engine answers 503 instead of timing out the
 	// Lambda).
 	RequestTimeout time.Duration
+	// SecretsKeyID is the AWS KMS key (id, ARN or alias) that seals the
+	// secrets users hand the API (SECRETS_KEY_ID; the voice-ai function's is
+	// set by template.yaml).
+	SecretsKeyID string
+	// SecretsLocalKeyFile is a local key file sealing them instead
+	// (SECRETS_LOCAL_KEY_FILE; make run uses .local/secrets.key), created on
+	// first use. At most one of the two may be set.
+	SecretsLocalKeyFile string
 }
 
 // Load reads the configuration through getenv (os.Getenv in production).
@@ -97,6 +105,11 @@ func Load(getenv func(string) string) (Config, error) {
 	c.RequestTimeout = time.Duration(requestMs) * time.Millisecond
 	if c.LogLevel, err = logLevel(getenv("LOG_LEVEL")); err != nil {
 		return Config{}, err
+	}
+	c.SecretsKeyID = strings.TrimSpace(getenv("SECRETS_KEY_ID"))
+	c.SecretsLocalKeyFile = strings.TrimSpace(getenv("SECRETS_LOCAL_KEY_FILE"))
+	if c.SecretsKeyID != "" && c.SecretsLocalKeyFile != "" {
+		return Config{}, fmt.Errorf("SECRETS_KEY_ID and SECRETS_LOCAL_KEY_FILE are both set: secrets are sealed with one key")
 	}
 	return c, nil
 }

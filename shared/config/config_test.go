@@ -23,10 +23,15 @@ func TestEverySettingIsReadFromItsVariable(t *testing.T) {
 		"TABLE_NAME": "t1", "DYNAMODB_ENDPOINT": "http://127.0.0.1:4567", "RATE_LIMIT_BURST": "5",
 		"RATE_LIMIT_WINDOW_SECONDS": "60", "RATE_LIMIT_DAILY": "99", "LOG_LEVEL": "debug", "PORT": "8080",
 		"DYNAMODB_CALL_TIMEOUT_MS": "1500", "DYNAMODB_MAX_ATTEMPTS": "2", "REQUEST_TIMEOUT_MS": "4000",
+		"SECRETS_KEY_ID": "alias/secrets",
 	}))
 	require.NoError(t, err)
 	assert.Equal(t, Config{TableName: "t1", Endpoint: "http://127.0.0.1:4567", Region: "us-east-1", Burst: 5, Window: time.Minute, Daily: 99, LogLevel: slog.LevelDebug, Port: 8080,
-		DynamoCallTimeout: 1500 * time.Millisecond, DynamoMaxAttempts: 2, RequestTimeout: 4 * time.Second}, c)
+		DynamoCallTimeout: 1500 * time.Millisecond, DynamoMaxAttempts: 2, RequestTimeout: 4 * time.Second, SecretsKeyID: "alias/secrets"}, c)
+
+	c, err = Load(env(map[string]string{"SECRETS_LOCAL_KEY_FILE": ".local/secrets.key"}))
+	require.NoError(t, err)
+	assert.Equal(t, ".local/secrets.key", c.SecretsLocalKeyFile)
 }
 
 func TestBadSettingsAreRefusedWithTheirName(t *testing.T) {
@@ -39,6 +44,7 @@ func TestBadSettingsAreRefusedWithTheirName(t *testing.T) {
 		"DYNAMODB_CALL_TIMEOUT_MS":  {"DYNAMODB_CALL_TIMEOUT_MS": "0"},
 		"DYNAMODB_MAX_ATTEMPTS":     {"DYNAMODB_MAX_ATTEMPTS": "11"},
 		"REQUEST_TIMEOUT_MS":        {"REQUEST_TIMEOUT_MS": "soon"},
+		"SECRETS_LOCAL_KEY_FILE":    {"SECRETS_KEY_ID": "alias/secrets", "SECRETS_LOCAL_KEY_FILE": "k"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := Load(env(vars))

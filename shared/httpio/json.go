@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"github.com/bizplatform/api/shared/apierror"
@@ -25,7 +26,9 @@ func WriteJSON(w http.ResponseWriter, status int, v any) error {
 }
 
 // DecodeJSON decodes the request body, which must be one JSON object, into
-// dst. Unknown or repeated properties, values of the wrong type, control
+// dst. Unknown or repeated properties (a name is known only when it is
+// exactly, case included, a name dst's type declares, at any depth), values
+// of the wrong type, control
 // characters and out-of-range numbers are validation failures naming the
 // property; a missing or malformed body (bad syntax, not UTF-8, nested too
 // deeply, trailing data) is a bad request.
@@ -43,7 +46,7 @@ func DecodeJSON(r *http.Request, dst any) error {
 	if first := bytes.TrimSpace(raw)[0]; first != '{' {
 		return apierror.BadRequest("The request body must be a JSON object")
 	}
-	if err := scanJSON(raw, ""); err != nil {
+	if err := scanJSON(raw, "", shapeOf(reflect.TypeOf(dst))); err != nil {
 		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -65,11 +68,17 @@ func DecodeJSON(r *http.Request, dst any) error {
 // its path: field is the path of raw itself ("actionParameters"), so an
 // unknown property reads "property actionParameters.foo should not exist".
 // raw comes from a body DecodeJSON has already scanned (repeated properties,
-// depth, UTF-8, control characters), so those checks are not repeated.
+// depth, UTF-8, control characters); what is scanned again is that every
+// property name is exactly one dst's type declares.
 func DecodeValue(raw json.RawMessage, field string, dst any) error {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
 		return apierror.Invalid(field + " is required")
+	}
+	if want := shapeOf(reflect.TypeOf(dst)); want != nil {
+		if err := checkNames(trimmed, field, want); err != nil {
+			return err
+		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.DisallowUnknownFields()

@@ -23,6 +23,9 @@ const MaxDepth = 32
 // scanJSON checks what encoding/json lets through silently, naming the
 // value at fault by its path (items[2].priceId):
 //   - a property given twice in one object (encoding/json keeps the last);
+//   - a property name that is not exactly one of the names the value's Go
+//     type declares (encoding/json would match it without regard to case;
+//     see shape);
 //   - nesting deeper than MaxDepth;
 //   - bytes that are not UTF-8 and \u escapes that are lone surrogates
 //     (encoding/json turns both into U+FFFD);
@@ -34,17 +37,20 @@ const MaxDepth = 32
 //
 // Syntax errors are left to the decode that follows, which reports them
 // with their offset. root names the scanned value in messages ("" for a
-// whole body).
-func scanJSON(raw []byte, root string) error {
+// whole body); want is the shape of the Go value it decodes into.
+func scanJSON(raw []byte, root string, want *shape) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var stack []*container
+	// The first name the Go type does not declare; the scan goes on, so
+	// that a malformed body is reported as such first.
+	var unknown error
 	prev := int64(0)
 	for {
 		tok, err := dec.Token()
 		if err != nil {
 			if errors.Is(err, io.EOF) {
-				return nil
+				return unknown
 			}
 			return nil // malformed JSON: the decoder reports it
 		}
@@ -56,19 +62,25 @@ func scanJSON(raw []byte, root string) error {
 			top = stack[len(stack)-1]
 		}
 		if s, ok := tok.(string); ok && top != nil && top.object && top.wantKey {
-			if err := top.takeKey(s, segment); err != nil {
+			declared, err := top.takeKey(s, segment)
+			if err != nil {
 				return err
+			}
+			if !declared && unknown == nil {
+				unknown = unknownName(top.shape, joinPath(top.path, s), s)
 			}
 			continue
 		}
-		at := valuePath(root, top)
+		// The value's path is built only when it is needed: for a
+		// container, or for a message.
 		switch v := tok.(type) {
 		case json.Delim:
 			if v == '{' || v == '[' {
+				at := valuePath(root, top)
 				if len(stack) >= MaxDepth {
 					return apierror.BadRequest("The request body nests arrays and objects more than %d levels deep (at %s)", MaxDepth, describePath(at))
 				}
-				stack = append(stack, &container{object: v == '{', wantKey: v == '{', path: at, seen: map[string]bool{}})
+				stack = append(stack, &container{object: v == '{', wantKey: v == '{', path: at, shape: top.childShape(want), seen: map[string]bool{}})
 				continue
 			}
 			stack = stack[:len(stack)-1]
@@ -77,12 +89,12 @@ func scanJSON(raw []byte, root string) error {
 			}
 			continue
 		case string:
-			if err := checkString(v, segment, at); err != nil {
-				return err
+			if !plainText(v, segment) {
+				return checkString(v, segment, valuePath(root, top))
 			}
 		case json.Number:
 			if msg := numberProblem(v.String()); msg != "" {
-				return apierror.Invalid(fmt.Sprintf("%s is out of range: %s", describePath(at), msg))
+				return apierror.Invalid(fmt.Sprintf("%s is out of range: %s", describePath(valuePath(root, top)), msg))
 			}
 		}
 		if top != nil {
@@ -117,20 +129,39 @@ type container struct {
 	key     string
 	index   int
 	path    string
-	seen    map[string]bool
+	// shape is what the Go value this container decodes into accepts;
+	// valueShape, the shape of the current key's value.
+	shape      *shape
+	valueShape *shape
+	seen       map[string]bool
 }
 
-func (c *container) takeKey(key string, segment []byte) error {
-	at := joinPath(c.path, key)
+// childShape is the shape of a container that starts in c (the root's when
+// c is nil).
+func (c *container) childShape(root *shape) *shape {
+	switch {
+	case c == nil:
+		return root
+	case c.object:
+		return c.valueShape
+	default:
+		return c.shape.item()
+	}
+}
+
+// takeKey records the next key of object c and reports whether c's shape
+// declares it (an undeclared key's value is then scanned as free).
+func (c *container) takeKey(key string, segment []byte) (bool, error) {
 	if !utf8.Valid(segment) || hasLoneSurrogate(key, segment) {
-		return apierror.BadRequest("The request body holds a property name that is not valid UTF-8 (in %s)", describePath(c.path))
+		return false, apierror.BadRequest("The request body holds a property name that is not valid UTF-8 (in %s)", describePath(c.path))
 	}
 	if c.seen[key] {
-		return apierror.Invalid(fmt.Sprintf("%s is given more than once: send each property once", clip(at)))
+		return false, apierror.Invalid(fmt.Sprintf("%s is given more than once: send each property once", clip(joinPath(c.path, key))))
 	}
 	c.seen[key] = true
-	c.key, c.wantKey = key, false
-	return nil
+	valueShape, declared := c.shape.field(key)
+	c.key, c.wantKey, c.valueShape = key, false, valueShape
+	return declared, nil
 }
 
 func (c *container) valueDone() {
@@ -177,6 +208,12 @@ func clip(s string) string {
 		cut--
 	}
 	return s[:cut] + "..."
+}
+
+// plainText reports whether a string token is valid UTF-8 without control
+// characters (other than tab and line breaks): what checkString accepts.
+func plainText(s string, segment []byte) bool {
+	return utf8.Valid(segment) && !hasLoneSurrogate(s, segment) && strings.IndexFunc(s, isForbiddenControl) < 0
 }
 
 func checkString(s string, segment []byte, at string) error {

@@ -36,6 +36,9 @@ func Handler(ctx context.Context, area app.Area, getenv func(string) string) (ht
 	if err != nil {
 		return nil, err
 	}
+	if deps.Secrets, err = app.OpenSecrets(ctx, cfg, app.EnvAWSConfig, area); err != nil {
+		return nil, err
+	}
 	srv, err := app.NewServer(cfg, deps, area)
 	if err != nil {
 		return nil, err

@@ -111,29 +111,43 @@ func WithMaxAttempts(n int) ClientOption {
 // DynamoDB Local); a local engine checks no credentials, so unless the
 // environment holds keys it gets placeholder ones.
 func NewClient(_ context.Context, endpoint, region string, logger *slog.Logger, opts ...ClientOption) (*dynamodb.Client, error) {
+	cfg, err := EnvConfig(region, IsLocalEndpoint(endpoint))
+	if err != nil {
+		return nil, err
+	}
+	return NewClientFromConfig(cfg, endpoint, logger, opts...), nil
+}
+
+// EnvConfig is the AWS configuration of the process environment alone (see
+// NewClient): the region (the argument, else AWS_REGION or
+// AWS_DEFAULT_REGION) and the credentials in AWS_ACCESS_KEY_ID,
+// AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN. For a local engine
+// (local), which checks neither, a missing region is us-east-1 and missing
+// credentials are placeholders.
+func EnvConfig(region string, local bool) (aws.Config, error) {
 	if region == "" {
 		region = os.Getenv("AWS_REGION")
 	}
 	if region == "" {
 		region = os.Getenv("AWS_DEFAULT_REGION")
 	}
-	if region == "" && IsLocalEndpoint(endpoint) {
+	if region == "" && local {
 		region = "us-east-1" // a local engine answers in any region
 	}
 	if region == "" {
-		return nil, errors.New("no AWS region: set AWS_REGION")
+		return aws.Config{}, errors.New("no AWS region: set AWS_REGION")
 	}
 	cfg := aws.NewConfig()
 	cfg.Region = region
 	switch id := os.Getenv("AWS_ACCESS_KEY_ID"); {
 	case id != "":
 		cfg.Credentials = aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(id, os.Getenv("AWS_SECRET_ACCESS_KEY"), os.Getenv("AWS_SESSION_TOKEN")))
-	case IsLocalEndpoint(endpoint):
+	case local:
 		cfg.Credentials = credentials.NewStaticCredentialsProvider("local", "local", "")
 	default:
-		return nil, errors.New("no AWS credentials in the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)")
+		return aws.Config{}, errors.New("no AWS credentials in the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)")
 	}
-	return NewClientFromConfig(*cfg, endpoint, logger, opts...), nil
+	return *cfg, nil
 }
 
 // NewClientFromConfig builds a DynamoDB client on cfg's region and

@@ -1,6 +1,7 @@
 package validate_test
 
 import (
+	"net/netip"
 	"net/url"
 	"strings"
 	"testing"
@@ -25,11 +26,12 @@ func FuzzIDProblem(f *testing.F) {
 	})
 }
 
-// FuzzIsHTTPSURL: an accepted URL parses as https with a host and holds no
-// whitespace.
-func FuzzIsHTTPSURL(f *testing.F) {
+// FuzzOutsideURLProblem: an accepted URL is one Go's own parser reads as
+// https with a host and no user info, holds nothing a URL may not hold
+// unencoded, and, when its host is an IP address, that address is public.
+func FuzzOutsideURLProblem(f *testing.F) {
 	f.Fuzz(func(t *testing.T, v string) {
-		if !validate.IsHTTPSURL(v) {
+		if validate.OutsideURLProblem(v) != "" {
 			return
 		}
 		u, err := url.Parse(v)
@@ -37,7 +39,17 @@ func FuzzIsHTTPSURL(f *testing.F) {
 		assert.Equal(t, "https", u.Scheme)
 		assert.NotEmpty(t, u.Hostname())
 		assert.Nil(t, u.User)
-		assert.False(t, strings.ContainsAny(v, " \t\r\n"))
+		assert.False(t, strings.ContainsAny(v, " \t\r\n\"'<>\\{}|^`"), "%q", v)
+		authority := strings.TrimPrefix(v, "https://")
+		if i := strings.IndexAny(authority, "/?#"); i >= 0 {
+			authority = authority[:i]
+		}
+		assert.Equal(t, authority, u.Host, "both parsers read the same host: %q", v)
+		host := strings.ToLower(u.Hostname())
+		assert.False(t, host == "localhost" || strings.HasSuffix(host, ".localhost") || strings.HasSuffix(host, "."), "%q", v)
+		if addr, err := netip.ParseAddr(host); err == nil {
+			assert.True(t, addr.IsGlobalUnicast() && !addr.IsPrivate() && !addr.Is4In6(), "%q", v)
+		}
 	})
 }
 

@@ -5,7 +5,6 @@ package validate
 import (
 	"fmt"
 	"net/mail"
-	"net/url"
 	"slices"
 	"strings"
 
@@ -133,22 +132,6 @@ func IsEmail(v string) bool {
 	}
 	addr, err := mail.ParseAddress(v)
 	return err == nil && addr.Address == v && strings.Contains(v[strings.LastIndexByte(v, '@'):], ".")
-}
-
-// IsHTTPSURL reports whether v is a well-formed absolute https URL with a
-// host. Like RFC 3986, it takes printable ASCII only (other characters are
-// percent-encoded), so a URL's length in characters is its size in bytes.
-func IsHTTPSURL(v string) bool {
-	if !strings.HasPrefix(v, "https://") {
-		return false
-	}
-	for i := 0; i < len(v); i++ {
-		if v[i] <= ' ' || v[i] >= 0x7f {
-			return false
-		}
-	}
-	u, err := url.Parse(v)
-	return err == nil && u.Scheme == "https" && u.Host != "" && u.Hostname() != "" && u.User == nil
 }
 
 // AltType is the only altType value the API accepts.

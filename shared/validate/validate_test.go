@@ -39,23 +39,6 @@ func TestEmailAddresses(t *testing.T) {
 	}
 }
 
-func TestHTTPSURLs(t *testing.T) {
-	for u, ok := range map[string]bool{
-		"https://example.com/logo.png":   true,
-		"https://cdn.example.com:8443/a": true,
-		"http://example.com/logo.png":    false,
-		"https://":                       false,
-		"https://user:pw@example.com/":   false,
-		"https://exa mple.com/":          false,
-		"ftp://example.com":              false,
-		"https://example.com/caf%C3%A9":  true,
-		"https://example.com/café":       false,
-		"https://example.com/a\x7fb":     false,
-	} {
-		assert.Equal(t, ok, IsHTTPSURL(u), u)
-	}
-}
-
 func TestHexIDs(t *testing.T) {
 	assert.True(t, IsHexID("65cb47dda50f4f13ced4b870"))
 	assert.False(t, IsHexID("65cb47dda50f4f13ced4b87"))

@@ -18,6 +18,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/tools/perf"
 )
@@ -74,7 +75,11 @@ func (e *engine) demoTable(ctx context.Context) (*storage.Table, error) {
 	if _, err := table.CreateIfMissing(ctx); err != nil {
 		return nil, err
 	}
-	deps := app.Deps{Table: table, Clock: clock.System{}}
+	keeper, err := secrets.NewEphemeralKeeper() // the data is thrown away after the run
+	if err != nil {
+		return nil, err
+	}
+	deps := app.Deps{Table: table, Clock: clock.System{}, Secrets: keeper}
 	ds, err := demo.Default()
 	if err != nil {
 		return nil, err

@@ -1,7 +1,6 @@
 package faults_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -10,7 +9,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -23,10 +21,12 @@ import (
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/internal/dynalite"
+	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/operations"
+	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/tools/perf"
 )
@@ -51,7 +51,7 @@ type harness struct {
 	url    string
 	events map[string]perf.Event
 	client *http.Client
-	logs   *lockedBuffer
+	logs   *testenv.LogBuffer
 }
 
 // newHarness starts it; with viaFreezer the server reaches the engine
@@ -82,8 +82,10 @@ func newHarness(t *testing.T, viaFreezer bool) *harness {
 	}
 	db, err := storage.NewClient(ctx, endpoint, "us-east-1", nil, app.ClientOptions(cfg)...)
 	require.NoError(t, err)
-	logs := &lockedBuffer{}
-	deps := app.Deps{Table: &storage.Table{DB: db, Name: cfg.TableName}, Clock: clock.System{}, Logger: slog.New(slog.NewJSONHandler(logs, nil))}
+	logs := &testenv.LogBuffer{}
+	keeper, err := secrets.NewEphemeralKeeper()
+	require.NoError(t, err)
+	deps := app.Deps{Table: &storage.Table{DB: db, Name: cfg.TableName}, Clock: clock.System{}, Logger: slog.New(slog.NewJSONHandler(logs, nil)), Secrets: keeper}
 	srv, err := app.NewServer(cfg, deps, catalog.Areas...)
 	require.NoError(t, err)
 	_, err = deps.Table.CreateIfMissing(ctx)
@@ -170,23 +172,6 @@ func (h *harness) restart(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	require.NoError(t, h.engine.Restart(ctx))
-}
-
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // key is an item of the demo account Alpha.

@@ -1,10 +1,10 @@
-// Package iamcheck finds the DynamoDB API actions each function can call: the
-// ground truth that template.yaml's least-privilege policies are checked
-// against. It builds the call graph from the function's main (rapid type
-// analysis), keeps the reachable functions of this module, and reads their
-// call sites: a call of a DynamoDB client method (directly, or through an
-// interface the client flows into) is that action, and
-// dynamodb.NewXxxPaginator stands for action Xxx.
+// Package iamcheck finds the AWS API actions (DynamoDB, KMS) each function
+// can call: the ground truth that template.yaml's least-privilege policies
+// are checked against. It builds the call graph from the function's main
+// (rapid type analysis), keeps the reachable functions of this module, and
+// reads their call sites: a call of a service client's method (directly,
+// or through an interface the client flows into) is that action, and
+// <service>.NewXxxPaginator stands for action Xxx.
 package iamcheck
 
 import (
@@ -22,14 +22,20 @@ import (
 )
 
 const (
-	dynamoPkg  = "github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	modulePath = "github.com/bizplatform/api/"
 	adapterPkg = "github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 )
 
+// services are the SDK client packages the functions use, by the prefix
+// of their IAM actions.
+var services = map[string]string{
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb": "dynamodb",
+	"github.com/aws/aws-sdk-go-v2/service/kms":      "kms",
+}
+
 // Actions loads the main packages (import paths) from the module at dir and
-// returns, per main package, the sorted DynamoDB operations reachable from
-// its main function (e.g. "GetItem", "UpdateItem").
+// returns, per main package, the sorted AWS actions reachable from its main
+// function, as IAM names them ("dynamodb:GetItem", "kms:GenerateDataKey").
 func Actions(dir string, mains ...string) (map[string][]string, error) {
 	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: dir}
 	pkgs, err := packages.Load(cfg, mains...)
@@ -85,11 +91,11 @@ func actionsOf(pkg *packages.Package) ([]string, error) {
 		for _, name := range callSites(fn) {
 			set[name] = true
 		}
-		// Calls through an interface (storage.API) are the DynamoDB client's
-		// methods the type analysis says can flow there.
+		// Calls through an interface (storage.API, kmskey.API) are the
+		// clients' methods the type analysis says can flow there.
 		if n := graph.Nodes[fn]; n != nil {
 			for _, e := range n.Out {
-				if name, ok := dynamoOperation(e.Callee.Func); ok {
+				if name, ok := serviceOperation(e.Callee.Func); ok {
 					set[name] = true
 				}
 			}
@@ -134,8 +140,8 @@ func packageOf(fn *ssa.Function) *ssa.Package {
 	return fn.Pkg
 }
 
-// callSites returns the DynamoDB actions fn's own body calls (closures
-// included: they are reachable functions of their own).
+// callSites returns the AWS actions fn's own body calls (closures included:
+// they are reachable functions of their own).
 func callSites(fn *ssa.Function) []string {
 	var out []string
 	for _, b := range fn.Blocks {
@@ -148,21 +154,24 @@ func callSites(fn *ssa.Function) []string {
 			if callee == nil {
 				continue
 			}
-			if name, ok := dynamoOperation(callee); ok {
+			if name, ok := serviceOperation(callee); ok {
 				out = append(out, name)
 			}
-			if callee.Pkg != nil && callee.Pkg.Pkg.Path() == dynamoPkg && callee.Signature.Recv() == nil &&
+			if callee.Pkg == nil || callee.Signature.Recv() != nil {
+				continue
+			}
+			if prefix, ok := services[callee.Pkg.Pkg.Path()]; ok &&
 				strings.HasPrefix(callee.Name(), "New") && strings.HasSuffix(callee.Name(), "Paginator") {
-				out = append(out, strings.TrimSuffix(strings.TrimPrefix(callee.Name(), "New"), "Paginator"))
+				out = append(out, prefix+":"+strings.TrimSuffix(strings.TrimPrefix(callee.Name(), "New"), "Paginator"))
 			}
 		}
 	}
 	return out
 }
 
-// dynamoOperation reports whether fn is an API operation method of the
-// DynamoDB client, and its name.
-func dynamoOperation(fn *ssa.Function) (string, bool) {
+// serviceOperation reports whether fn is an API operation method of a
+// service's client, and its IAM action.
+func serviceOperation(fn *ssa.Function) (string, bool) {
 	recv := fn.Signature.Recv()
 	if recv == nil || !fn.Object().Exported() || fn.Name() == "Options" {
 		return "", false
@@ -175,8 +184,9 @@ func dynamoOperation(fn *ssa.Function) (string, bool) {
 	if !ok || named.Obj().Pkg() == nil {
 		return "", false
 	}
-	if named.Obj().Pkg().Path() != dynamoPkg || named.Obj().Name() != "Client" {
+	prefix, ok := services[named.Obj().Pkg().Path()]
+	if !ok || named.Obj().Name() != "Client" {
 		return "", false
 	}
-	return fn.Name(), true
+	return prefix + ":" + fn.Name(), true
 }

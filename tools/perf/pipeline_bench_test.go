@@ -18,6 +18,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -28,7 +29,11 @@ func stubServer(b *testing.B) http.Handler {
 	ctx := context.Background()
 	stub := NewStub()
 	table := &storage.Table{DB: stub, Name: "bench"}
-	deps := app.Deps{Table: table, Clock: clock.System{}, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}
+	keeper, err := secrets.NewEphemeralKeeper()
+	if err != nil {
+		b.Fatal(err)
+	}
+	deps := app.Deps{Table: table, Clock: clock.System{}, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), Secrets: keeper}
 	ds, err := demo.Default()
 	if err != nil {
 		b.Fatal(err)

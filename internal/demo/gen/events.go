@@ -301,6 +301,10 @@ func events() ([]file, error) {
 		{"AWS_ACCESS_KEY_ID", "local"},
 		{"AWS_SECRET_ACCESS_KEY", "local"},
 		{"LOG_LEVEL", "DEBUG"},
+		// No KMS key locally: the voice-AI function seals with a key file
+		// of its container's instead.
+		{"SECRETS_KEY_ID", ""},
+		{"SECRETS_LOCAL_KEY_FILE", "/tmp/platform-secrets.key"},
 	}}, indented(2))
 	if err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -24,17 +25,27 @@ import (
 // environment holds keys it gets placeholder ones (rather than probing the
 // chain, which can stall on instance metadata).
 func NewClient(ctx context.Context, endpoint, region string, logger *slog.Logger, opts ...storage.ClientOption) (*dynamodb.Client, error) {
+	cfg, err := Config(ctx, region, storage.IsLocalEndpoint(endpoint))
+	if err != nil {
+		return nil, err
+	}
+	return storage.NewClientFromConfig(cfg, endpoint, logger, opts...), nil
+}
+
+// Config is the AWS configuration the default chain finds (storage.EnvConfig
+// with the whole chain). For a local engine (local) without keys in the
+// environment, the credentials are placeholders.
+func Config(ctx context.Context, region string, local bool) (aws.Config, error) {
 	var loadOpts []func(*awsconfig.LoadOptions) error
 	if region != "" {
 		loadOpts = append(loadOpts, awsconfig.WithRegion(region))
 	}
-	local := storage.IsLocalEndpoint(endpoint) && os.Getenv("AWS_ACCESS_KEY_ID") == ""
-	if local {
+	if local && os.Getenv("AWS_ACCESS_KEY_ID") == "" {
 		loadOpts = append(loadOpts, awsconfig.WithCredentialsProvider(credentials.NewStaticCredentialsProvider("local", "local", "")))
 	}
 	cfg, err := awsconfig.LoadDefaultConfig(ctx, loadOpts...)
 	if err != nil {
-		return nil, fmt.Errorf("load AWS configuration: %w", err)
+		return aws.Config{}, fmt.Errorf("load AWS configuration: %w", err)
 	}
-	return storage.NewClientFromConfig(cfg, endpoint, logger, opts...), nil
+	return cfg, nil
 }

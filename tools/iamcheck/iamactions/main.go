@@ -1,4 +1,4 @@
-// Command iamactions prints, as JSON, the DynamoDB actions each given main
+// Command iamactions prints, as JSON, the AWS actions each given main
 // package can call (see package iamcheck). The template consistency test runs
 // it as a separate process, so the analysis is not slowed down by the race
 // detector the tests run under.
