@@ -114,8 +114,12 @@ func printDataset(fig DatasetFigure) {
 	fmt.Printf("%2d account(s) x %6d contacts: first page p50 %6.1f ms (%d calls, %d round trips; dynalite's Query alone %.1f ms), middle page p50 %6.1f ms (%d calls, %d round trips)\n",
 		fig.Accounts, fig.ContactsPerAcct, fig.FirstPageP50Ms, fig.FirstPageCalls, fig.FirstPageRounds, fig.RawQueryP50Ms, fig.MiddlePageP50Ms, fig.MiddlePageCalls, fig.MiddlePageRounds)
 	for _, s := range fig.Searches {
-		fmt.Printf("    search %-22q %-34s %6d matches: first page p50 %7.1f ms (%2d calls, %d round trips), second page p50 %7.1f ms (%2d calls, %d round trips)\n",
-			s.Query, "("+s.What+")", s.Matches, s.FirstPageP50Ms, s.FirstPageCalls, s.FirstPageRounds, s.SecondPageP50Ms, s.SecondPageCalls, s.SecondPageRounds)
+		second := "no second page"
+		if s.SecondPageCalls > 0 {
+			second = fmt.Sprintf("second page p50 %7.1f ms (%2d calls, %d round trips)", s.SecondPageP50Ms, s.SecondPageCalls, s.SecondPageRounds)
+		}
+		fmt.Printf("    search %-22q %-34s %6d matches: first page p50 %7.1f ms (%2d calls, %d round trips), %s\n",
+			s.Query, "("+s.What+")", s.Matches, s.FirstPageP50Ms, s.FirstPageCalls, s.FirstPageRounds, second)
 	}
 }
 
