@@ -27,7 +27,7 @@ func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 	if err := app.DecodeSeed("contacts", raw, &data); err != nil {
 		return err
 	}
-	var items []any
+	loads := make([]contactstore.NewContact, 0, len(data.Contacts))
 	for _, c := range data.Contacts {
 		if msg := validate.IDProblem("contact id", c.ID) + validate.IDProblem("locationId", c.LocationID); msg != "" {
 			return fmt.Errorf("contacts: %s", msg)
@@ -50,20 +50,9 @@ func seed(ctx context.Context, d app.Deps, raw json.RawMessage) error {
 				return fmt.Errorf("contacts: %s", msg)
 			}
 		}
-		items = append(items, contactstore.Items(c.Contact, added.UnixMilli(), c.Tasks)...)
+		loads = append(loads, contactstore.NewContact{Contact: c.Contact, AddedMs: added.UnixMilli(), Tasks: c.Tasks})
 	}
-	if err := d.Table.BatchPut(ctx, items); err != nil {
-		return err
-	}
-	store := contactstore.NewContacts(d.Table)
-	seen := map[string]bool{}
-	for _, c := range data.Contacts {
-		if !seen[c.LocationID] {
-			seen[c.LocationID] = true
-			if err := store.Recount(ctx, c.LocationID); err != nil {
-				return fmt.Errorf("contacts: total of %s: %w", c.LocationID, err)
-			}
-		}
-	}
-	return nil
+	// The contacts, their tasks and search index, then each account's
+	// total and search counters.
+	return contactstore.NewContacts(d.Table).Load(ctx, loads)
 }

@@ -2,7 +2,9 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
@@ -138,20 +140,29 @@ func queryAll(ctx context.Context, t *Table, keyCond expression.KeyConditionBuil
 // BatchPut writes items in batches of 25, retrying unprocessed items. It is
 // for loading data (the demo dataset); requests use conditional writes.
 func (t *Table) BatchPut(ctx context.Context, items []any) error {
-	for start := 0; start < len(items); start += 25 {
-		end := min(start+25, len(items))
-		reqs := make([]types.WriteRequest, 0, end-start)
-		for _, item := range items[start:end] {
-			av, err := attributevalue.MarshalMap(item)
-			if err != nil {
-				return fmt.Errorf("encode item: %w", err)
-			}
-			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: av}})
+	return t.BatchWrite(ctx, items, nil)
+}
+
+// BatchWrite puts items and deletes the items at keys, in batches of 25,
+// retrying unprocessed requests. Puts and deletes are unconditional, so a
+// batch written again leaves the same items.
+func (t *Table) BatchWrite(ctx context.Context, puts []any, deletes []Key) error {
+	reqs := make([]types.WriteRequest, 0, len(puts)+len(deletes))
+	for _, item := range puts {
+		av, err := attributevalue.MarshalMap(item)
+		if err != nil {
+			return fmt.Errorf("encode item: %w", err)
 		}
-		pending := map[string][]types.WriteRequest{t.Name: reqs}
+		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: av}})
+	}
+	for _, k := range deletes {
+		reqs = append(reqs, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: k.AV()}})
+	}
+	for start := 0; start < len(reqs); start += maxBatchWrite {
+		pending := map[string][]types.WriteRequest{t.Name: reqs[start:min(start+maxBatchWrite, len(reqs))]}
 		for attempt := 0; len(pending[t.Name]) > 0; attempt++ {
-			if attempt > 10 {
-				return fmt.Errorf("batch write: %d items still unprocessed", len(pending[t.Name]))
+			if err := pauseBeforeRetry(ctx, attempt); err != nil {
+				return fmt.Errorf("batch write: %d requests still unprocessed: %w", len(pending[t.Name]), err)
 			}
 			out, err := t.DB.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: pending})
 			if err != nil {
@@ -161,6 +172,70 @@ func (t *Table) BatchPut(ctx context.Context, items []any) error {
 		}
 	}
 	return nil
+}
+
+// BatchGet reads the items at keys with strongly consistent reads, 100 keys
+// per call, retrying unprocessed keys, and returns those that exist in no
+// particular order. Repeated keys are read once.
+func BatchGet[T any](ctx context.Context, t *Table, keys []Key) ([]T, error) {
+	seen := make(map[Key]bool, len(keys))
+	avs := make([]map[string]types.AttributeValue, 0, len(keys))
+	for _, k := range keys {
+		if !seen[k] {
+			seen[k] = true
+			avs = append(avs, k.AV())
+		}
+	}
+	var found []T
+	for start := 0; start < len(avs); start += maxBatchGet {
+		pending := map[string]types.KeysAndAttributes{t.Name: {Keys: avs[start:min(start+maxBatchGet, len(avs))], ConsistentRead: aws.Bool(true)}}
+		for attempt := 0; len(pending[t.Name].Keys) > 0; attempt++ {
+			if err := pauseBeforeRetry(ctx, attempt); err != nil {
+				return nil, fmt.Errorf("batch get: %d keys still unprocessed: %w", len(pending[t.Name].Keys), err)
+			}
+			out, err := t.DB.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: pending})
+			if err != nil {
+				return nil, err
+			}
+			var items []T
+			if err := attributevalue.UnmarshalListOfMaps(out.Responses[t.Name], &items); err != nil {
+				return nil, fmt.Errorf("decode items: %w", err)
+			}
+			found = append(found, items...)
+			pending = out.UnprocessedKeys
+		}
+	}
+	return found, nil
+}
+
+// DynamoDB's limits of requests per BatchWriteItem and keys per
+// BatchGetItem.
+const (
+	maxBatchWrite = 25
+	maxBatchGet   = 100
+)
+
+// batchAttempts bounds the calls of one batch whose requests DynamoDB keeps
+// leaving unprocessed (under throttling).
+const batchAttempts = 8
+
+var errStillUnprocessed = errors.New("gave up retrying")
+
+// pauseBeforeRetry waits before attempt n of a batch (none before the
+// first; then 20 ms, 40 ms, 80 ms...), and fails after batchAttempts.
+func pauseBeforeRetry(ctx context.Context, n int) error {
+	if n == 0 {
+		return nil
+	}
+	if n >= batchAttempts {
+		return errStillUnprocessed
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(time.Duration(10<<n) * time.Millisecond):
+		return nil
+	}
 }
 
 // Update applies update to the item at key. A non-nil cond must hold; a
