@@ -11,6 +11,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
+	"github.com/bizplatform/api/shared/ids"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -24,14 +25,22 @@ import (
 // per key holds the number of items under it, so a search's total is one
 // read however many contacts match.
 //
-// Without transactions, a write changes the items, the contact and the
-// counters in that order, and the contact item records what is indexed
-// (contactIndex): a write interrupted and repeated, or the Reindex command,
-// finishes what the first left, and no index item is ever left that no
-// contact item names. A counter is changed after the contact item that
-// decides it, so a repeated write never counts twice; a write interrupted
-// between the two leaves the counters of its changed keys one off until
+// Without transactions, a write of a contact puts its index items (in
+// batches), then the contact item, on condition that it is still at the
+// revision the write read; then it adjusts the counters of the keys gained
+// and lost, then deletes the items of lost keys. The contact item records
+// its keys and the items left to delete (contactIndex), so a write stopped
+// halfway and repeated, or Reindex, finishes the work, and no index item is
+// ever left that no contact item names. A counter changes only after the
+// contact item that decides it, so a repeated write never counts twice; a
+// write stopped between the two leaves those counters one off until
 // Reindex recounts them.
+//
+// Two writes of one contact at once: one commits, the other reads again
+// and repeats (Put, up to putAttempts). Items carry the revision and the
+// write attempt (rev, wid) that wrote them, so the loser deletes only its
+// own items and restores the winner's it may have overwritten, and an item
+// left to delete is deleted only if no later write has put it again.
 
 // indexVersion is the format of the index (terms.go's rules and the keys
 // below). Contacts indexed under another version, and accounts counted
@@ -64,6 +73,10 @@ func counterKey(accountID, key string) storage.Key {
 type indexItem struct {
 	storage.Key
 	searchTerms
+	// Rev is the contact revision the item was written for, and Wid the
+	// write attempt (empty for bulk loads).
+	Rev int    `dynamodbav:"rev,omitempty"`
+	Wid string `dynamodbav:"wid,omitempty"`
 }
 
 // counterItem is the number of index items under a key.
@@ -72,14 +85,17 @@ type counterItem struct {
 	Count int `dynamodbav:"n"`
 }
 
-// indexItems are the index items of a contact item.
-func indexItems(it contactItem, terms searchTerms) []any {
+// indexItems are the index items of a contact item, written by attempt wid.
+func indexItems(it contactItem, terms searchTerms, wid string) []any {
 	items := make([]any, len(it.Keys))
 	for i, k := range it.Keys {
-		items[i] = indexItem{Key: indexItemKey(it.LocationID, k, it.GSI1SK), searchTerms: terms}
+		items[i] = indexItem{Key: indexItemKey(it.LocationID, k, it.GSI1SK), searchTerms: terms, Rev: it.Rev, Wid: wid}
 	}
 	return items
 }
+
+// newWriteID names one write attempt.
+func newWriteID() string { return ids.Hex24()[:8] }
 
 // indexItemKeys are the keys of the index items under keys at orderKey.
 func indexItemKeys(accountID string, keys []string, orderKey string) []storage.Key {
@@ -94,15 +110,11 @@ func indexItemKeys(accountID string, keys []string, orderKey string) []storage.K
 // ("|" is in no order key).
 func staleRef(orderKey, key string) string { return orderKey + "|" + key }
 
-func staleRefKey(accountID, ref string) storage.Key {
-	orderKey, key, _ := strings.Cut(ref, "|")
-	return indexItemKey(accountID, key, orderKey)
-}
-
 func staleRefKeys(accountID string, refs []string) []storage.Key {
 	out := make([]storage.Key, len(refs))
 	for i, r := range refs {
-		out[i] = staleRefKey(accountID, r)
+		orderKey, key, _ := strings.Cut(r, "|")
+		out[i] = indexItemKey(accountID, key, orderKey)
 	}
 	return out
 }
@@ -146,8 +158,8 @@ var errOvertaken = errors.New("the contact was written by another writer meanwhi
 // when the contact is new. It costs one read, ceil(k/25) BatchWriteItem
 // calls for the contact's k keys (k <= maxIndexKeys; 30 to 50 for a contact
 // with a name, an e-mail and a phone), one PutItem, one UpdateItem per key
-// gained or lost (16 at a time), and when keys are lost one BatchWriteItem
-// and one UpdateItem more.
+// gained or lost (16 at a time), and when keys are lost one DeleteItem per
+// lost key (16 at a time) and one UpdateItem.
 func (s *Contacts) Put(ctx context.Context, c Contact, addedMs int64) error {
 	for attempt := 1; ; attempt++ {
 		err := s.put(ctx, c, addedMs)
@@ -164,6 +176,7 @@ func (s *Contacts) put(ctx context.Context, c Contact, addedMs int64) error {
 	}
 	terms := termsOf(c)
 	next := newContactItem(c, addedMs, terms)
+	next.Rev = 1
 	var had []string
 	cond := storage.ItemAbsent()
 	if old != nil {
@@ -177,12 +190,13 @@ func (s *Contacts) put(ctx context.Context, c Contact, addedMs int64) error {
 	// The new items first: until the contact item names them, a search may
 	// find the contact by a word it is about to have; the page checks every
 	// contact it shows against the query (search.go).
-	if err := s.table.BatchWrite(ctx, indexItems(next, terms), nil); err != nil {
+	wid := newWriteID()
+	if err := s.table.BatchWrite(ctx, indexItems(next, terms, wid), nil); err != nil {
 		return err
 	}
 	if err := s.table.Put(ctx, next, cond); err != nil {
 		if storage.IsConditionFailed(err) {
-			return errors.Join(errOvertaken, s.discardIndexItems(ctx, next))
+			return errors.Join(errOvertaken, s.undoOvertaken(ctx, next, wid))
 		}
 		return err
 	}
@@ -210,38 +224,72 @@ func revisionIs(rev int) *expression.ConditionBuilder {
 	return &c
 }
 
-// deleteLeftBehind deletes the index items a write of next left behind,
-// then clears the contact item's record of them.
+// notNewerThan is the condition "no write later than revision rev put the
+// index item".
+func notNewerThan(rev int) *expression.ConditionBuilder {
+	c := expression.AttributeNotExists(expression.Name(storage.AttrPK)).Or(expression.Name("rev").LessThanEqual(expression.Value(rev)))
+	return &c
+}
+
+// deleteLeftBehind deletes the index items the write of next left behind,
+// each unless a later write put it again, then clears the contact item's
+// record of them.
 func (s *Contacts) deleteLeftBehind(ctx context.Context, next contactItem) error {
 	if len(next.Stale) == 0 {
 		return nil
 	}
-	if err := s.table.BatchWrite(ctx, nil, staleRefKeys(next.LocationID, next.Stale)); err != nil {
+	keys := staleRefKeys(next.LocationID, next.Stale)
+	err := inParallel(len(keys), counterWriters, func(i int) error {
+		err := s.table.Delete(ctx, keys[i], notNewerThan(next.Rev))
+		if storage.IsConditionFailed(err) {
+			return nil // a later write of the contact has it again
+		}
+		return err
+	})
+	if err != nil {
 		return err
 	}
-	err := s.table.Update(ctx, next.Key, expression.Remove(expression.Name("ixStale")), revisionIs(next.Rev))
+	err = s.table.Update(ctx, next.Key, expression.Remove(expression.Name("ixStale")), revisionIs(next.Rev))
 	if storage.IsConditionFailed(err) {
 		return nil // written again since: that write deletes what is left
 	}
 	return err
 }
 
-// discardIndexItems deletes the index items a write of lost wrote before
-// another write of the contact overtook it, unless the contact item now
-// names them.
-func (s *Contacts) discardIndexItems(ctx context.Context, lost contactItem) error {
+// undoOvertaken takes back the index items attempt wid wrote for lost
+// before another write of the contact committed first: it deletes those it
+// still owns that the contact item does not name, and puts back the
+// current contact's items it may have overwritten (unless a still later
+// write put them).
+func (s *Contacts) undoOvertaken(ctx context.Context, lost contactItem, wid string) error {
 	cur, err := storage.Get[contactItem](ctx, s.table, lost.Key)
 	if err != nil {
 		return err
 	}
-	extra := lost.Keys
-	if cur != nil && cur.GSI1SK == lost.GSI1SK {
-		extra = without(lost.Keys, cur.Keys)
+	var named []string
+	var curTerms searchTerms
+	if cur != nil && cur.GSI1SK == lost.GSI1SK && cur.Version == indexVersion {
+		named, curTerms = cur.Keys, termsOf(cur.Contact)
 	}
-	return s.table.BatchWrite(ctx, nil, indexItemKeys(lost.LocationID, extra, lost.GSI1SK))
+	ownedByWid := expression.Name("wid").Equal(expression.Value(wid))
+	err = inParallel(len(lost.Keys), counterWriters, func(i int) error {
+		key := indexItemKey(lost.LocationID, lost.Keys[i], lost.GSI1SK)
+		var err error
+		if slices.Contains(named, lost.Keys[i]) {
+			err = s.table.Put(ctx, indexItem{Key: key, searchTerms: curTerms, Rev: cur.Rev}, notNewerThan(cur.Rev))
+		} else {
+			err = s.table.Delete(ctx, key, &ownedByWid)
+		}
+		if storage.IsConditionFailed(err) {
+			return nil
+		}
+		return err
+	})
+	return err
 }
 
-// counterWriters bounds the counter updates one write sends at a time.
+// counterWriters bounds the single-item writes one operation sends at a
+// time.
 const counterWriters = 16
 
 // addToCounters adds delta to the counter of each key, several at a time.
@@ -261,17 +309,17 @@ func inParallel(n, width int, fn func(i int) error) error {
 		next  = make(chan int)
 	)
 	for w := 0; w < min(width, n); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := range next {
 				if err := fn(i); err != nil {
 					mu.Lock()
-					first = cmp(first, err)
+					if first == nil {
+						first = err
+					}
 					mu.Unlock()
 				}
 			}
-		}()
+		})
 	}
 	for i := 0; i < n; i++ {
 		next <- i
@@ -279,14 +327,6 @@ func inParallel(n, width int, fn func(i int) error) error {
 	close(next)
 	wg.Wait()
 	return first
-}
-
-// cmp keeps the first error.
-func cmp(first, err error) error {
-	if first != nil {
-		return first
-	}
-	return err
 }
 
 // Delete deletes the account's contact, its tasks and its index items, and
@@ -310,7 +350,9 @@ func (s *Contacts) delete(ctx context.Context, accountID, id string) (bool, erro
 	if err != nil {
 		return false, err
 	}
-	// Items first: the contact item names them until it goes.
+	// Items first: the contact item names them until it goes. A write of
+	// the contact meanwhile fails the condition below, and the delete reads
+	// again.
 	gone := append(indexItemKeys(accountID, old.Keys, old.GSI1SK), staleRefKeys(accountID, old.Stale)...)
 	for _, t := range tasks {
 		gone = append(gone, t.Key)
@@ -332,247 +374,32 @@ func (s *Contacts) delete(ctx context.Context, accountID, id string) (bool, erro
 	return true, s.addToTotal(ctx, accountID, -1)
 }
 
-// NewContact is a contact to load in bulk, with its tasks.
-type NewContact struct {
-	Contact Contact
-	AddedMs int64
-	Tasks   []Task
-}
-
-// loadChunk is how many contacts Load reads and writes at a time.
-const loadChunk = 500
-
-// Load writes contacts and their tasks in bulk (BatchWriteItem), with their
-// index items, replacing stored contacts of the same ids and their index
-// items, then recounts each account it wrote to (Recount). It is for
-// loading data (the demo dataset, the benchmark's accounts) while nothing
-// else writes those contacts; loading the same contacts again leaves the
-// same items.
-func (s *Contacts) Load(ctx context.Context, contacts []NewContact) error {
-	var accounts []string
-	for start := 0; start < len(contacts); start += loadChunk {
-		chunk := contacts[start:min(start+loadChunk, len(contacts))]
-		keys := make([]storage.Key, len(chunk))
-		for i, nc := range chunk {
-			keys[i] = contactKey(nc.Contact.LocationID, nc.Contact.ID)
-		}
-		stored, err := storage.BatchGet[contactItem](ctx, s.table, keys)
-		if err != nil {
-			return err
-		}
-		old := make(map[storage.Key]contactItem, len(stored))
-		for _, it := range stored {
-			old[it.Key] = it
-		}
-		var puts []any
-		var gone []storage.Key
-		written := map[storage.Key]bool{}
-		for i := len(chunk) - 1; i >= 0; i-- { // the last of repeated ids wins
-			nc := chunk[i]
-			if written[keys[i]] {
-				continue
-			}
-			written[keys[i]] = true
-			terms := termsOf(nc.Contact)
-			next := newContactItem(nc.Contact, nc.AddedMs, terms)
-			if o, ok := old[keys[i]]; ok {
-				next.Rev = o.Rev + 1
-				gone = append(gone, staleRefKeys(o.LocationID, leftBehind(o, next))...)
-			}
-			puts = append(puts, next)
-			puts = append(puts, indexItems(next, terms)...)
-			for _, t := range nc.Tasks {
-				t.ContactID = nc.Contact.ID
-				puts = append(puts, taskItem{Key: taskKey(nc.Contact.LocationID, nc.Contact.ID, t.ID), Task: t})
-			}
-			if !slices.Contains(accounts, nc.Contact.LocationID) {
-				accounts = append(accounts, nc.Contact.LocationID)
-			}
-		}
-		// Deletes first: until the contact items are replaced they name the
-		// items deleted, so loading again after a failure deletes the rest.
-		if err := s.table.BatchWrite(ctx, nil, gone); err != nil {
-			return err
-		}
-		if err := s.table.BatchWrite(ctx, puts, nil); err != nil {
-			return err
-		}
-	}
-	for _, a := range accounts {
-		if _, err := s.recount(ctx, a, false); err != nil {
-			return fmt.Errorf("recount %s: %w", a, err)
-		}
-	}
-	return nil
-}
-
-// Recount counts the account's contacts and the index items under each
-// key, from the contact items, and stores the total and the counters, in
-// batches. Loaders call it after writing contacts in bulk; on a table the
-// API serves, Reindex recounts with conditional writes instead.
-func (s *Contacts) Recount(ctx context.Context, accountID string) error {
-	_, err := s.recount(ctx, accountID, false)
-	return err
-}
-
-// RecountReport tells what a recount found and changed.
-type RecountReport struct {
-	Contacts int
-	// Counters is the number of keys with index items; Changed, the
-	// counters written (or deleted) because they differed.
-	Counters, Changed int
-	// Overtaken counters (and the total) changed while they were counted:
-	// they were left as the concurrent write made them.
-	Overtaken int
-	// Ready reports that every contact is indexed with this version, so
-	// searches use the index.
-	Ready bool
-}
-
-// recount stores the account's total and counters. live writes each
-// changed counter on condition that it still holds the value read before
-// the contacts were counted, so that a concurrent write's change is never
-// overwritten (that counter is reported overtaken instead).
-func (s *Contacts) recount(ctx context.Context, accountID string, live bool) (RecountReport, error) {
-	var rep RecountReport
-	// Read before counting: a change made meanwhile fails the condition.
-	kept := map[string]int{}
-	for shard := uint32(0); shard < counterShards; shard++ {
-		items, err := storage.QueryPartition[counterItem](ctx, s.table, counterPK(accountID, shard), "")
-		if err != nil {
-			return rep, err
-		}
-		for _, it := range items {
-			kept[it.SK] = it.Count
-		}
-	}
-	oldTotal, err := storage.Get[totalItem](ctx, s.table, totalKey(accountID))
-	if err != nil {
-		return rep, err
-	}
-	counts := map[string]int{}
-	rep.Ready = true
-	err = s.eachContact(ctx, accountID, func(items []contactItem) error {
-		for _, it := range items {
-			rep.Contacts++
-			if it.Version != indexVersion {
-				rep.Ready = false
-				continue
-			}
-			for _, k := range it.Keys {
-				counts[k]++
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return rep, err
-	}
-	rep.Counters = len(counts)
-	var changed []counterItem
-	for k, n := range counts {
-		if kept[k] != n {
-			changed = append(changed, counterItem{Key: counterKey(accountID, k), Count: n})
-		}
-	}
-	for k, n := range kept {
-		if _, ok := counts[k]; !ok && n != 0 {
-			changed = append(changed, counterItem{Key: counterKey(accountID, k)})
-		}
-	}
-	rep.Changed = len(changed)
-	total := totalItem{Key: totalKey(accountID), Total: rep.Contacts}
-	if rep.Ready {
-		total.SearchIndex = indexVersion
-	}
-	if !live {
-		puts := make([]any, 0, len(changed)+1)
-		var deletes []storage.Key
-		for _, c := range changed {
-			if c.Count == 0 {
-				deletes = append(deletes, c.Key)
-			} else {
-				puts = append(puts, c)
-			}
-		}
-		return rep, s.table.BatchWrite(ctx, append(puts, total), deletes)
-	}
-	var mu sync.Mutex
-	err = inParallel(len(changed), counterWriters, func(i int) error {
-		c := changed[i]
-		err := s.setCounter(ctx, c, kept[c.SK])
-		if storage.IsConditionFailed(err) {
-			mu.Lock()
-			rep.Overtaken++
-			mu.Unlock()
-			return nil
-		}
-		return err
-	})
-	if err != nil {
-		return rep, err
-	}
-	cond := storage.ItemAbsent()
-	if oldTotal != nil {
-		c := expression.Name("total").Equal(expression.Value(oldTotal.Total))
-		cond = &c
-	}
-	if rep.Overtaken > 0 {
-		total.SearchIndex = 0 // counted again by the next run
-	}
-	err = s.table.Put(ctx, total, cond)
-	if storage.IsConditionFailed(err) {
-		rep.Overtaken++
-		return rep, nil
-	}
-	return rep, err
-}
-
-// setCounter writes c if its counter still holds was (0: absent or 0); a
-// count of 0 deletes it.
-func (s *Contacts) setCounter(ctx context.Context, c counterItem, was int) error {
-	n := expression.Name("n")
-	cond := n.Equal(expression.Value(was))
-	if was == 0 {
-		cond = expression.AttributeNotExists(n).Or(cond)
-	}
-	if c.Count == 0 {
-		return s.table.Delete(ctx, c.Key, &cond)
-	}
-	return s.table.Put(ctx, c, &cond)
-}
-
-// ReindexReport tells what Reindex did.
-type ReindexReport struct {
-	// Indexed contacts had their index items written (again); Overtaken
-	// ones were written by another writer meanwhile, which indexed them.
-	Indexed, Overtaken int
-	RecountReport
-}
-
 // Reindex builds the account's search index from its contacts and recounts
 // its counters, on a table the API may be serving. Contacts already
 // indexed with this version are skipped unless rewrite is set, so running
 // it again (after an interruption, or to repair) costs one read of the
-// contacts and does what is left. Like Put, it writes a contact's items,
-// then records them on the contact item on condition that the contact was
+// contacts and does what is left. Each contact is written as Put writes
+// it: its items, then its contact item on condition that the contact was
 // not written meanwhile (a concurrent write indexes the contact itself),
-// then deletes what the contact no longer has.
+// then the deletion of what it no longer has. The recount that follows
+// writes each counter on condition that no write changed it meanwhile.
 func (s *Contacts) Reindex(ctx context.Context, accountID string, rewrite bool) (ReindexReport, error) {
 	var rep ReindexReport
 	var mu sync.Mutex
 	err := s.eachContact(ctx, accountID, func(items []contactItem) error {
 		var todo []contactItem
 		var puts []any
+		wid := newWriteID()
 		for _, old := range items {
 			if !rewrite && old.Version == indexVersion && len(old.Stale) == 0 {
 				continue
 			}
 			terms := termsOf(old.Contact)
 			next := old
+			next.Rev = old.Rev + 1
 			next.contactIndex = contactIndex{Version: indexVersion, Keys: terms.indexKeys()}
 			next.Stale = leftBehind(old, next)
-			puts = append(puts, indexItems(next, terms)...)
+			puts = append(puts, indexItems(next, terms, wid)...)
 			todo = append(todo, next)
 		}
 		if err := s.table.BatchWrite(ctx, puts, nil); err != nil {
@@ -581,19 +408,18 @@ func (s *Contacts) Reindex(ctx context.Context, accountID string, rewrite bool) 
 		return inParallel(len(todo), counterWriters, func(i int) error {
 			next := todo[i]
 			err := s.markIndexed(ctx, next)
-			switch {
-			case storage.IsConditionFailed(err):
+			if storage.IsConditionFailed(err) {
 				mu.Lock()
 				rep.Overtaken++
 				mu.Unlock()
-				return s.discardIndexItems(ctx, next)
-			case err != nil:
+				return s.undoOvertaken(ctx, next, wid)
+			}
+			if err != nil {
 				return err
 			}
 			mu.Lock()
 			rep.Indexed++
 			mu.Unlock()
-			next.Rev++
 			return s.deleteLeftBehind(ctx, next)
 		})
 	})
@@ -604,20 +430,31 @@ func (s *Contacts) Reindex(ctx context.Context, accountID string, rewrite bool) 
 	return rep, err
 }
 
+// ReindexReport tells what Reindex did.
+type ReindexReport struct {
+	// Indexed contacts had their index items written (again); Overtaken
+	// ones were written by another writer meanwhile, which indexed them.
+	Indexed, Overtaken int
+	RecountReport
+}
+
 // markIndexed records on the contact item that it is indexed under
-// next.Keys, with next.Stale left to delete, if it is still at next.Rev
-// (read as it was indexed), and drops the attribute the former substring
+// next.Keys, with next.Stale left to delete, if it is still at the
+// revision before next.Rev, and drops the attribute the former substring
 // search read.
 func (s *Contacts) markIndexed(ctx context.Context, next contactItem) error {
 	update := expression.Set(expression.Name("ixv"), expression.Value(indexVersion)).
-		Set(expression.Name("rev"), expression.Value(next.Rev+1)).
+		Set(expression.Name("rev"), expression.Value(next.Rev)).
 		Remove(expression.Name("search"))
-	for name, list := range map[string][]string{"ixKeys": next.Keys, "ixStale": next.Stale} {
-		if len(list) == 0 {
-			update = update.Remove(expression.Name(name))
+	for _, attr := range []struct {
+		name string
+		list []string
+	}{{"ixKeys", next.Keys}, {"ixStale", next.Stale}} {
+		if len(attr.list) == 0 {
+			update = update.Remove(expression.Name(attr.name))
 		} else {
-			update = update.Set(expression.Name(name), expression.Value(list))
+			update = update.Set(expression.Name(attr.name), expression.Value(attr.list))
 		}
 	}
-	return s.table.Update(ctx, next.Key, update, revisionIs(next.Rev))
+	return s.table.Update(ctx, next.Key, update, revisionIs(next.Rev-1))
 }

@@ -47,12 +47,13 @@ type Found struct {
 // number must be counted).
 //
 // Other queries (several words, or a word of maxKeyLen characters or more)
-// read the counters of all their words at once with one whole partition:
-// that of the longest word, the likeliest to be the rarest. Its items are
-// checked against every word, which gives the page and the exact total.
-// When that partition does not fit one read (1 MB, about 7,000 contacts),
-// the rarest word's partition (by the counters) is read to its end: one
-// more sequential call per further 1 MB of that word's contacts.
+// read the counters of all their words and one whole partition at once:
+// that of the longest word (the last of the longest), the likeliest to be
+// the rarest. Its items are checked against every word, which gives the
+// page and the exact total. When that partition does not fit one read
+// (1 MB, about 7,000 contacts), the rarest word's partition (by the
+// counters) is read to its end: one more sequential call per further 1 MB
+// of that word's contacts.
 //
 // Until the account is indexed (Reindex), searches read its contacts.
 func (s *Contacts) Search(ctx context.Context, q Search) (Found, error) {
@@ -126,7 +127,7 @@ func (s *Contacts) searchWords(ctx context.Context, q Search, keys []string) (Fo
 		if p := indexKey(k); !slices.Contains(parts, p) {
 			parts = append(parts, p)
 		}
-		if utf8.RuneCountInString(k) > utf8.RuneCountInString(longest) {
+		if utf8.RuneCountInString(k) >= utf8.RuneCountInString(longest) {
 			longest = k
 		}
 	}
