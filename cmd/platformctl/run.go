@@ -27,6 +27,9 @@ const usage = `usage: platformctl <command>
   tokens list --account ID        never shows token values
   tokens revoke TOKEN_ID          takes effect on the token's next request
   seed [--file F]                 loads the demo dataset (or F); demo tokens only on a local engine
+  contacts reindex --account ID | --all [--from ID] [--rewrite]
+                 builds the contacts search index of existing contacts and recounts it,
+                 while the API serves; run again to resume or repair
 
 Environment: DYNAMODB_ENDPOINT (empty: AWS), TABLE_NAME (default platform), AWS_REGION.
 `
@@ -72,6 +75,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 		cmdErr = c.listTokens(ctx, args[2:])
 	case "tokens revoke":
 		cmdErr = c.revokeToken(ctx, args[2:])
+	case "contacts reindex":
+		cmdErr = c.reindexContacts(ctx, args[2:])
 	default:
 		if args[0] == "seed" {
 			cmdErr = c.seed(ctx, args[1:])

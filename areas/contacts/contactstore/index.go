@@ -309,7 +309,9 @@ func inParallel(n, width int, fn func(i int) error) error {
 		next  = make(chan int)
 	)
 	for w := 0; w < min(width, n); w++ {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			for i := range next {
 				if err := fn(i); err != nil {
 					mu.Lock()
@@ -319,7 +321,7 @@ func inParallel(n, width int, fn func(i int) error) error {
 					mu.Unlock()
 				}
 			}
-		})
+		}()
 	}
 	for i := 0; i < n; i++ {
 		next <- i
@@ -385,49 +387,64 @@ func (s *Contacts) delete(ctx context.Context, accountID, id string) (bool, erro
 // writes each counter on condition that no write changed it meanwhile.
 func (s *Contacts) Reindex(ctx context.Context, accountID string, rewrite bool) (ReindexReport, error) {
 	var rep ReindexReport
-	var mu sync.Mutex
-	err := s.eachContact(ctx, accountID, func(items []contactItem) error {
-		var todo []contactItem
-		var puts []any
-		wid := newWriteID()
-		for _, old := range items {
-			if !rewrite && old.Version == indexVersion && len(old.Stale) == 0 {
-				continue
-			}
-			terms := termsOf(old.Contact)
-			next := old
-			next.Rev = old.Rev + 1
-			next.contactIndex = contactIndex{Version: indexVersion, Keys: terms.indexKeys()}
-			next.Stale = leftBehind(old, next)
-			puts = append(puts, indexItems(next, terms, wid)...)
-			todo = append(todo, next)
-		}
-		if err := s.table.BatchWrite(ctx, puts, nil); err != nil {
-			return err
-		}
-		return inParallel(len(todo), counterWriters, func(i int) error {
-			next := todo[i]
-			err := s.markIndexed(ctx, next)
-			if storage.IsConditionFailed(err) {
-				mu.Lock()
-				rep.Overtaken++
-				mu.Unlock()
-				return s.undoOvertaken(ctx, next, wid)
-			}
-			if err != nil {
-				return err
-			}
-			mu.Lock()
-			rep.Indexed++
-			mu.Unlock()
-			return s.deleteLeftBehind(ctx, next)
-		})
-	})
+	pages, err := s.storedPages(accountID)
 	if err != nil {
 		return rep, err
 	}
+	for {
+		items, ok, err := pages.next(ctx)
+		if err != nil {
+			return rep, err
+		}
+		if !ok {
+			break
+		}
+		if err := s.reindexPage(ctx, items, rewrite, &rep); err != nil {
+			return rep, err
+		}
+	}
 	rep.RecountReport, err = s.recount(ctx, accountID, true)
 	return rep, err
+}
+
+// reindexPage indexes the contacts of one page that need it.
+func (s *Contacts) reindexPage(ctx context.Context, items []contactItem, rewrite bool, rep *ReindexReport) error {
+	var todo []contactItem
+	var puts []any
+	wid := newWriteID()
+	for _, old := range items {
+		if !rewrite && old.Version == indexVersion && len(old.Stale) == 0 {
+			continue
+		}
+		terms := termsOf(old.Contact)
+		next := old
+		next.Rev = old.Rev + 1
+		next.contactIndex = contactIndex{Version: indexVersion, Keys: terms.indexKeys()}
+		next.Stale = leftBehind(old, next)
+		puts = append(puts, indexItems(next, terms, wid)...)
+		todo = append(todo, next)
+	}
+	if err := s.table.BatchWrite(ctx, puts, nil); err != nil {
+		return err
+	}
+	var mu sync.Mutex
+	return inParallel(len(todo), counterWriters, func(i int) error {
+		next := todo[i]
+		err := s.markIndexed(ctx, next)
+		if storage.IsConditionFailed(err) {
+			mu.Lock()
+			rep.Overtaken++
+			mu.Unlock()
+			return s.undoOvertaken(ctx, next, wid)
+		}
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		rep.Indexed++
+		mu.Unlock()
+		return s.deleteLeftBehind(ctx, next)
+	})
 }
 
 // ReindexReport tells what Reindex did.

@@ -48,7 +48,14 @@ func checkIndex(t *testing.T, s *Contacts, p probe) {
 	t.Helper()
 	want := map[string][]string{}
 	terms := map[string]searchTerms{}
-	require.NoError(t, s.eachContact(bg, acct, func(items []contactItem) error {
+	pages, err := s.storedPages(acct)
+	require.NoError(t, err)
+	for {
+		items, ok, err := pages.next(bg)
+		require.NoError(t, err)
+		if !ok {
+			break
+		}
 		for _, it := range items {
 			tt := termsOf(it.Contact)
 			terms[it.GSI1SK] = tt
@@ -59,8 +66,7 @@ func checkIndex(t *testing.T, s *Contacts, p probe) {
 				p[k] = true
 			}
 		}
-		return nil
-	}))
+	}
 	for k := range p {
 		items, err := storage.QueryPartition[indexItem](bg, s.table, indexPK(acct, k), "")
 		require.NoError(t, err)

@@ -132,7 +132,18 @@ func (s *Contacts) recount(ctx context.Context, accountID string, live bool) (Re
 	}
 	counts := map[string]int{}
 	rep.Ready = true
-	err = s.eachContact(ctx, accountID, func(items []contactItem) error {
+	pages, err := s.storedPages(accountID)
+	if err != nil {
+		return rep, err
+	}
+	for {
+		items, ok, err := pages.next(ctx)
+		if err != nil {
+			return rep, err
+		}
+		if !ok {
+			break
+		}
 		for _, it := range items {
 			rep.Contacts++
 			if it.Version != indexVersion {
@@ -143,10 +154,6 @@ func (s *Contacts) recount(ctx context.Context, accountID string, live bool) (Re
 				counts[k]++
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		return rep, err
 	}
 	rep.Counters = len(counts)
 	var changed []counterItem

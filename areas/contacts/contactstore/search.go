@@ -77,8 +77,11 @@ func (s *Contacts) searchWord(ctx context.Context, q Search, key string) (Found,
 		before                  int
 		stateErr, pageErr, bErr error
 	)
-	wg.Go(func() { state, stateErr = s.readState(ctx, q.AccountID, []string{key}) })
-	wg.Go(func() {
+	wg.Add(1)
+	go func() { defer wg.Done(); state, stateErr = s.readState(ctx, q.AccountID, []string{key}) }()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
 		in, err := s.indexQuery(q.AccountID, key, q.After, false)
 		if err != nil {
 			pageErr = err
@@ -90,9 +93,11 @@ func (s *Contacts) searchWord(ctx context.Context, q Search, key string) (Found,
 		if len(page) > q.Limit {
 			page, more = page[:q.Limit], true
 		}
-	})
+	}()
 	if q.CountBefore && q.After != "" {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			in, err := s.indexQuery(q.AccountID, key, q.After, true)
 			if err != nil {
 				bErr = err
@@ -100,7 +105,7 @@ func (s *Contacts) searchWord(ctx context.Context, q Search, key string) (Found,
 			}
 			in.Select = types.SelectCount
 			before, bErr = countAll(ctx, s.table, in)
-		})
+		}()
 	}
 	wg.Wait()
 	for _, err := range []error{stateErr, pageErr, bErr} {
@@ -139,15 +144,18 @@ func (s *Contacts) searchWords(ctx context.Context, q Search, keys []string) (Fo
 		rest               map[string]types.AttributeValue
 		stateErr, itemsErr error
 	)
-	wg.Go(func() { state, stateErr = s.readState(ctx, q.AccountID, parts) })
-	wg.Go(func() {
+	wg.Add(1)
+	go func() { defer wg.Done(); state, stateErr = s.readState(ctx, q.AccountID, parts) }()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
 		in, err := s.indexQuery(q.AccountID, guess, "", false)
 		if err != nil {
 			itemsErr = err
 			return
 		}
 		items, rest, itemsErr = s.readIndex(ctx, in, false)
-	})
+	}()
 	wg.Wait()
 	if stateErr != nil {
 		return Found{}, stateErr
@@ -200,17 +208,24 @@ func (s *Contacts) searchWords(ctx context.Context, q Search, keys []string) (Fo
 func (s *Contacts) searchByScan(ctx context.Context, q Search, keys []string) (Found, error) {
 	var matches []string
 	byOrder := map[string]Contact{}
-	err := s.eachContact(ctx, q.AccountID, func(items []contactItem) error {
+	pages, err := s.listPages(q.AccountID)
+	if err != nil {
+		return Found{}, err
+	}
+	for {
+		items, ok, err := pages.next(ctx)
+		if err != nil {
+			return Found{}, err
+		}
+		if !ok {
+			break
+		}
 		for _, it := range items {
 			if termsOf(it.Contact).matchesAll(keys) {
 				matches = append(matches, it.GSI1SK)
 				byOrder[it.GSI1SK] = it.Contact
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		return Found{}, err
 	}
 	f := pageOf(matches, q)
 	for _, ok := range f.orderKeys {

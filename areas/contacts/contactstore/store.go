@@ -262,30 +262,62 @@ func countAll(ctx context.Context, t *storage.Table, in *dynamodb.QueryInput) (i
 	}
 }
 
-// eachContact calls fn with every contact item of the account, in list
-// order, a page (of at most 1 MB) at a time.
-func (s *Contacts) eachContact(ctx context.Context, accountID string, fn func([]contactItem) error) error {
+// contactPages reads an account's contact items in list order, a page (of
+// at most 1 MB) at a time. It is a type rather than a function taking a
+// callback: the least-privilege check (internal/deploytest) follows a
+// callback into every function any caller passes, and the API's reads
+// would seem to make the writers' calls.
+type contactPages struct {
+	table *storage.Table
+	in    *dynamodb.QueryInput
+	done  bool
+}
+
+// listPages reads the account's contacts in list order (from the list
+// index, whose reads are eventually consistent).
+func (s *Contacts) listPages(accountID string) (*contactPages, error) {
 	in, err := s.listQuery(accountID, "", false)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for {
-		out, err := s.table.DB.Query(ctx, in)
-		if err != nil {
-			return err
-		}
-		var items []contactItem
-		if err := attributevalue.UnmarshalListOfMaps(out.Items, &items); err != nil {
-			return fmt.Errorf("decode contacts: %w", err)
-		}
-		if err := fn(items); err != nil {
-			return err
-		}
-		if out.LastEvaluatedKey == nil {
-			return nil
-		}
-		in.ExclusiveStartKey = out.LastEvaluatedKey
+	return &contactPages{table: s.table, in: in}, nil
+}
+
+// storedPages reads the account's contacts by id, with strongly consistent
+// reads: for counting them and indexing them, where a contact written a
+// moment ago must be seen as it is.
+func (s *Contacts) storedPages(accountID string) (*contactPages, error) {
+	key := contactKey(accountID, "")
+	expr, err := expression.NewBuilder().WithKeyCondition(expression.Key(storage.AttrPK).Equal(expression.Value(key.PK)).
+		And(expression.Key(storage.AttrSK).BeginsWith(key.SK))).Build()
+	if err != nil {
+		return nil, fmt.Errorf("build contacts query: %w", err)
 	}
+	return &contactPages{table: s.table, in: &dynamodb.QueryInput{
+		TableName:                 aws.String(s.table.Name),
+		KeyConditionExpression:    expr.KeyCondition(),
+		ExpressionAttributeNames:  expr.Names(),
+		ExpressionAttributeValues: expr.Values(),
+		ConsistentRead:            aws.Bool(true),
+	}}, nil
+}
+
+// next returns the next page, and false after the last.
+func (p *contactPages) next(ctx context.Context) ([]contactItem, bool, error) {
+	if p.done {
+		return nil, false, nil
+	}
+	out, err := p.table.DB.Query(ctx, p.in)
+	if err != nil {
+		return nil, false, err
+	}
+	var items []contactItem
+	if err := attributevalue.UnmarshalListOfMaps(out.Items, &items); err != nil {
+		return nil, false, fmt.Errorf("decode contacts: %w", err)
+	}
+	p.in.ExclusiveStartKey = out.LastEvaluatedKey
+	p.done = out.LastEvaluatedKey == nil
+	return items, true, nil
 }
 
 // listQuery builds a query of the account's list order. With upTo false, the
