@@ -387,21 +387,11 @@ func (s *Contacts) delete(ctx context.Context, accountID, id string) (bool, erro
 // writes each counter on condition that no write changed it meanwhile.
 func (s *Contacts) Reindex(ctx context.Context, accountID string, rewrite bool) (ReindexReport, error) {
 	var rep ReindexReport
-	pages, err := s.storedPages(accountID)
+	err := s.eachStored(ctx, accountID, func(items []contactItem) error {
+		return s.reindexPage(ctx, items, rewrite, &rep)
+	})
 	if err != nil {
 		return rep, err
-	}
-	for {
-		items, ok, err := pages.next(ctx)
-		if err != nil {
-			return rep, err
-		}
-		if !ok {
-			break
-		}
-		if err := s.reindexPage(ctx, items, rewrite, &rep); err != nil {
-			return rep, err
-		}
 	}
 	rep.RecountReport, err = s.recount(ctx, accountID, true)
 	return rep, err

@@ -48,14 +48,7 @@ func checkIndex(t *testing.T, s *Contacts, p probe) {
 	t.Helper()
 	want := map[string][]string{}
 	terms := map[string]searchTerms{}
-	pages, err := s.storedPages(acct)
-	require.NoError(t, err)
-	for {
-		items, ok, err := pages.next(bg)
-		require.NoError(t, err)
-		if !ok {
-			break
-		}
+	require.NoError(t, s.eachStored(bg, acct, func(items []contactItem) error {
 		for _, it := range items {
 			tt := termsOf(it.Contact)
 			terms[it.GSI1SK] = tt
@@ -66,7 +59,8 @@ func checkIndex(t *testing.T, s *Contacts, p probe) {
 				p[k] = true
 			}
 		}
-	}
+		return nil
+	}))
 	for k := range p {
 		items, err := storage.QueryPartition[indexItem](bg, s.table, indexPK(acct, k), "")
 		require.NoError(t, err)
@@ -373,4 +367,33 @@ func TestAWriterOvertakenPutsBackTheItemsItOverwroteAndDeletesItsOwn(t *testing.
 	p := probe{}
 	p.add(winner, loser)
 	checkIndex(t, s, p)
+}
+
+func TestAContactWriteCostsABoundedNumberOfCalls(t *testing.T) {
+	table := testenv.NewTable(t)
+	counted, calls := testenv.CountingTable(t, table)
+	s := NewContacts(counted)
+	ann := person("c0001", "Ann", "Lee")
+	k := len(termsOf(ann).indexKeys())
+	require.Greater(t, k, 25, "the contact's items take two batches")
+
+	require.NoError(t, s.Put(bg, ann, 1000))
+	assert.Equal(t, map[string]int{
+		"GetItem":        1,
+		"BatchWriteItem": 2,     // its k items, 25 a batch
+		"PutItem":        1,     // the contact item
+		"UpdateItem":     k + 1, // a counter per key, and the total
+	}, calls.Take(), "a new contact with %d keys", k)
+
+	renamed := person("c0001", "Ann", "Park")
+	gained := len(without(termsOf(renamed).indexKeys(), termsOf(ann).indexKeys()))
+	lost := len(without(termsOf(ann).indexKeys(), termsOf(renamed).indexKeys()))
+	require.NoError(t, s.Put(bg, renamed, 1000))
+	assert.Equal(t, map[string]int{
+		"GetItem":        1,
+		"BatchWriteItem": 2,
+		"PutItem":        1,
+		"UpdateItem":     gained + lost + 1, // the counters changed, then the contact item's record of what it left
+		"DeleteItem":     lost,              // the items of the keys lost, each on condition
+	}, calls.Take(), "a renamed contact gaining %d keys and losing %d", gained, lost)
 }

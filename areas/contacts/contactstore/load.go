@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
 	"github.com/bizplatform/api/shared/storage"
@@ -116,15 +118,9 @@ type RecountReport struct {
 func (s *Contacts) recount(ctx context.Context, accountID string, live bool) (RecountReport, error) {
 	var rep RecountReport
 	// Read before counting: a change made meanwhile fails the condition.
-	kept := map[string]int{}
-	for shard := uint32(0); shard < counterShards; shard++ {
-		items, err := storage.QueryPartition[counterItem](ctx, s.table, counterPK(accountID, shard), "")
-		if err != nil {
-			return rep, err
-		}
-		for _, it := range items {
-			kept[it.SK] = it.Count
-		}
+	kept, err := s.readCounters(ctx, accountID)
+	if err != nil {
+		return rep, err
 	}
 	oldTotal, err := storage.Get[totalItem](ctx, s.table, totalKey(accountID))
 	if err != nil {
@@ -132,18 +128,7 @@ func (s *Contacts) recount(ctx context.Context, accountID string, live bool) (Re
 	}
 	counts := map[string]int{}
 	rep.Ready = true
-	pages, err := s.storedPages(accountID)
-	if err != nil {
-		return rep, err
-	}
-	for {
-		items, ok, err := pages.next(ctx)
-		if err != nil {
-			return rep, err
-		}
-		if !ok {
-			break
-		}
+	err = s.eachStored(ctx, accountID, func(items []contactItem) error {
 		for _, it := range items {
 			rep.Contacts++
 			if it.Version != indexVersion {
@@ -154,6 +139,10 @@ func (s *Contacts) recount(ctx context.Context, accountID string, live bool) (Re
 				counts[k]++
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return rep, err
 	}
 	rep.Counters = len(counts)
 	var changed []counterItem
@@ -233,4 +222,34 @@ func (s *Contacts) setCounter(ctx context.Context, c counterItem, was int) error
 		return s.table.Delete(ctx, c.Key, &cond)
 	}
 	return s.table.Put(ctx, c, &cond)
+}
+
+// readCounters reads all the account's counters, by key.
+func (s *Contacts) readCounters(ctx context.Context, accountID string) (map[string]int, error) {
+	kept := map[string]int{}
+	for shard := uint32(0); shard < counterShards; shard++ {
+		in, err := s.rangeQuery(storage.AttrPK, storage.AttrSK, counterPK(accountID, shard), "", false)
+		if err != nil {
+			return nil, err
+		}
+		in.ConsistentRead, in.Limit = aws.Bool(true), aws.Int32(4*walkPage)
+		for {
+			out, err := s.table.DB.Query(ctx, in)
+			if err != nil {
+				return nil, err
+			}
+			var items []counterItem
+			if err := attributevalue.UnmarshalListOfMaps(out.Items, &items); err != nil {
+				return nil, fmt.Errorf("decode counters: %w", err)
+			}
+			for _, it := range items {
+				kept[it.SK] = it.Count
+			}
+			if out.LastEvaluatedKey == nil {
+				break
+			}
+			in.ExclusiveStartKey = out.LastEvaluatedKey
+		}
+	}
+	return kept, nil
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -316,25 +315,12 @@ func (s *Contacts) readState(ctx context.Context, accountID string, keys []strin
 // indexQuery builds a query of a key's partition, in list order, after the
 // cursor bound (upTo false) or up to and including it (upTo true).
 func (s *Contacts) indexQuery(accountID, key, bound string, upTo bool) (*dynamodb.QueryInput, error) {
-	keyCond := expression.Key(storage.AttrPK).Equal(expression.Value(indexPK(accountID, key)))
-	if bound != "" {
-		if upTo {
-			keyCond = keyCond.And(expression.Key(storage.AttrSK).LessThanEqual(expression.Value(bound)))
-		} else {
-			keyCond = keyCond.And(expression.Key(storage.AttrSK).GreaterThan(expression.Value(bound)))
-		}
-	}
-	expr, err := expression.NewBuilder().WithKeyCondition(keyCond).Build()
+	in, err := s.rangeQuery(storage.AttrPK, storage.AttrSK, indexPK(accountID, key), bound, upTo)
 	if err != nil {
-		return nil, fmt.Errorf("build search index query: %w", err)
+		return nil, err
 	}
-	return &dynamodb.QueryInput{
-		TableName:                 aws.String(s.table.Name),
-		KeyConditionExpression:    expr.KeyCondition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-		ConsistentRead:            aws.Bool(true),
-	}, nil
+	in.ConsistentRead = aws.Bool(true)
+	return in, nil
 }
 
 // readIndex runs a query of the index: one call, or (all) to its end. It

@@ -299,7 +299,32 @@ func (s *Contacts) storedPages(accountID string) (*contactPages, error) {
 		ExpressionAttributeNames:  expr.Names(),
 		ExpressionAttributeValues: expr.Values(),
 		ConsistentRead:            aws.Bool(true),
+		Limit:                     aws.Int32(walkPage),
 	}}, nil
+}
+
+// walkPage is the page of a walk through all of an account's contacts or
+// counters: small enough that each call stays short on a loaded engine.
+const walkPage = 500
+
+// eachStored calls fn with each page of the account's contacts, read as
+// storedPages reads them. Only the writers (Reindex, recount) call it: the
+// API's reads walk pages with next, which keeps the least-privilege check
+// from reaching fn's calls.
+func (s *Contacts) eachStored(ctx context.Context, accountID string, fn func([]contactItem) error) error {
+	pages, err := s.storedPages(accountID)
+	if err != nil {
+		return err
+	}
+	for {
+		items, ok, err := pages.next(ctx)
+		if err != nil || !ok {
+			return err
+		}
+		if err := fn(items); err != nil {
+			return err
+		}
+	}
 }
 
 // next returns the next page, and false after the last.
@@ -324,12 +349,24 @@ func (p *contactPages) next(ctx context.Context) ([]contactItem, bool, error) {
 // bound is an exclusive lower bound (a cursor); with upTo true, an inclusive
 // upper bound (counting what precedes a cursor).
 func (s *Contacts) listQuery(accountID, bound string, upTo bool) (*dynamodb.QueryInput, error) {
-	keyCond := expression.Key(storage.AttrGSI1PK).Equal(expression.Value(listPK(accountID)))
+	in, err := s.rangeQuery(storage.AttrGSI1PK, storage.AttrGSI1SK, listPK(accountID), bound, upTo)
+	if err != nil {
+		return nil, err
+	}
+	in.IndexName = aws.String(storage.IndexGSI1)
+	return in, nil
+}
+
+// rangeQuery builds a query of the partition pk (the attribute pkName,
+// sorted by skName) after bound, or with upTo up to and including it; an
+// empty bound bounds nothing.
+func (s *Contacts) rangeQuery(pkName, skName, pk, bound string, upTo bool) (*dynamodb.QueryInput, error) {
+	keyCond := expression.Key(pkName).Equal(expression.Value(pk))
 	if bound != "" {
 		if upTo {
-			keyCond = keyCond.And(expression.Key(storage.AttrGSI1SK).LessThanEqual(expression.Value(bound)))
+			keyCond = keyCond.And(expression.Key(skName).LessThanEqual(expression.Value(bound)))
 		} else {
-			keyCond = keyCond.And(expression.Key(storage.AttrGSI1SK).GreaterThan(expression.Value(bound)))
+			keyCond = keyCond.And(expression.Key(skName).GreaterThan(expression.Value(bound)))
 		}
 	}
 	expr, err := expression.NewBuilder().WithKeyCondition(keyCond).Build()
@@ -338,7 +375,6 @@ func (s *Contacts) listQuery(accountID, bound string, upTo bool) (*dynamodb.Quer
 	}
 	return &dynamodb.QueryInput{
 		TableName:                 aws.String(s.table.Name),
-		IndexName:                 aws.String(storage.IndexGSI1),
 		KeyConditionExpression:    expr.KeyCondition(),
 		ExpressionAttributeNames:  expr.Names(),
 		ExpressionAttributeValues: expr.Values(),
