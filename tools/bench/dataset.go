@@ -58,6 +58,9 @@ type SearchFigure struct {
 	SecondPageP50Ms  float64 `json:"secondPageP50Ms"`
 	SecondPageCalls  int     `json:"secondPageCalls"`
 	SecondPageRounds int     `json:"secondPageRounds"`
+	// The calls' operations, in the order they started.
+	FirstPageOps  string `json:"firstPageOps"`
+	SecondPageOps string `json:"secondPageOps,omitempty"`
 }
 
 // runDataset seeds contacts into one account (1k, 10k, and with -large
@@ -251,10 +254,10 @@ func measureDataset(ctx context.Context, eng *engine, nAccounts, perAccount, rep
 	if _, err := counted.get(first); err != nil {
 		return fig, err
 	}
-	if fig.FirstPageCalls, fig.FirstPageRounds, err = counted.calls(eng, first); err != nil {
+	if fig.FirstPageCalls, fig.FirstPageRounds, _, err = counted.calls(eng, first); err != nil {
 		return fig, err
 	}
-	if fig.MiddlePageCalls, fig.MiddlePageRounds, err = counted.calls(eng, middle); err != nil {
+	if fig.MiddlePageCalls, fig.MiddlePageRounds, _, err = counted.calls(eng, middle); err != nil {
 		return fig, err
 	}
 	if nAccounts > 1 {
@@ -271,7 +274,7 @@ func measureDataset(ctx context.Context, eng *engine, nAccounts, perAccount, rep
 		if sf.FirstPageP50Ms, err = direct.p50(q, reps); err != nil {
 			return fig, err
 		}
-		if sf.FirstPageCalls, sf.FirstPageRounds, err = counted.calls(eng, q); err != nil {
+		if sf.FirstPageCalls, sf.FirstPageRounds, sf.FirstPageOps, err = counted.calls(eng, q); err != nil {
 			return fig, err
 		}
 		if page.Meta.NextPageURL != nil {
@@ -283,7 +286,7 @@ func measureDataset(ctx context.Context, eng *engine, nAccounts, perAccount, rep
 			if sf.SecondPageP50Ms, err = direct.p50(next, reps); err != nil {
 				return fig, err
 			}
-			if sf.SecondPageCalls, sf.SecondPageRounds, err = counted.calls(eng, next); err != nil {
+			if sf.SecondPageCalls, sf.SecondPageRounds, sf.SecondPageOps, err = counted.calls(eng, next); err != nil {
 				return fig, err
 			}
 		}
@@ -292,15 +295,15 @@ func measureDataset(ctx context.Context, eng *engine, nAccounts, perAccount, rep
 	return fig, nil
 }
 
-// calls sends one request and returns the DynamoDB calls and sequential
-// round trips the proxy saw.
-func (b benchClient) calls(eng *engine, q url.Values) (int, int, error) {
+// calls sends one request and returns the DynamoDB calls, sequential round
+// trips and operations the proxy saw.
+func (b benchClient) calls(eng *engine, q url.Values) (int, int, string, error) {
 	eng.proxy.Take()
 	if _, err := b.get(q); err != nil {
-		return 0, 0, err
+		return 0, 0, "", err
 	}
 	calls := eng.proxy.Take()
-	return len(calls), perf.RoundTrips(calls), nil
+	return len(calls), perf.RoundTrips(calls), perf.Ops(calls), nil
 }
 
 // rawQuery is the p50 of the first page's Query sent straight to the engine.
