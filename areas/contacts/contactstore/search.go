@@ -87,7 +87,9 @@ func (s *Contacts) searchWord(ctx context.Context, q Search, key string) (Found,
 			return
 		}
 		in.Limit = aws.Int32(int32(q.Limit + 1))
-		in.ProjectionExpression = aws.String(storage.AttrSK)
+		// Only the order key: the page's contacts are read by their keys.
+		in.ExpressionAttributeNames["#orderKey"] = storage.AttrSK
+		in.ProjectionExpression = aws.String("#orderKey")
 		page, _, pageErr = s.readIndex(ctx, in, false)
 		if len(page) > q.Limit {
 			page, more = page[:q.Limit], true
