@@ -1,6 +1,7 @@
 package contacts
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -108,35 +109,19 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 		cursor = contactstore.OrderKey(req.startAfter, contactstore.AfterAllIDs)
 	}
 
-	// Without a filter the total is the account's kept total, read while
-	// the page is; a filtered total can only be counted.
-	type totalRead struct {
-		n    int
-		kept bool
-		err  error
-	}
-	totalDone := make(chan totalRead, 1)
-	go func() {
-		if req.query != "" {
-			totalDone <- totalRead{}
-			return
-		}
-		n, kept, err := h.store.Total(ctx, req.locationID)
-		totalDone <- totalRead{n, kept, err}
-	}()
-	pg, err := h.store.ListPage(ctx, contactstore.Page{AccountID: req.locationID, After: cursor, Query: req.query, Limit: req.limit})
-	tr := <-totalDone
-	if err != nil {
-		return err
-	}
-	if tr.err != nil {
-		return tr.err
-	}
-	total := tr.n
-	if !tr.kept {
-		if total, err = h.store.Count(ctx, req.locationID, req.query, ""); err != nil {
+	var pg contactstore.PageResult
+	total, before := 0, -1
+	if req.query != "" {
+		found, err := h.store.Search(ctx, contactstore.Search{
+			AccountID: req.locationID, Query: req.query, After: cursor, Limit: req.limit,
+			CountBefore: cursor != "" && req.page == 0,
+		})
+		if err != nil {
 			return err
 		}
+		pg, total, before = found.PageResult, found.Total, found.Before
+	} else if pg, total, err = h.listPage(ctx, req.locationID, cursor, req.limit); err != nil {
+		return err
 	}
 	// The page number is the count of contacts before the cursor, which
 	// grows with the account; nextPageUrl carries it so that a walk
@@ -145,9 +130,10 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
 	if cursor != "" && req.page > 0 {
 		current = req.page
 	} else if cursor != "" {
-		before, err := h.store.Count(ctx, req.locationID, req.query, cursor)
-		if err != nil {
-			return err
+		if before < 0 {
+			if before, err = h.store.Count(ctx, req.locationID, cursor); err != nil {
+				return err
+			}
 		}
 		current = (before+req.limit-1)/req.limit + 1
 	}
@@ -198,4 +184,32 @@ func present(c contactstore.Contact) contactstore.Contact {
 		c.Followers = []string{}
 	}
 	return c
+}
+
+// listPage reads a page of the list and the account's total: the kept total,
+// read while the page is, or a count when the account has none yet.
+func (h *handler) listPage(ctx context.Context, accountID, cursor string, limit int) (contactstore.PageResult, int, error) {
+	type totalRead struct {
+		n    int
+		kept bool
+		err  error
+	}
+	totalDone := make(chan totalRead, 1)
+	go func() {
+		n, kept, err := h.store.Total(ctx, accountID)
+		totalDone <- totalRead{n, kept, err}
+	}()
+	pg, err := h.store.ListPage(ctx, contactstore.Page{AccountID: accountID, After: cursor, Limit: limit})
+	tr := <-totalDone
+	if err != nil {
+		return pg, 0, err
+	}
+	if tr.err != nil {
+		return pg, 0, tr.err
+	}
+	if tr.kept {
+		return pg, tr.n, nil
+	}
+	n, err := h.store.Count(ctx, accountID, "")
+	return pg, n, err
 }

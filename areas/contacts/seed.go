@@ -22,7 +22,7 @@ type SeedContact struct {
 }
 
 func seed(ctx context.Context, d app.Deps, data SeedData) error {
-	var items []any
+	loads := make([]contactstore.NewContact, 0, len(data.Contacts))
 	for _, c := range data.Contacts {
 		if msg := validate.IDProblem("contact id", c.ID) + validate.IDProblem("locationId", c.LocationID); msg != "" {
 			return fmt.Errorf("%s", msg)
@@ -45,20 +45,9 @@ func seed(ctx context.Context, d app.Deps, data SeedData) error {
 				return fmt.Errorf("%s", msg)
 			}
 		}
-		items = append(items, contactstore.Items(c.Contact, added.UnixMilli(), c.Tasks)...)
+		loads = append(loads, contactstore.NewContact{Contact: c.Contact, AddedMs: added.UnixMilli(), Tasks: c.Tasks})
 	}
-	if err := d.Table.BatchPut(ctx, items); err != nil {
-		return err
-	}
-	store := contactstore.NewContacts(d.Table)
-	seen := map[string]bool{}
-	for _, c := range data.Contacts {
-		if !seen[c.LocationID] {
-			seen[c.LocationID] = true
-			if err := store.Recount(ctx, c.LocationID); err != nil {
-				return fmt.Errorf("total of %s: %w", c.LocationID, err)
-			}
-		}
-	}
-	return nil
+	// The contacts, their tasks and search index, then each account's
+	// total and search counters.
+	return contactstore.NewContacts(d.Table).Load(ctx, loads)
 }

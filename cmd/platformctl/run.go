@@ -44,6 +44,9 @@ const usage = `usage: platformctl <command>
   seed [--file F]                 loads the demo dataset, or the dataset file F: one JSON object of
                                   record lists, {"accounts": [...], "contacts": [...], ...}, named as
                                   in the demo data's part files; demo tokens only on a local engine
+  contacts reindex --account ID | --all [--from ID] [--rewrite]
+                 builds the contacts search index of existing contacts and recounts it,
+                 while the API serves; run again to resume or repair
 
 Environment: DYNAMODB_ENDPOINT (empty: AWS), TABLE_NAME (default platform), AWS_REGION,
 PORTAL_URL (the portal's base URL for invite links; default http://127.0.0.1:$PORT, PORT default 3000);
@@ -100,6 +103,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 		cmdErr = c.createUser(ctx, args[2:])
 	case "portal invite":
 		cmdErr = c.invite(ctx, args[2:], getenv)
+	case "contacts reindex":
+		cmdErr = c.reindexContacts(ctx, args[2:])
 	default:
 		if args[0] == "seed" {
 			cmdErr = c.seed(ctx, args[1:])

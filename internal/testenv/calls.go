@@ -5,6 +5,7 @@ import (
 	"sort"
 	"sync"
 	"testing"
+	"time"
 
 	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -14,22 +15,37 @@ import (
 	"github.com/bizplatform/api/shared/storage"
 )
 
-// CallCounter counts the DynamoDB API calls made through a table.
+// CallCounter counts the DynamoDB API calls made through a table, and
+// records when each ran.
 type CallCounter struct {
 	mu    sync.Mutex
-	calls map[string]int
+	calls []Call
+	hold  time.Duration
+}
+
+// Call is one DynamoDB call: its operation and when it ran.
+type Call struct {
+	Op         string
+	Start, End time.Time
 }
 
 // CountingTable returns a table on the same DynamoDB table whose client
 // counts every call it makes.
 func CountingTable(t testing.TB, table *storage.Table) (*storage.Table, *CallCounter) {
 	t.Helper()
-	c := &CallCounter{calls: map[string]int{}}
+	c := &CallCounter{}
 	count := middleware.FinalizeMiddlewareFunc("countCalls", func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
 		c.mu.Lock()
-		c.calls[awsmiddleware.GetOperationName(ctx)]++
+		hold := c.hold
 		c.mu.Unlock()
-		return next.HandleFinalize(ctx, in)
+		call := Call{Op: awsmiddleware.GetOperationName(ctx), Start: time.Now()}
+		time.Sleep(hold)
+		out, md, err := next.HandleFinalize(ctx, in)
+		call.End = time.Now()
+		c.mu.Lock()
+		c.calls = append(c.calls, call)
+		c.mu.Unlock()
+		return out, md, err
 	})
 	db, err := storage.NewClient(context.Background(), Endpoint(t), "us-east-1", nil)
 	require.NoError(t, err)
@@ -41,13 +57,52 @@ func CountingTable(t testing.TB, table *storage.Table) (*storage.Table, *CallCou
 	return &storage.Table{DB: counted, Name: table.Name}, c
 }
 
+// Hold makes every call wait d before it is sent, as a remote table's
+// latency would, so that calls made together overlap by far more than a
+// busy machine's scheduling jitter and RoundTrips tells them from calls
+// made one after another.
+func (c *CallCounter) Hold(d time.Duration) {
+	c.mu.Lock()
+	c.hold = d
+	c.mu.Unlock()
+}
+
 // Take returns the counts so far, by operation, and starts again from zero.
 func (c *CallCounter) Take() map[string]int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := c.calls
-	c.calls = map[string]int{}
+	out := map[string]int{}
+	for _, call := range c.TakeCalls() {
+		out[call.Op]++
+	}
 	return out
+}
+
+// TakeCalls returns the calls so far, in the order they started, and starts
+// again from none.
+func (c *CallCounter) TakeCalls() []Call {
+	c.mu.Lock()
+	out := c.calls
+	c.calls = nil
+	c.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].Start.Before(out[j].Start) })
+	return out
+}
+
+// RoundTrips is the number of sequential round trips among calls (in the
+// order they started, as TakeCalls returns them): the longest chain of
+// calls each starting after the previous one ended.
+func RoundTrips(calls []Call) int {
+	chain := make([]int, len(calls))
+	longest := 0
+	for i, c := range calls {
+		chain[i] = 1
+		for j := range i {
+			if !calls[j].End.After(c.Start) && chain[j]+1 > chain[i] {
+				chain[i] = chain[j] + 1
+			}
+		}
+		longest = max(longest, chain[i])
+	}
+	return longest
 }
 
 // Total is the sum of a Take result.

@@ -217,8 +217,12 @@ func queryAll(ctx context.Context, t *Table, q Query) ([]map[string]types.Attrib
 	return all, nil
 }
 
-// maxBatchGet is DynamoDB's limit of keys per BatchGetItem call.
-const maxBatchGet = 100
+// DynamoDB's limits of requests per BatchWriteItem and keys per
+// BatchGetItem call.
+const (
+	maxBatchWrite = 25
+	maxBatchGet   = 100
+)
 
 // batchAttempts bounds the calls made for one batch of 25 writes or 100
 // reads while DynamoDB leaves some unprocessed (it does under throttling).
@@ -232,15 +236,20 @@ var ErrUnprocessed = errors.New("storage: batch still unprocessed after retries"
 // and returns those that exist, decoded, in no particular order. Keys
 // DynamoDB leaves unprocessed are asked again after a pause (20 ms, 40 ms,
 // ...); after batchAttempts calls the read fails with ErrUnprocessed as a
-// 503.
+// 503. Repeated keys are read once (DynamoDB refuses a call that names a
+// key twice).
 func BatchGet[T any](ctx context.Context, t *Table, keys []Key) ([]T, error) {
-	var found []T
-	for start := 0; start < len(keys); start += maxBatchGet {
-		avs := make([]map[string]types.AttributeValue, 0, maxBatchGet)
-		for _, k := range keys[start:min(start+maxBatchGet, len(keys))] {
+	seen := make(map[Key]bool, len(keys))
+	avs := make([]map[string]types.AttributeValue, 0, len(keys))
+	for _, k := range keys {
+		if !seen[k] {
+			seen[k] = true
 			avs = append(avs, k.AV())
 		}
-		pending := map[string]types.KeysAndAttributes{t.Name: {Keys: avs, ConsistentRead: aws.Bool(true)}}
+	}
+	var found []T
+	for start := 0; start < len(avs); start += maxBatchGet {
+		pending := map[string]types.KeysAndAttributes{t.Name: {Keys: avs[start:min(start+maxBatchGet, len(avs))], ConsistentRead: aws.Bool(true)}}
 		for attempt := 0; len(pending[t.Name].Keys) > 0; attempt++ {
 			if err := beforeBatchAttempt(ctx, attempt); err != nil {
 				return nil, err
@@ -264,17 +273,26 @@ func BatchGet[T any](ctx context.Context, t *Table, keys []Key) ([]T, error) {
 // BatchGet. It is for loading data (the demo dataset); requests use
 // conditional writes.
 func (t *Table) BatchPut(ctx context.Context, items []any) error {
-	for start := 0; start < len(items); start += 25 {
-		end := min(start+25, len(items))
-		reqs := make([]types.WriteRequest, 0, end-start)
-		for _, item := range items[start:end] {
-			av, err := attributevalue.MarshalMap(item)
-			if err != nil {
-				return fmt.Errorf("encode item: %w", err)
-			}
-			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: av}})
+	return t.BatchWrite(ctx, items, nil)
+}
+
+// BatchWrite puts items and deletes the items at keys, in batches of 25,
+// retrying unprocessed requests. Puts and deletes are unconditional, so a
+// batch written again leaves the same items.
+func (t *Table) BatchWrite(ctx context.Context, puts []any, deletes []Key) error {
+	reqs := make([]types.WriteRequest, 0, len(puts)+len(deletes))
+	for _, item := range puts {
+		av, err := attributevalue.MarshalMap(item)
+		if err != nil {
+			return fmt.Errorf("encode item: %w", err)
 		}
-		pending := map[string][]types.WriteRequest{t.Name: reqs}
+		reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: av}})
+	}
+	for _, k := range deletes {
+		reqs = append(reqs, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: k.AV()}})
+	}
+	for start := 0; start < len(reqs); start += maxBatchWrite {
+		pending := map[string][]types.WriteRequest{t.Name: reqs[start:min(start+maxBatchWrite, len(reqs))]}
 		for attempt := 0; len(pending[t.Name]) > 0; attempt++ {
 			if err := beforeBatchAttempt(ctx, attempt); err != nil {
 				return err

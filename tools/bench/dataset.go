@@ -2,19 +2,22 @@ package main
 
 import (
 	"context"
-
+	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/bizplatform/api/areas/contacts"
 	"github.com/bizplatform/api/areas/contacts/contactstore"
@@ -39,21 +42,54 @@ type DatasetFigure struct {
 	// account's list index, as the first page makes.
 	RawQueryP50Ms    float64 `json:"rawQueryP50Ms"`
 	MiddlePageRounds int     `json:"middlePageRounds"`
+	// Searches are the same pages with the query parameter (one account).
+	Searches []SearchFigure `json:"searches,omitempty"`
+}
+
+// SearchFigure is one search's first page and its second page (requested as
+// meta.nextPageUrl gives it), in an account of the dataset.
+type SearchFigure struct {
+	Query            string  `json:"query"`
+	What             string  `json:"what"`
+	Matches          int     `json:"matches"`
+	FirstPageP50Ms   float64 `json:"firstPageP50Ms"`
+	FirstPageCalls   int     `json:"firstPageCalls"`
+	FirstPageRounds  int     `json:"firstPageRounds"`
+	SecondPageP50Ms  float64 `json:"secondPageP50Ms"`
+	SecondPageCalls  int     `json:"secondPageCalls"`
+	SecondPageRounds int     `json:"secondPageRounds"`
+	// The calls' operations, in the order they started.
+	FirstPageOps  string `json:"firstPageOps"`
+	SecondPageOps string `json:"secondPageOps,omitempty"`
 }
 
 // runDataset seeds contacts into one account (1k, 10k, and with -large
-// 100k), and into several accounts, and measures the p50 latency and the
-// DynamoDB calls of a page of 20 contacts, first and in the middle of the
-// list.
+// 100k; -sizes picks others), and into several accounts, and measures the
+// p50 latency and the DynamoDB calls of a page of 20 contacts, first and in
+// the middle of the list, and of searches (the query parameter) in the
+// one-account shapes.
 func runDataset(args []string) error {
 	var c common
 	fs := flag.NewFlagSet("dataset", flag.ExitOnError)
 	c.register(fs)
 	large := fs.Bool("large", false, "also 100,000 contacts in one account (seeding takes minutes)")
+	sizes := fs.String("sizes", "1000,10000", "comma-separated numbers of contacts, each seeded into one account")
 	reps := fs.Int("n", 15, "requests per figure")
 	_ = fs.Parse(args)
 	if err := c.init(); err != nil {
 		return err
+	}
+	var shapes [][2]int
+	for _, f := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 40 {
+			return fmt.Errorf("-sizes: %q is not a number of contacts (40 or more)", f)
+		}
+		shapes = append(shapes, [2]int{1, n})
+	}
+	shapes = append(shapes, [2]int{10, 1000})
+	if *large {
+		shapes = append(shapes, [2]int{1, 100000})
 	}
 	ctx := context.Background()
 	eng, err := startEngine(ctx, c.root)
@@ -61,10 +97,6 @@ func runDataset(args []string) error {
 		return err
 	}
 	defer eng.stop()
-	shapes := [][2]int{{1, 1000}, {1, 10000}, {10, 1000}}
-	if *large {
-		shapes = append(shapes, [2]int{1, 100000})
-	}
 	var out []DatasetFigure
 	for _, sh := range shapes {
 		fig, err := measureDataset(ctx, eng, sh[0], sh[1], *reps)
@@ -72,14 +104,90 @@ func runDataset(args []string) error {
 			return err
 		}
 		out = append(out, fig)
-		fmt.Printf("%2d account(s) x %6d contacts: first page p50 %6.1f ms (%d calls, %d round trips; dynalite's Query alone %.1f ms), middle page p50 %6.1f ms (%d calls, %d round trips)\n",
-			fig.Accounts, fig.ContactsPerAcct, fig.FirstPageP50Ms, fig.FirstPageCalls, fig.FirstPageRounds, fig.RawQueryP50Ms, fig.MiddlePageP50Ms, fig.MiddlePageCalls, fig.MiddlePageRounds)
+		printDataset(fig)
 	}
 	name := "dataset.json"
 	if *large {
 		name = "dataset-large.json"
 	}
 	return c.save(name, out)
+}
+
+func printDataset(fig DatasetFigure) {
+	fmt.Printf("%2d account(s) x %6d contacts: first page p50 %6.1f ms (%d calls, %d round trips; dynalite's Query alone %.1f ms), middle page p50 %6.1f ms (%d calls, %d round trips)\n",
+		fig.Accounts, fig.ContactsPerAcct, fig.FirstPageP50Ms, fig.FirstPageCalls, fig.FirstPageRounds, fig.RawQueryP50Ms, fig.MiddlePageP50Ms, fig.MiddlePageCalls, fig.MiddlePageRounds)
+	for _, s := range fig.Searches {
+		second := "no second page"
+		if s.SecondPageCalls > 0 {
+			second = fmt.Sprintf("second page p50 %7.1f ms (%2d calls, %d round trips)", s.SecondPageP50Ms, s.SecondPageCalls, s.SecondPageRounds)
+		}
+		fmt.Printf("    search %-22q %-34s %6d matches: first page p50 %7.1f ms (%2d calls, %d round trips), %s\n",
+			s.Query, "("+s.What+")", s.Matches, s.FirstPageP50Ms, s.FirstPageCalls, s.FirstPageRounds, second)
+	}
+}
+
+// datasetContact is the i-th contact of an account of the dataset: every
+// contact's first name is "First" (a word every contact has), its last name
+// "Last<i>" (a word one contact has).
+func datasetContact(acct string, a, i int, added time.Time) contactstore.Contact {
+	return contactstore.Contact{ID: fmt.Sprintf("dsCtc%04d%07d", a, i), LocationID: acct, FirstName: "First", LastName: fmt.Sprintf("Last%d", i),
+		Email: fmt.Sprintf("c%d@example.com", i), DateAdded: added.Format(time.RFC3339), Tags: []string{}, CustomFields: []contactstore.CustomValue{}, Followers: []string{}}
+}
+
+// datasetSearches are the searches measured in an account of n contacts.
+// Their words are the same kind at every size: "last<n/2>" names one
+// contact at any n (no contact is numbered ten times higher).
+func datasetSearches(n int) [][2]string {
+	rare := fmt.Sprintf("last%d", n/2)
+	return [][2]string{
+		{"first", "a word of every contact"},
+		{rare, "a word of one contact"},
+		{"last5", "a word prefix: last5, last50..."},
+		{"first " + rare, "two words, one of one contact"},
+		{"first last5", "two words, one a prefix"},
+	}
+}
+
+// benchClient sends list requests to a server with a token.
+type benchClient struct {
+	handler http.Handler
+	token   string
+}
+
+// get answers the request and its decoded body.
+func (b benchClient) get(q url.Values) (datasetPage, error) {
+	r := httptest.NewRequest("GET", "/contacts/?"+q.Encode(), nil)
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	r.Header.Set("Version", "2021-07-28")
+	w := httptest.NewRecorder()
+	b.handler.ServeHTTP(w, r)
+	var page datasetPage
+	if w.Code != http.StatusOK {
+		return page, fmt.Errorf("list answered %d: %s", w.Code, w.Body)
+	}
+	return page, json.Unmarshal(w.Body.Bytes(), &page)
+}
+
+// datasetPage is the part of a list answer the measurements use.
+type datasetPage struct {
+	Count int `json:"count"`
+	Meta  struct {
+		NextPageURL *string `json:"nextPageUrl"`
+	} `json:"meta"`
+}
+
+// p50 is the median time of reps requests.
+func (b benchClient) p50(q url.Values, reps int) (float64, error) {
+	var ms []float64
+	for i := 0; i < reps; i++ {
+		t0 := time.Now()
+		if _, err := b.get(q); err != nil {
+			return 0, err
+		}
+		ms = append(ms, float64(time.Since(t0).Microseconds())/1000)
+	}
+	sort.Float64s(ms)
+	return ms[len(ms)/2], nil
 }
 
 func measureDataset(ctx context.Context, eng *engine, nAccounts, perAccount, reps int) (DatasetFigure, error) {
@@ -105,18 +213,14 @@ func measureDataset(ctx context.Context, eng *engine, nAccounts, perAccount, rep
 				return fig, err
 			}
 		}
-		var items []any
-		for i := 0; i < perAccount; i++ {
+		// As the contacts area's loader writes them (in batches, with their
+		// search index, then the total and counters).
+		load := make([]contactstore.NewContact, perAccount)
+		for i := range load {
 			added := start.Add(time.Duration(i) * time.Minute)
-			ct := contactstore.Contact{ID: fmt.Sprintf("dsCtc%04d%07d", a, i), LocationID: acct, FirstName: "First", LastName: fmt.Sprintf("Last%d", i),
-				Email: fmt.Sprintf("c%d@example.com", i), DateAdded: added.Format(time.RFC3339), Tags: []string{}, CustomFields: []contactstore.CustomValue{}, Followers: []string{}}
-			items = append(items, contactstore.Items(ct, added.UnixMilli(), nil)...)
+			load[i] = contactstore.NewContact{Contact: datasetContact(acct, a, i, added), AddedMs: added.UnixMilli()}
 		}
-		if err := table.BatchPut(ctx, items); err != nil {
-			return fig, err
-		}
-		// As the contacts area's loader does after a bulk write.
-		if err := contactstore.NewContacts(table).Recount(ctx, acct); err != nil {
+		if err := contactstore.NewContacts(table).Load(ctx, load); err != nil {
 			return fig, err
 		}
 	}
@@ -127,59 +231,80 @@ func measureDataset(ctx context.Context, eng *engine, nAccounts, perAccount, rep
 		// As meta.nextPageUrl carries it: the page number, so nothing is counted.
 		"page": {fmt.Sprint((mid+1)/20 + 1)}}
 
-	measure := func(q url.Values) (float64, error) {
-		var ms []float64
-		for i := 0; i < reps; i++ {
-			r := httptest.NewRequest("GET", "/contacts/?"+q.Encode(), nil)
-			r.Header.Set("Authorization", "Bearer "+token)
-			r.Header.Set("Version", "2021-07-28")
-			w := httptest.NewRecorder()
-			t0 := time.Now()
-			srv.Handler.ServeHTTP(w, r)
-			ms = append(ms, float64(time.Since(t0).Microseconds())/1000)
-			if w.Code != http.StatusOK {
-				return 0, fmt.Errorf("list answered %d: %s", w.Code, w.Body)
-			}
-		}
-		sort.Float64s(ms)
-		return ms[len(ms)/2], nil
-	}
-	if fig.FirstPageP50Ms, err = measure(first); err != nil {
+	direct := benchClient{srv.Handler, token}
+	if fig.FirstPageP50Ms, err = direct.p50(first, reps); err != nil {
 		return fig, err
 	}
-	if fig.MiddlePageP50Ms, err = measure(middle); err != nil {
+	if fig.MiddlePageP50Ms, err = direct.p50(middle, reps); err != nil {
 		return fig, err
 	}
 	if fig.RawQueryP50Ms, err = rawQuery(ctx, table, "CONTACTS#dsAcct0000", reps); err != nil {
 		return fig, err
 	}
-	// Calls, through the counting proxy (no delay: only counts matter here).
-	counted, err := app.NewServer(benchConfig(table.Name), app.Deps{Table: &storage.Table{DB: eng.proxied, Name: table.Name}, Clock: clock.System{}, Logger: deps.Logger}, contacts.Area)
+	// Calls, through the counting proxy, which holds each call 20 ms so that
+	// concurrent calls are told from sequential ones.
+	countedSrv, err := app.NewServer(benchConfig(table.Name), app.Deps{Table: &storage.Table{DB: eng.proxied, Name: table.Name}, Clock: clock.System{}, Logger: deps.Logger}, contacts.Area)
 	if err != nil {
 		return fig, err
 	}
-	eng.proxy.Delay = 0
-	for i, q := range []url.Values{first, first, middle} {
-		r := httptest.NewRequest("GET", "/contacts/?"+q.Encode(), nil)
-		r.Header.Set("Authorization", "Bearer "+token)
-		r.Header.Set("Version", "2021-07-28")
-		eng.proxy.Take()
-		counted.Handler.ServeHTTP(httptest.NewRecorder(), r)
-		calls := eng.proxy.Take()
-		switch i {
-		case 1:
-			fig.FirstPageCalls, fig.FirstPageRounds = len(calls), roundsNoDelay(calls)
-		case 2:
-			fig.MiddlePageCalls, fig.MiddlePageRounds = len(calls), roundsNoDelay(calls)
+	counted := benchClient{countedSrv.Handler, token}
+	eng.proxy.Delay = 20 * time.Millisecond
+	defer func() { eng.proxy.Delay = 0 }()
+	// The first request warms the token cache, as a warm instance has it.
+	if _, err := counted.get(first); err != nil {
+		return fig, err
+	}
+	if fig.FirstPageCalls, fig.FirstPageRounds, _, err = counted.calls(eng, first); err != nil {
+		return fig, err
+	}
+	if fig.MiddlePageCalls, fig.MiddlePageRounds, _, err = counted.calls(eng, middle); err != nil {
+		return fig, err
+	}
+	if nAccounts > 1 {
+		return fig, nil
+	}
+	for _, s := range datasetSearches(perAccount) {
+		sf := SearchFigure{Query: s[0], What: s[1]}
+		q := url.Values{"locationId": {"dsAcct0000"}, "limit": {"20"}, "query": {s[0]}}
+		page, err := direct.get(q)
+		if err != nil {
+			return fig, err
 		}
+		sf.Matches = page.Count
+		if sf.FirstPageP50Ms, err = direct.p50(q, reps); err != nil {
+			return fig, err
+		}
+		if sf.FirstPageCalls, sf.FirstPageRounds, sf.FirstPageOps, err = counted.calls(eng, q); err != nil {
+			return fig, err
+		}
+		if page.Meta.NextPageURL != nil {
+			u, err := url.Parse(*page.Meta.NextPageURL)
+			if err != nil {
+				return fig, err
+			}
+			next := u.Query()
+			if sf.SecondPageP50Ms, err = direct.p50(next, reps); err != nil {
+				return fig, err
+			}
+			if sf.SecondPageCalls, sf.SecondPageRounds, sf.SecondPageOps, err = counted.calls(eng, next); err != nil {
+				return fig, err
+			}
+		}
+		fig.Searches = append(fig.Searches, sf)
 	}
 	return fig, nil
 }
 
-// roundsNoDelay counts sequential round trips without the proxy's delay; on
-// a busy machine overlapping calls may then look sequential, so it is an
-// upper bound.
-func roundsNoDelay(calls []perf.Call) int { return perf.RoundTrips(calls) }
+// calls sends one request and returns the DynamoDB calls, sequential round
+// trips and operations the proxy saw.
+func (b benchClient) calls(eng *engine, q url.Values) (int, int, string, error) {
+	eng.proxy.Take()
+	if _, err := b.get(q); err != nil {
+		return 0, 0, "", err
+	}
+	calls := eng.proxy.Take()
+	return len(calls), perf.RoundTrips(calls), perf.Ops(calls), nil
+}
 
 // rawQuery is the p50 of the first page's Query sent straight to the engine.
 func rawQuery(ctx context.Context, table *storage.Table, pk string, reps int) (float64, error) {

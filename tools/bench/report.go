@@ -73,10 +73,9 @@ func runReport(args []string) error {
 
 	var ds []DatasetFigure
 	if err := c.load("dataset.json", &ds); err == nil {
-		fmt.Println("\ncontacts list, page of 20, by dataset:")
+		fmt.Println("\ncontacts list and search, page of 20, by dataset:")
 		for _, f := range ds {
-			fmt.Printf("  %2d account(s) x %6d contacts: first page p50 %6.1f ms (%d calls), page in the middle p50 %6.1f ms (%d calls)\n",
-				f.Accounts, f.ContactsPerAcct, f.FirstPageP50Ms, f.FirstPageCalls, f.MiddlePageP50Ms, f.MiddlePageCalls)
+			printDataset(f)
 		}
 	}
 	var load LoadResult

@@ -30,6 +30,11 @@ type CountingProxy struct {
 
 	mu    sync.Mutex
 	calls []Call
+	// inFlight counts the calls forwarded and not yet recorded: the client
+	// has a call's answer before the proxy records it, so a request can end
+	// before its last call is recorded.
+	inFlight int
+	recorded *sync.Cond
 }
 
 // NewCountingProxy forwards to the engine at upstream (http://host:port).
@@ -42,7 +47,9 @@ func NewCountingProxy(upstream string) (*CountingProxy, error) {
 	// The SDK keeps connections open; so must the proxy, or every call would
 	// pay a TCP handshake the engine alone does not.
 	p.Transport = &http.Transport{MaxIdleConnsPerHost: 256}
-	return &CountingProxy{proxy: p}, nil
+	c := &CountingProxy{proxy: p}
+	c.recorded = sync.NewCond(&c.mu)
+	return c, nil
 }
 
 func (c *CountingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -50,6 +57,9 @@ func (c *CountingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if i := strings.LastIndexByte(op, '.'); i >= 0 {
 		op = op[i+1:]
 	}
+	c.mu.Lock()
+	c.inFlight++
+	c.mu.Unlock()
 	start := time.Now()
 	if c.Delay > 0 {
 		time.Sleep(c.Delay)
@@ -58,12 +68,18 @@ func (c *CountingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	end := time.Now()
 	c.mu.Lock()
 	c.calls = append(c.calls, Call{Op: op, Start: start, End: end})
+	c.inFlight--
+	c.recorded.Broadcast()
 	c.mu.Unlock()
 }
 
-// Take returns the calls recorded so far, in start order, and forgets them.
+// Take waits until every call forwarded is recorded, then returns the
+// calls recorded so far, in start order, and forgets them.
 func (c *CountingProxy) Take() []Call {
 	c.mu.Lock()
+	for c.inFlight > 0 {
+		c.recorded.Wait()
+	}
 	out := c.calls
 	c.calls = nil
 	c.mu.Unlock()

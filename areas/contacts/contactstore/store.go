@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
@@ -80,10 +79,25 @@ type contactItem struct {
 	storage.Key
 	GSI1PK string `dynamodbav:"GSI1PK"`
 	GSI1SK string `dynamodbav:"GSI1SK"`
-	// Search is the lower-cased text the query parameter matches: names,
-	// e-mail and phone.
-	Search string `dynamodbav:"search"`
+	// Rev counts the item's writes. Every write of a contact is conditional
+	// on the revision it read, so that of two writers of one contact only
+	// one changes its index items and counters (the other reads again).
+	Rev int `dynamodbav:"rev"`
+	contactIndex
 	Contact
+}
+
+// contactIndex records on a contact item what the search index holds for
+// it (index.go), so that a write or a delete changes exactly those items.
+type contactIndex struct {
+	// Version is the indexVersion the contact was indexed with (0: never).
+	Version int `dynamodbav:"ixv,omitempty"`
+	// Keys are the search keys the contact is indexed and counted under.
+	Keys []string `dynamodbav:"ixKeys,omitempty"`
+	// Stale are index items (staleRef) a write left behind to delete after
+	// it: no longer counted, deleted by the next write or Reindex if the
+	// writer stopped first.
+	Stale []string `dynamodbav:"ixStale,omitempty"`
 }
 
 type taskItem struct {
@@ -91,25 +105,14 @@ type taskItem struct {
 	Task
 }
 
-// Items are the stored items of a contact and its tasks, for loading data in
-// bulk (the demo dataset).
-func Items(c Contact, addedMs int64, tasks []Task) []any {
-	items := []any{newContactItem(c, addedMs)}
-	for _, t := range tasks {
-		t.ContactID = c.ID
-		items = append(items, taskItem{Key: taskKey(c.LocationID, c.ID, t.ID), Task: t})
-	}
-	return items
-}
-
-func newContactItem(c Contact, addedMs int64) contactItem {
-	search := strings.ToLower(strings.Join([]string{c.FirstName, c.LastName, c.ContactName, c.Email, c.Phone}, " "))
+// newContactItem is the stored item of a contact, indexed under terms.
+func newContactItem(c Contact, addedMs int64, terms searchTerms) contactItem {
 	return contactItem{
-		Key:     contactKey(c.LocationID, c.ID),
-		GSI1PK:  listPK(c.LocationID),
-		GSI1SK:  OrderKey(addedMs, c.ID),
-		Search:  search,
-		Contact: c,
+		Key:          contactKey(c.LocationID, c.ID),
+		GSI1PK:       listPK(c.LocationID),
+		GSI1SK:       OrderKey(addedMs, c.ID),
+		contactIndex: contactIndex{Version: indexVersion, Keys: terms.indexKeys()},
+		Contact:      c,
 	}
 }
 
@@ -140,27 +143,6 @@ func (s *Contacts) OrderKeyOf(ctx context.Context, accountID, id string) (string
 	return item.GSI1SK, true, nil
 }
 
-// Put stores a contact. A new contact also counts in the account's total
-// (when the account has one; see Recount).
-func (s *Contacts) Put(ctx context.Context, c Contact, addedMs int64) error {
-	av, err := attributevalue.MarshalMap(newContactItem(c, addedMs))
-	if err != nil {
-		return fmt.Errorf("encode contact: %w", err)
-	}
-	out, err := s.table.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table.Name), Item: av, ReturnValues: types.ReturnValueAllOld})
-	if err != nil || len(out.Attributes) > 0 {
-		return err
-	}
-	// Without transactions the two writes are not atomic: a failure between
-	// them leaves the total one short until the next Recount.
-	cond := expression.AttributeExists(expression.Name(storage.AttrPK))
-	err = s.table.Update(ctx, totalKey(c.LocationID), expression.Add(expression.Name("total"), expression.Value(1)), &cond)
-	if storage.IsConditionFailed(err) {
-		return nil // no total kept yet: the list counts
-	}
-	return err
-}
-
 // The number of an account's contacts is kept in one item, so that a list
 // answers its total with one read instead of counting the whole account
 // (which grew with the account: docs/performance.md).
@@ -171,6 +153,10 @@ func totalKey(accountID string) storage.Key {
 type totalItem struct {
 	storage.Key
 	Total int `dynamodbav:"total"`
+	// SearchIndex is the indexVersion of the account's search index when
+	// every contact is indexed with it and the counters were recounted
+	// (Recount); until then searches read the account's contacts.
+	SearchIndex int `dynamodbav:"searchIndex,omitempty"`
 }
 
 // Total returns the account's number of contacts, and false when the
@@ -183,24 +169,21 @@ func (s *Contacts) Total(ctx context.Context, accountID string) (int, bool, erro
 	return item.Total, true, nil
 }
 
-// Recount counts the account's contacts and stores the total. Loaders call
-// it after writing contacts in bulk (BatchWriteItem cannot tell new contacts
-// from overwritten ones).
-func (s *Contacts) Recount(ctx context.Context, accountID string) error {
-	n, err := s.Count(ctx, accountID, "", "")
-	if err != nil {
-		return err
+// addToTotal adds delta to the account's kept total, when it has one.
+func (s *Contacts) addToTotal(ctx context.Context, accountID string, delta int) error {
+	cond := expression.AttributeExists(expression.Name(storage.AttrPK))
+	err := s.table.Update(ctx, totalKey(accountID), expression.Add(expression.Name("total"), expression.Value(delta)), &cond)
+	if storage.IsConditionFailed(err) {
+		return nil // no total kept yet: the list counts
 	}
-	return s.table.Put(ctx, totalItem{Key: totalKey(accountID), Total: n}, nil)
+	return err
 }
 
 // Page asks for up to Limit contacts of an account after the cursor After
-// (an order key; "" starts at the beginning) whose names, e-mail or phone
-// contain Query.
+// (an order key; "" starts at the beginning).
 type Page struct {
 	AccountID string
 	After     string
-	Query     string
 	Limit     int
 }
 
@@ -216,6 +199,9 @@ func (e Entry) AddedMs() int64 {
 	return ms
 }
 
+// idOf is the contact id in an order key.
+func idOf(orderKey string) string { return orderKey[14:] }
+
 // PageResult is one page and whether more matching contacts follow it.
 type PageResult struct {
 	Entries []Entry
@@ -224,50 +210,47 @@ type PageResult struct {
 
 // ListPage reads one page of the list order.
 func (s *Contacts) ListPage(ctx context.Context, p Page) (PageResult, error) {
-	in, err := s.listQuery(p.AccountID, p.After, p.Query, false)
+	in, err := s.listQuery(p.AccountID, p.After, false)
 	if err != nil {
 		return PageResult{}, err
 	}
-	if p.Query == "" {
-		// Without a filter every item read is a match: read one more than
-		// the page to learn whether another page follows.
-		in.Limit = aws.Int32(int32(p.Limit + 1))
+	// Read one more than the page to learn whether another page follows.
+	in.Limit = aws.Int32(int32(p.Limit + 1))
+	out, err := s.table.DB.Query(ctx, in)
+	if err != nil {
+		return PageResult{}, err
+	}
+	var items []contactItem
+	if err := attributevalue.UnmarshalListOfMaps(out.Items, &items); err != nil {
+		return PageResult{}, fmt.Errorf("decode contacts: %w", err)
 	}
 	var res PageResult
-	for {
-		out, err := s.table.DB.Query(ctx, in)
-		if err != nil {
-			return PageResult{}, err
+	for _, it := range items {
+		if len(res.Entries) == p.Limit {
+			res.More = true
+			break
 		}
-		var items []contactItem
-		if err := attributevalue.UnmarshalListOfMaps(out.Items, &items); err != nil {
-			return PageResult{}, fmt.Errorf("decode contacts: %w", err)
-		}
-		for _, it := range items {
-			if len(res.Entries) == p.Limit {
-				res.More = true
-				return res, nil
-			}
-			res.Entries = append(res.Entries, Entry{Contact: it.Contact, OrderKey: it.GSI1SK})
-		}
-		if out.LastEvaluatedKey == nil {
-			return res, nil
-		}
-		in.ExclusiveStartKey = out.LastEvaluatedKey
+		res.Entries = append(res.Entries, Entry{Contact: it.Contact, OrderKey: it.GSI1SK})
 	}
+	return res, nil
 }
 
-// Count returns how many of the account's contacts match query, in the
-// whole list (upTo "") or up to and including the order key upTo.
-func (s *Contacts) Count(ctx context.Context, accountID, query, upTo string) (int, error) {
-	in, err := s.listQuery(accountID, upTo, query, true)
+// Count returns how many contacts the account has, in the whole list (upTo
+// "") or up to and including the order key upTo.
+func (s *Contacts) Count(ctx context.Context, accountID, upTo string) (int, error) {
+	in, err := s.listQuery(accountID, upTo, true)
 	if err != nil {
 		return 0, err
 	}
 	in.Select = types.SelectCount
+	return countAll(ctx, s.table, in)
+}
+
+// countAll runs a Select COUNT query to its end.
+func countAll(ctx context.Context, t *storage.Table, in *dynamodb.QueryInput) (int, error) {
 	total := 0
 	for {
-		out, err := s.table.DB.Query(ctx, in)
+		out, err := t.DB.Query(ctx, in)
 		if err != nil {
 			return 0, err
 		}
@@ -279,31 +262,120 @@ func (s *Contacts) Count(ctx context.Context, accountID, query, upTo string) (in
 	}
 }
 
+// contactPages reads an account's contact items in list order, a page (of
+// at most 1 MB) at a time. It is a type rather than a function taking a
+// callback: the least-privilege check (internal/deploytest) follows a
+// callback into every function any caller passes, and the API's reads
+// would seem to make the writers' calls.
+type contactPages struct {
+	table *storage.Table
+	in    *dynamodb.QueryInput
+	done  bool
+}
+
+// listPages reads the account's contacts in list order (from the list
+// index, whose reads are eventually consistent).
+func (s *Contacts) listPages(accountID string) (*contactPages, error) {
+	in, err := s.listQuery(accountID, "", false)
+	if err != nil {
+		return nil, err
+	}
+	return &contactPages{table: s.table, in: in}, nil
+}
+
+// storedPages reads the account's contacts by id, with strongly consistent
+// reads: for counting them and indexing them, where a contact written a
+// moment ago must be seen as it is.
+func (s *Contacts) storedPages(accountID string) (*contactPages, error) {
+	key := contactKey(accountID, "")
+	expr, err := expression.NewBuilder().WithKeyCondition(expression.Key(storage.AttrPK).Equal(expression.Value(key.PK)).
+		And(expression.Key(storage.AttrSK).BeginsWith(key.SK))).Build()
+	if err != nil {
+		return nil, fmt.Errorf("build contacts query: %w", err)
+	}
+	return &contactPages{table: s.table, in: &dynamodb.QueryInput{
+		TableName:                 aws.String(s.table.Name),
+		KeyConditionExpression:    expr.KeyCondition(),
+		ExpressionAttributeNames:  expr.Names(),
+		ExpressionAttributeValues: expr.Values(),
+		ConsistentRead:            aws.Bool(true),
+		Limit:                     aws.Int32(walkPage),
+	}}, nil
+}
+
+// walkPage is the page of a walk through all of an account's contacts or
+// counters: small enough that each call stays short on a loaded engine.
+const walkPage = 500
+
+// eachStored calls fn with each page of the account's contacts, read as
+// storedPages reads them. Only the writers (Reindex, recount) call it: the
+// API's reads walk pages with next, which keeps the least-privilege check
+// from reaching fn's calls.
+func (s *Contacts) eachStored(ctx context.Context, accountID string, fn func([]contactItem) error) error {
+	pages, err := s.storedPages(accountID)
+	if err != nil {
+		return err
+	}
+	for {
+		items, ok, err := pages.next(ctx)
+		if err != nil || !ok {
+			return err
+		}
+		if err := fn(items); err != nil {
+			return err
+		}
+	}
+}
+
+// next returns the next page, and false after the last.
+func (p *contactPages) next(ctx context.Context) ([]contactItem, bool, error) {
+	if p.done {
+		return nil, false, nil
+	}
+	out, err := p.table.DB.Query(ctx, p.in)
+	if err != nil {
+		return nil, false, err
+	}
+	var items []contactItem
+	if err := attributevalue.UnmarshalListOfMaps(out.Items, &items); err != nil {
+		return nil, false, fmt.Errorf("decode contacts: %w", err)
+	}
+	p.in.ExclusiveStartKey = out.LastEvaluatedKey
+	p.done = out.LastEvaluatedKey == nil
+	return items, true, nil
+}
+
 // listQuery builds a query of the account's list order. With upTo false, the
 // bound is an exclusive lower bound (a cursor); with upTo true, an inclusive
 // upper bound (counting what precedes a cursor).
-func (s *Contacts) listQuery(accountID, bound, query string, upTo bool) (*dynamodb.QueryInput, error) {
-	keyCond := expression.Key(storage.AttrGSI1PK).Equal(expression.Value(listPK(accountID)))
+func (s *Contacts) listQuery(accountID, bound string, upTo bool) (*dynamodb.QueryInput, error) {
+	in, err := s.rangeQuery(storage.AttrGSI1PK, storage.AttrGSI1SK, listPK(accountID), bound, upTo)
+	if err != nil {
+		return nil, err
+	}
+	in.IndexName = aws.String(storage.IndexGSI1)
+	return in, nil
+}
+
+// rangeQuery builds a query of the partition pk (the attribute pkName,
+// sorted by skName) after bound, or with upTo up to and including it; an
+// empty bound bounds nothing.
+func (s *Contacts) rangeQuery(pkName, skName, pk, bound string, upTo bool) (*dynamodb.QueryInput, error) {
+	keyCond := expression.Key(pkName).Equal(expression.Value(pk))
 	if bound != "" {
 		if upTo {
-			keyCond = keyCond.And(expression.Key(storage.AttrGSI1SK).LessThanEqual(expression.Value(bound)))
+			keyCond = keyCond.And(expression.Key(skName).LessThanEqual(expression.Value(bound)))
 		} else {
-			keyCond = keyCond.And(expression.Key(storage.AttrGSI1SK).GreaterThan(expression.Value(bound)))
+			keyCond = keyCond.And(expression.Key(skName).GreaterThan(expression.Value(bound)))
 		}
 	}
-	b := expression.NewBuilder().WithKeyCondition(keyCond)
-	if query != "" {
-		b = b.WithFilter(expression.Contains(expression.Name("search"), strings.ToLower(query)))
-	}
-	expr, err := b.Build()
+	expr, err := expression.NewBuilder().WithKeyCondition(keyCond).Build()
 	if err != nil {
 		return nil, fmt.Errorf("build contacts query: %w", err)
 	}
 	return &dynamodb.QueryInput{
 		TableName:                 aws.String(s.table.Name),
-		IndexName:                 aws.String(storage.IndexGSI1),
 		KeyConditionExpression:    expr.KeyCondition(),
-		FilterExpression:          expr.Filter(),
 		ExpressionAttributeNames:  expr.Names(),
 		ExpressionAttributeValues: expr.Values(),
 	}, nil

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/bizplatform/api/areas/contacts/contactstore"
+	"github.com/bizplatform/api/shared/accounts"
+	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/validate"
+)
+
+// reindexContacts builds the contacts search index of one account or of
+// every account, on a table the API may be serving (contactstore.Reindex).
+// Each account is done when its line is printed; running the command again
+// skips what is done.
+func (c *cli) reindexContacts(ctx context.Context, args []string) error {
+	fs := c.flags("contacts reindex")
+	account := fs.String("account", "", "account id")
+	all := fs.Bool("all", false, "every account")
+	from := fs.String("from", "", "with --all: start at this account id (in id order), to resume")
+	rewrite := fs.Bool("rewrite", false, "write every contact's index items again, not only those not indexed yet")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if (*account == "") != *all {
+		return usageError{"contacts reindex", "it takes --account ID or --all"}
+	}
+	ids := []string{*account}
+	if *all {
+		var err error
+		if ids, err = accountIDs(ctx, c.deps.Table); err != nil {
+			return fmt.Errorf("list accounts: %w", err)
+		}
+		ids = slices.DeleteFunc(ids, func(id string) bool { return id < *from })
+	} else if msg := validate.IDProblem("account", *account); msg != "" {
+		return usageError{"contacts reindex", msg}
+	}
+	store := contactstore.NewContacts(c.deps.Table)
+	for _, id := range ids {
+		rep, err := store.Reindex(ctx, id, *rewrite)
+		if err != nil {
+			return fmt.Errorf("account %s: %w (run again to finish it; with --all, --from %s starts there)", id, err, id)
+		}
+		state := "searched through the index"
+		if !rep.Ready {
+			state = "not yet searched through the index: run again"
+		}
+		fmt.Fprintf(c.out, "account %s: %d contacts, %d indexed now (%d written meanwhile by the API); %d keys, %d counters corrected, %d changed meanwhile; %s\n",
+			id, rep.Contacts, rep.Indexed, rep.Overtaken, rep.Counters, rep.Changed, rep.RecountReport.Overtaken, state)
+	}
+	return nil
+}
+
+// scanner is the client's Scan, which only this command needs: listing the
+// accounts reads the whole table.
+type scanner interface {
+	Scan(ctx context.Context, in *dynamodb.ScanInput, opts ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error)
+}
+
+var _ scanner = (*dynamodb.Client)(nil)
+
+// accountIDs lists every account of the table, in id order.
+func accountIDs(ctx context.Context, table *storage.Table) ([]string, error) {
+	db, ok := table.DB.(scanner)
+	if !ok {
+		return nil, fmt.Errorf("the table's client cannot scan")
+	}
+	record := accounts.AccountKey("")
+	expr, err := expression.NewBuilder().
+		WithFilter(expression.Name(storage.AttrSK).Equal(expression.Value(record.SK))).
+		WithProjection(expression.NamesList(expression.Name("id"))).Build()
+	if err != nil {
+		return nil, err
+	}
+	in := &dynamodb.ScanInput{
+		TableName:                 aws.String(table.Name),
+		FilterExpression:          expr.Filter(),
+		ProjectionExpression:      expr.Projection(),
+		ExpressionAttributeNames:  expr.Names(),
+		ExpressionAttributeValues: expr.Values(),
+	}
+	var ids []string
+	p := dynamodb.NewScanPaginator(db, in)
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var found []struct {
+			ID string `dynamodbav:"id"`
+		}
+		if err := attributevalue.UnmarshalListOfMaps(page.Items, &found); err != nil {
+			return nil, fmt.Errorf("decode accounts: %w", err)
+		}
+		for _, f := range found {
+			ids = append(ids, f.ID)
+		}
+	}
+	slices.Sort(ids)
+	return ids, nil
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bizplatform/api/areas/contacts"
+	"github.com/bizplatform/api/internal/testenv"
+	"github.com/bizplatform/api/shared/app"
+)
+
+// previousReleaseContacts writes contacts as the release before the search
+// index stored them: contact items only, no index items, no counters.
+func previousReleaseContacts(t *testing.T, env *testenv.Env, account string, n int) {
+	t.Helper()
+	var items []any
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf("%sC%03d", account, i)
+		added := testenv.Start.Add(time.Duration(i) * time.Minute)
+		items = append(items, map[string]any{
+			"PK": "ACCOUNT#" + account, "SK": "CONTACT#" + id,
+			"GSI1PK": "CONTACTS#" + account, "GSI1SK": fmt.Sprintf("%013d#%s", added.UnixMilli(), id),
+			"id": id, "locationId": account, "firstName": []string{"Ann", "Bob", "Cy"}[i%3], "lastName": fmt.Sprintf("Lee%d", i),
+			"dateAdded": added.Format(time.RFC3339), "search": "ann lee", "tags": []string{}, "customFields": []any{}, "followers": []string{},
+		})
+	}
+	require.NoError(t, env.Table.BatchPut(t.Context(), items))
+}
+
+func TestContactsReindexIndexesTheContactsOfOneAccountOrOfAll(t *testing.T) {
+	table := testenv.NewTable(t)
+	counted, calls := testenv.CountingTable(t, table)
+	api := testenv.New(t, []app.Area{contacts.Area}, testenv.WithTable(counted))
+	c := ctl{t: t, env: map[string]string{"DYNAMODB_ENDPOINT": testenv.Endpoint(t), "TABLE_NAME": table.Name}}
+	for _, id := range []string{"acctOne", "acctTwo", "acctThree"} {
+		require.Equal(t, exitOK, first(c.run("accounts", "create", "--id", id, "--company", "coCli", "--name", id)))
+	}
+	previousReleaseContacts(t, api, "acctOne", 30)
+	previousReleaseContacts(t, api, "acctTwo", 6)
+	token, _ := api.Token(t, "acctOne")
+	search := func() (int, map[string]int) {
+		t.Helper()
+		calls.Take()
+		resp := api.Do(t, testenv.Request{Method: "GET", Path: "/contacts/?" + url.Values{"locationId": {"acctOne"}, "query": {"ann le"}}.Encode(), Token: token})
+		require.Equal(t, http.StatusOK, resp.Status)
+		var body struct {
+			Count int `json:"count"`
+		}
+		resp.JSON(t, &body)
+		return body.Count, calls.Take()
+	}
+
+	n, ops := search()
+	assert.Equal(t, 10, n, "before the index, a search reads the contacts and answers right")
+	assert.Equal(t, 2, ops["Query"], "the index partition, empty, and the contacts")
+
+	code, out, errOut := c.run("contacts", "reindex", "--account", "acctOne")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "account acctOne: 30 contacts, 30 indexed now")
+	assert.Contains(t, out, "searched through the index")
+
+	n, ops = search()
+	assert.Equal(t, 10, n)
+	assert.Equal(t, map[string]int{"UpdateItem": 1, "BatchGetItem": 2, "Query": 1}, ops, "admission, counters, the index, the page's contacts")
+
+	t.Run("run again, it has nothing left to index", func(t *testing.T) {
+		code, out, errOut := c.run("contacts", "reindex", "--account", "acctOne")
+		require.Equal(t, exitOK, code, errOut)
+		assert.Contains(t, out, "30 contacts, 0 indexed now")
+		assert.Contains(t, out, "0 counters corrected")
+	})
+	t.Run("--all does every account, in id order", func(t *testing.T) {
+		code, out, errOut := c.run("contacts", "reindex", "--all")
+		require.Equal(t, exitOK, code, errOut)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		require.Len(t, lines, 3, out)
+		assert.Contains(t, lines[0], "account acctOne: 30 contacts, 0 indexed now")
+		assert.Contains(t, lines[1], "account acctThree: 0 contacts")
+		assert.Contains(t, lines[2], "account acctTwo: 6 contacts, 6 indexed now")
+	})
+	t.Run("--from resumes --all at an account", func(t *testing.T) {
+		code, out, errOut := c.run("contacts", "reindex", "--all", "--from", "acctThree")
+		require.Equal(t, exitOK, code, errOut)
+		assert.NotContains(t, out, "acctOne")
+		assert.Contains(t, out, "acctTwo")
+	})
+	for _, tc := range []struct {
+		name string
+		args []string
+		msg  string
+	}{
+		{"neither an account nor --all", nil, "--account ID or --all"},
+		{"both an account and --all", []string{"--account", "acctOne", "--all"}, "--account ID or --all"},
+		{"a malformed account id", []string{"--account", "acct#1"}, "account must be an id"},
+	} {
+		t.Run(tc.name+" is refused", func(t *testing.T) {
+			code, _, errOut := c.run(append([]string{"contacts", "reindex"}, tc.args...)...)
+			assert.Equal(t, exitUsage, code)
+			assert.Contains(t, errOut, tc.msg)
+		})
+	}
+}
