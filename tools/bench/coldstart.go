@@ -65,6 +65,11 @@ type ColdStart struct {
 	HelloInitMs    float64 `json:"helloInitMs"`
 	GetItemInitMs  float64 `json:"getItemInitMs"`
 	FunctionInitMs float64 `json:"functionInitMs"`
+	// Baseline is the -baseline revision, whose function's first
+	// authenticated answer was timed in the same rounds.
+	Baseline            string  `json:"baseline,omitempty"`
+	BaselineFirstAuthMs float64 `json:"baselineFirstAuthMs,omitempty"`
+	BaselineAuthRatio   float64 `json:"baselineAuthRatio,omitempty"`
 }
 
 // runColdStart builds every function and the two yardsticks (hello world,
@@ -81,6 +86,7 @@ func runColdStart(args []string) error {
 	rounds := fs.Int("rounds", 13, "starts of each binary per function")
 	only := fs.String("area", "", "measure this function only (an area, or portal)")
 	arch := fs.String("arch", "native", "native: binaries for this machine; arm64: the Lambda's linux/arm64 binaries (under qemu-aarch64-static unless this machine runs them)")
+	baseline := fs.String("baseline", "", "a git revision (main, a commit) whose functions' first authenticated answers are timed in the same rounds: before/after figures")
 	_ = fs.Parse(args)
 	if err := c.init(); err != nil {
 		return err
@@ -91,23 +97,34 @@ func runColdStart(args []string) error {
 		return err
 	}
 	defer lab.close()
+	baseDir := ""
+	if *baseline != "" {
+		if baseDir, err = lab.buildRevision(c.root, *baseline, *arch); err != nil {
+			return err
+		}
+	}
 
 	var out []ColdStart
 	for _, fn := range lab.functions(*only) {
-		var hello, getItem, noToken, firstAuth []coldRun
+		var hello, getItem, noToken, firstAuth, baseAuth []coldRun
+		type step struct {
+			runs    *[]coldRun
+			bin     string
+			payload []byte
+		}
+		// One start of each, in turn, so that the machine's load falls on
+		// all alike.
+		steps := []step{
+			{&hello, "hello", fn.authed},
+			{&getItem, "getitem", fn.authed},
+			{&noToken, fn.dir, fn.anon},
+			{&firstAuth, fn.dir, fn.authed},
+		}
+		if baseDir != "" {
+			steps = append(steps, step{&baseAuth, filepath.Join(baseDir, fn.dir), fn.authed})
+		}
 		for i := 0; i < *rounds; i++ {
-			// One start of each, in turn, so that the machine's load
-			// falls on all four alike.
-			for _, step := range []struct {
-				runs    *[]coldRun
-				bin     string
-				payload []byte
-			}{
-				{&hello, "hello", fn.authed},
-				{&getItem, "getitem", fn.authed},
-				{&noToken, fn.dir, fn.anon},
-				{&firstAuth, fn.dir, fn.authed},
-			} {
+			for _, step := range steps {
 				run, err := lab.start(ctx, step.bin, step.payload)
 				if err != nil {
 					return fmt.Errorf("%s: %w", step.bin, err)
@@ -130,10 +147,17 @@ func runColdStart(args []string) error {
 		}
 		cs.Ratio = cs.NoTokenMs / cs.HelloMs
 		cs.AuthRatio = cs.FirstAuthMs / cs.GetItemMs
+		if baseDir != "" {
+			cs.Baseline, cs.BaselineFirstAuthMs = *baseline, medianOf(baseAuth, answerMs)
+			cs.BaselineAuthRatio = cs.BaselineFirstAuthMs / cs.GetItemMs
+		}
 		out = append(out, cs)
 		fmt.Printf("%-22s hello %6.1f  getitem %6.1f  no token %6.1f (x%.2f hello)  first auth %6.1f (x%.2f getitem, %s)  init: hello %.1f getitem %.1f function %.1f ms  %5.2f MB\n",
 			cs.Function, cs.HelloMs, cs.GetItemMs, cs.NoTokenMs, cs.Ratio, cs.FirstAuthMs, cs.AuthRatio, cs.FirstAuthStatuses,
 			cs.HelloInitMs, cs.GetItemInitMs, cs.FunctionInitMs, float64(cs.SizeBytes)/1e6)
+		if baseDir != "" {
+			fmt.Printf("%-22s %s: first auth %6.1f (x%.2f getitem, %s)\n", "", *baseline, cs.BaselineFirstAuthMs, cs.BaselineAuthRatio, statuses(baseAuth))
+		}
 	}
 	printColdSummary(out)
 	return c.save(coldStartFile(*arch), out)
@@ -153,20 +177,61 @@ func printColdSummary(out []ColdStart) {
 	if len(out) == 0 {
 		return
 	}
-	var auth, anon []float64
-	over := 0
-	for _, cs := range out {
-		auth = append(auth, cs.AuthRatio)
-		anon = append(anon, cs.Ratio)
-		if cs.AuthRatio > 1.3 {
-			over++
+	summary := func(what string, ratio func(ColdStart) float64) {
+		var xs []float64
+		over := 0
+		for _, cs := range out {
+			xs = append(xs, ratio(cs))
+			if ratio(cs) > 1.3 {
+				over++
+			}
 		}
+		sort.Float64s(xs)
+		fmt.Printf("%s: median %.2f (%.2f-%.2f), %d of %d functions above 1.3\n", what, median(xs), xs[0], xs[len(xs)-1], over, len(out))
 	}
-	sort.Float64s(auth)
-	sort.Float64s(anon)
-	fmt.Printf("first authenticated answer / getitem: median %.2f (%.2f-%.2f), %d of %d functions above 1.3\n",
-		median(auth), auth[0], auth[len(auth)-1], over, len(out))
-	fmt.Printf("first answer without a token / hello: median %.2f (%.2f-%.2f)\n", median(anon), anon[0], anon[len(anon)-1])
+	summary("first authenticated answer / getitem", func(cs ColdStart) float64 { return cs.AuthRatio })
+	if out[0].Baseline != "" {
+		summary(out[0].Baseline+"'s first authenticated answer / getitem", func(cs ColdStart) float64 { return cs.BaselineAuthRatio })
+	}
+	summary("first answer without a token / hello", func(cs ColdStart) float64 { return cs.Ratio })
+}
+
+// buildRevision builds the functions of a git revision of the repository
+// for arch, from an export of its tree, and returns their directory.
+func (l *coldLab) buildRevision(root, rev, arch string) (string, error) {
+	src := filepath.Join(l.tmp, "baseline")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		return "", err
+	}
+	archive := exec.Command("git", "archive", "--format=tar", rev)
+	archive.Dir = root
+	tar := exec.Command("tar", "-x", "-C", src)
+	pipe, err := archive.StdoutPipe()
+	if err != nil {
+		return "", err
+	}
+	tar.Stdin = pipe
+	if err := tar.Start(); err != nil {
+		return "", err
+	}
+	var stderr bytes.Buffer
+	archive.Stderr = &stderr
+	if err := archive.Run(); err != nil {
+		return "", fmt.Errorf("git archive %s: %v: %s", rev, err, stderr.Bytes())
+	}
+	if err := tar.Wait(); err != nil {
+		return "", fmt.Errorf("extract %s: %w", rev, err)
+	}
+	var pkgs []string
+	for _, fn := range l.fns {
+		pkgs = append(pkgs, "./functions/"+fn.dir)
+	}
+	goarch := ""
+	if arch == "arm64" {
+		goarch = "arm64"
+	}
+	dir := filepath.Join(l.tmp, "baseline-bin")
+	return dir, goBuild(src, dir, goarch, pkgs)
 }
 
 // coldLab is what every cold start runs against: the binaries, a dynalite
@@ -421,9 +486,13 @@ func (l *coldLab) start(ctx context.Context, bin string, payload []byte, extraEn
 		return coldRun{}, err
 	}
 	defer rt.Close()
-	argv := append(append([]string(nil), l.wrap...), filepath.Join(l.binDir, bin))
+	path := bin
+	if !filepath.IsAbs(bin) {
+		path = filepath.Join(l.binDir, bin)
+	}
+	argv := append(append([]string(nil), l.wrap...), path)
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = append(append([]string{"AWS_LAMBDA_RUNTIME_API=" + rt.Addr, "AWS_LAMBDA_FUNCTION_NAME=" + bin}, l.env...), extraEnv...)
+	cmd.Env = append(append([]string{"AWS_LAMBDA_RUNTIME_API=" + rt.Addr, "AWS_LAMBDA_FUNCTION_NAME=" + filepath.Base(bin)}, l.env...), extraEnv...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)

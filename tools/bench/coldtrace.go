@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -18,14 +19,15 @@ import (
 	"github.com/bizplatform/api/tools/perf"
 )
 
-// runColdTrace shows where a cold start's time goes, for the yardsticks and
-// each function's first authenticated answer: package initialisation
-// (GODEBUG=inittrace=1, runs of their own), the end of initialisation (the
-// first poll of the Runtime API), each DynamoDB call as the engine's side of
-// a proxy sees it (no delay added) with the TCP connections opened, and the
-// answer. Medians over the rounds, milliseconds from process start. The
-// proxy adds a hop to every call, so these runs are a little slower than
-// `bench coldstart`'s, which stay the reference figures.
+// runColdTrace shows where a cold start's time goes, for the two
+// yardsticks and each function's first authenticated answer, started in
+// turn as in runColdStart: package initialisation (GODEBUG=inittrace=1, in
+// runs of their own), the end of initialisation (the first poll of the
+// Runtime API), the DynamoDB calls as a proxy in front of the engine sees
+// them (no delay added) with the TCP connections opened to it, and the
+// answer. Each phase is a median of each round's own figure. The proxy adds
+// a hop to every call, so these runs are a little slower than
+// runColdStart's, which stay the reference figures.
 func runColdTrace(args []string) error {
 	var c common
 	fs := flag.NewFlagSet("coldtrace", flag.ExitOnError)
@@ -50,36 +52,32 @@ func runColdTrace(args []string) error {
 	defer wire.close()
 	lab.setEnv("DYNAMODB_ENDPOINT", wire.endpoint)
 
-	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	var largest []string
-	fmt.Fprintln(w, "binary\tpackage init\tinit end (first poll)\tfirst call at\tDynamoDB calls (start-end)\tconnections\tanswer\tlast call to answer\t")
 	for _, fn := range lab.functions(*only) {
-		for _, b := range []struct{ label, bin string }{
-			{"hello", "hello"}, {"getitem", "getitem"}, {catalog.FunctionName(fn.dir), fn.dir},
-		} {
-			var traced []tracedRun
-			var inits []initTrace
-			for i := 0; i < *rounds; i++ {
+		bins := []string{"hello", "getitem", fn.dir}
+		traced := make([][]tracedRun, len(bins))
+		inits := make([][]initTrace, len(bins))
+		for i := 0; i < *rounds; i++ {
+			for b, bin := range bins {
 				wire.take()
-				run, err := lab.start(ctx, b.bin, fn.authed)
+				run, err := lab.start(ctx, bin, fn.authed)
 				if err != nil {
-					return fmt.Errorf("%s: %w", b.bin, err)
+					return fmt.Errorf("%s: %w", bin, err)
 				}
 				calls, conns := wire.take()
-				traced = append(traced, tracedRun{coldRun: run, calls: calls, conns: conns})
-				run, err = lab.start(ctx, b.bin, fn.authed, "GODEBUG=inittrace=1")
+				traced[b] = append(traced[b], tracedRun{coldRun: run, calls: calls, conns: conns})
+				run, err = lab.start(ctx, bin, fn.authed, "GODEBUG=inittrace=1")
 				if err != nil {
-					return fmt.Errorf("%s: %w", b.bin, err)
+					return fmt.Errorf("%s: %w", bin, err)
 				}
 				wire.take()
-				inits = append(inits, parseInitTrace(run.Stderr))
-			}
-			printTrace(w, b.label, traced, inits)
-			if b.bin == fn.dir {
-				largest = append(largest, fmt.Sprintf("%s: %s", b.label, topInits(inits, 6)))
+				inits[b] = append(inits[b], parseInitTrace(run.Stderr))
 			}
 		}
-		_ = w.Flush()
+		name := catalog.FunctionName(fn.dir)
+		fmt.Printf("\n%s, %d rounds (ms; medians of each round's own figures):\n", name, *rounds)
+		printTrace(os.Stdout, []string{"hello", "getitem", name}, traced, inits)
+		largest = append(largest, fmt.Sprintf("%s: %s", name, topInits(inits[2], 6)))
 	}
 	fmt.Println("\npackage initialisation, the longest (ms, medians):")
 	for _, l := range largest {
@@ -96,14 +94,83 @@ type tracedRun struct {
 	conns []time.Time
 }
 
-func printTrace(w *tabwriter.Writer, label string, runs []tracedRun, inits []initTrace) {
-	var initClock []float64
-	for _, it := range inits {
-		initClock = append(initClock, it.total)
+// lastEnd is when the run's last DynamoDB call ended.
+func (r tracedRun) lastEnd() time.Time {
+	last := r.calls[0].End
+	for _, c := range r.calls {
+		if c.End.After(last) {
+			last = c.End
+		}
 	}
-	since := func(r tracedRun, t time.Time) float64 { return ms(t.Sub(r.Start)) }
-	// The calls' order can vary between rounds (concurrent calls); the
-	// figures are of the rounds with the most common sequence.
+	return last
+}
+
+// printTrace prints the phases of each binary's runs side by side, then
+// each binary's DynamoDB calls as round trips: concurrent calls joined by
+// "|", and in brackets the time between one round trip's end and the
+// next one's start (the code running in between).
+func printTrace(out io.Writer, labels []string, runs [][]tracedRun, inits [][]initTrace) {
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(w, "\t%s\t\n", strings.Join(labels, "\t"))
+	row := func(name string, f func(r tracedRun) (float64, bool)) {
+		cells := []string{name}
+		for _, rs := range runs {
+			var xs []float64
+			for _, r := range rs {
+				if x, ok := f(r); ok {
+					xs = append(xs, x)
+				}
+			}
+			if len(xs) == 0 {
+				cells = append(cells, "-")
+				continue
+			}
+			cells = append(cells, fmt.Sprintf("%.1f", median(xs)))
+		}
+		fmt.Fprintf(w, "%s\t\n", strings.Join(cells, "\t"))
+	}
+	cells := []string{"package init (inittrace, own runs)"}
+	for _, its := range inits {
+		var xs []float64
+		for _, it := range its {
+			xs = append(xs, it.total)
+		}
+		cells = append(cells, fmt.Sprintf("%.1f", median(xs)))
+	}
+	fmt.Fprintf(w, "%s\t\n", strings.Join(cells, "\t"))
+	row("start to end of init (first poll)", func(r tracedRun) (float64, bool) { return initMs(r.coldRun), true })
+	row("first poll to first DynamoDB call", func(r tracedRun) (float64, bool) {
+		if len(r.calls) == 0 {
+			return 0, false
+		}
+		return ms(r.calls[0].Start.Sub(r.InitEnd)), true
+	})
+	row("first call to last call's end", func(r tracedRun) (float64, bool) {
+		if len(r.calls) == 0 {
+			return 0, false
+		}
+		return ms(r.lastEnd().Sub(r.calls[0].Start)), true
+	})
+	row("last call's end (or first poll) to answer", func(r tracedRun) (float64, bool) {
+		if len(r.calls) == 0 {
+			return ms(r.Answered.Sub(r.InitEnd)), true
+		}
+		return ms(r.Answered.Sub(r.lastEnd())), true
+	})
+	row("start to answer", func(r tracedRun) (float64, bool) { return answerMs(r.coldRun), true })
+	row("connections opened to DynamoDB", func(r tracedRun) (float64, bool) { return float64(len(r.conns)), true })
+	_ = w.Flush()
+	for i, rs := range runs {
+		if seq := callSequence(rs); seq != "" {
+			fmt.Fprintf(out, "  %s calls: %s\n", labels[i], seq)
+		}
+	}
+}
+
+// callSequence describes the runs' DynamoDB calls, for the rounds that made
+// the most common sequence: each call's duration (median), concurrent calls
+// joined by "|", the gaps between round trips in brackets.
+func callSequence(runs []tracedRun) string {
 	byOps := map[string][]tracedRun{}
 	var order []string
 	for _, r := range runs {
@@ -113,58 +180,51 @@ func printTrace(w *tabwriter.Writer, label string, runs []tracedRun, inits []ini
 		}
 		byOps[ops] = append(byOps[ops], r)
 	}
-	common := byOps[order[0]]
+	common := order[0]
 	for _, ops := range order[1:] {
-		if len(byOps[ops]) > len(common) {
-			common = byOps[ops]
+		if len(byOps[ops]) > len(byOps[common]) {
+			common = ops
 		}
 	}
-	var calls []string
-	firstCall, lastEnd := "-", "-"
-	if n := len(common[0].calls); n > 0 {
-		for i := 0; i < n; i++ {
-			start := medianRuns(common, func(r tracedRun) float64 { return since(r, r.calls[i].Start) })
-			end := medianRuns(common, func(r tracedRun) float64 { return since(r, r.calls[i].End) })
-			calls = append(calls, fmt.Sprintf("%s %.1f-%.1f", common[0].calls[i].Op, start, end))
-		}
-		firstCall = fmt.Sprintf("%.1f", medianRuns(common, func(r tracedRun) float64 { return since(r, r.calls[0].Start) }))
-		lastEnd = fmt.Sprintf("%.1f", medianRuns(common, func(r tracedRun) float64 {
-			last := r.calls[0].End
-			for _, c := range r.calls {
-				if c.End.After(last) {
-					last = c.End
+	rs := byOps[common]
+	if len(rs[0].calls) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	groupEnd := rs[0].calls[0].End
+	for i, c := range rs[0].calls {
+		dur := medianRuns(rs, func(r tracedRun) float64 { return ms(r.calls[i].End.Sub(r.calls[i].Start)) })
+		switch {
+		case i == 0:
+		case c.Start.Before(groupEnd):
+			b.WriteString(" | ")
+		default:
+			gap := medianRuns(rs, func(r tracedRun) float64 {
+				end := r.calls[0].End
+				for _, p := range r.calls[:i] {
+					if p.End.After(end) {
+						end = p.End
+					}
 				}
-			}
-			return ms(r.Answered.Sub(last))
-		}))
-	}
-	var conns []string
-	for i := range common[0].conns {
-		if i >= 4 {
-			conns = append(conns, "...")
-			break
+				return ms(r.calls[i].Start.Sub(end))
+			})
+			fmt.Fprintf(&b, " [%.1f] ", gap)
 		}
-		conns = append(conns, fmt.Sprintf("%.1f", medianRuns(common, func(r tracedRun) float64 {
-			if i >= len(r.conns) {
-				return since(r, r.Answered)
+		if c.End.After(groupEnd) {
+			groupEnd = c.End
+		}
+		fmt.Fprintf(&b, "%s %.1f", c.Op, dur)
+	}
+	if len(rs) < len(runs) {
+		var other []string
+		for _, ops := range order {
+			if ops != common {
+				other = append(other, fmt.Sprintf("%d× %s", len(byOps[ops]), ops))
 			}
-			return since(r, r.conns[i])
-		})))
+		}
+		fmt.Fprintf(&b, " (%d of %d rounds; the others: %s)", len(rs), len(runs), strings.Join(other, "; "))
 	}
-	if len(conns) == 0 {
-		conns = []string{"-"}
-	}
-	callText := strings.Join(calls, ", ")
-	if callText == "" {
-		callText = "-"
-	}
-	fmt.Fprintf(w, "%s\t%.1f\t%.1f\t%s\t%s\t%s\t%.1f\t%s\t\n", label, median(initClock),
-		medianRuns(runs, func(r tracedRun) float64 { return initMs(r.coldRun) }),
-		firstCall, callText, strings.Join(conns, " "),
-		medianRuns(runs, func(r tracedRun) float64 { return answerMs(r.coldRun) }), lastEnd)
-	if n := len(runs) - len(common); n > 0 {
-		fmt.Fprintf(w, "\t\t\t\t(%d of %d rounds made their calls in another order)\t\t\t\t\n", n, len(runs))
-	}
+	return b.String()
 }
 
 func medianRuns(runs []tracedRun, f func(tracedRun) float64) float64 {
