@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,7 +23,7 @@ import (
 // runColdTrace shows where a cold start's time goes, for the two
 // yardsticks and each function's first authenticated answer, started in
 // turn as in runColdStart: package initialisation (GODEBUG=inittrace=1, in
-// runs of their own), the end of initialisation (the first poll of the
+// runs of their own, which also count garbage collections), the end of initialisation (the first poll of the
 // Runtime API), the DynamoDB calls as a proxy in front of the engine sees
 // them (no delay added) with the TCP connections opened to it, and the
 // answer. Each phase is a median of each round's own figure. The proxy adds
@@ -66,7 +67,7 @@ func runColdTrace(args []string) error {
 				}
 				calls, conns := wire.take()
 				traced[b] = append(traced[b], tracedRun{coldRun: run, calls: calls, conns: conns})
-				run, err = lab.start(ctx, bin, fn.authed, "GODEBUG=inittrace=1")
+				run, err = lab.start(ctx, bin, fn.authed, "GODEBUG=inittrace=1,gctrace=1")
 				if err != nil {
 					return fmt.Errorf("%s: %w", bin, err)
 				}
@@ -136,6 +137,15 @@ func printTrace(out io.Writer, labels []string, runs [][]tracedRun, inits [][]in
 			xs = append(xs, it.total)
 		}
 		cells = append(cells, fmt.Sprintf("%.1f", median(xs)))
+	}
+	fmt.Fprintf(w, "%s\t\n", strings.Join(cells, "\t"))
+	cells = []string{"garbage collections (gctrace, same runs)"}
+	for _, its := range inits {
+		var xs []float64
+		for _, it := range its {
+			xs = append(xs, float64(it.gcs))
+		}
+		cells = append(cells, fmt.Sprintf("%.0f", median(xs)))
 	}
 	fmt.Fprintf(w, "%s\t\n", strings.Join(cells, "\t"))
 	row("start to end of init (first poll)", func(r tracedRun) (float64, bool) { return initMs(r.coldRun), true })
@@ -240,6 +250,9 @@ func medianRuns(runs []tracedRun, f func(tracedRun) float64) float64 {
 type initTrace struct {
 	total float64
 	pkgs  map[string]float64
+	// gcs is the number of garbage collections before the answer
+	// (GODEBUG=gctrace=1).
+	gcs int
 }
 
 // parseInitTrace reads lines such as
@@ -249,6 +262,10 @@ func parseInitTrace(stderr string) initTrace {
 	it := initTrace{pkgs: map[string]float64{}}
 	for _, line := range strings.Split(stderr, "\n") {
 		f := strings.Fields(line)
+		if len(f) > 2 && f[0] == "gc" && strings.HasPrefix(f[2], "@") {
+			it.gcs++
+			continue
+		}
 		if len(f) < 7 || f[0] != "init" || f[6] != "clock," {
 			continue
 		}
@@ -322,13 +339,16 @@ func startWireTrace(upstream string) (*wireTrace, error) {
 	return w, nil
 }
 
-// take returns the calls and connections seen so far and forgets them.
+// take returns the DynamoDB calls and the connections seen so far and
+// forgets them. Requests that are no API call (storage.Preconnect's GET of
+// the endpoint's root) are left out.
 func (w *wireTrace) take() ([]perf.Call, []time.Time) {
 	w.mu.Lock()
 	conns := w.conns
 	w.conns = nil
 	w.mu.Unlock()
-	return w.proxy.Take(), conns
+	calls := slices.DeleteFunc(w.proxy.Take(), func(c perf.Call) bool { return c.Op == "" })
+	return calls, conns
 }
 
 func (w *wireTrace) close() { _ = w.srv.Close() }
