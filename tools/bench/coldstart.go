@@ -65,11 +65,16 @@ type ColdStart struct {
 	HelloInitMs    float64 `json:"helloInitMs"`
 	GetItemInitMs  float64 `json:"getItemInitMs"`
 	FunctionInitMs float64 `json:"functionInitMs"`
+	// CPU time of the runs (see coldRun.CPU).
+	GetItemCPUMs   float64 `json:"getItemCpuMs"`
+	FirstAuthCPUMs float64 `json:"firstAuthCpuMs"`
 	// Baseline is the -baseline revision, whose function's first
 	// authenticated answer was timed in the same rounds.
 	Baseline            string  `json:"baseline,omitempty"`
 	BaselineFirstAuthMs float64 `json:"baselineFirstAuthMs,omitempty"`
 	BaselineAuthRatio   float64 `json:"baselineAuthRatio,omitempty"`
+	BaselineCPUMs       float64 `json:"baselineFirstAuthCpuMs,omitempty"`
+	TLS                 bool    `json:"tls,omitempty"`
 }
 
 // runColdStart builds every function and the two yardsticks (hello world,
@@ -86,6 +91,7 @@ func runColdStart(args []string) error {
 	rounds := fs.Int("rounds", 13, "starts of each binary per function")
 	only := fs.String("area", "", "measure this function only (an area, or portal)")
 	arch := fs.String("arch", "native", "native: binaries for this machine; arm64: the Lambda's linux/arm64 binaries (under qemu-aarch64-static unless this machine runs them)")
+	useTLS := fs.Bool("tls", false, "reach the engine over HTTPS, as Lambda reaches DynamoDB (each connection costs a TLS handshake)")
 	baseline := fs.String("baseline", "", "a git revision (main, a commit) whose functions' first authenticated answers are timed in the same rounds: before/after figures")
 	_ = fs.Parse(args)
 	if err := c.init(); err != nil {
@@ -97,6 +103,11 @@ func runColdStart(args []string) error {
 		return err
 	}
 	defer lab.close()
+	if *useTLS {
+		if err := lab.serveTLS(); err != nil {
+			return err
+		}
+	}
 	baseDir := ""
 	if *baseline != "" {
 		if baseDir, err = lab.buildRevision(c.root, *baseline, *arch); err != nil {
@@ -144,19 +155,21 @@ func runColdStart(args []string) error {
 			HelloMs: medianOf(hello, answerMs), GetItemMs: medianOf(getItem, answerMs),
 			NoTokenMs: medianOf(noToken, answerMs), FirstAuthMs: medianOf(firstAuth, answerMs), FirstAuthStatuses: statuses(firstAuth),
 			HelloInitMs: medianOf(hello, initMs), GetItemInitMs: medianOf(getItem, initMs), FunctionInitMs: medianOf(firstAuth, initMs),
+			GetItemCPUMs: medianOf(getItem, cpuMs), FirstAuthCPUMs: medianOf(firstAuth, cpuMs), TLS: *useTLS,
 		}
 		cs.Ratio = cs.NoTokenMs / cs.HelloMs
 		cs.AuthRatio = cs.FirstAuthMs / cs.GetItemMs
 		if baseDir != "" {
 			cs.Baseline, cs.BaselineFirstAuthMs = *baseline, medianOf(baseAuth, answerMs)
 			cs.BaselineAuthRatio = cs.BaselineFirstAuthMs / cs.GetItemMs
+			cs.BaselineCPUMs = medianOf(baseAuth, cpuMs)
 		}
 		out = append(out, cs)
-		fmt.Printf("%-22s hello %6.1f  getitem %6.1f  no token %6.1f (x%.2f hello)  first auth %6.1f (x%.2f getitem, %s)  init: hello %.1f getitem %.1f function %.1f ms  %5.2f MB\n",
+		fmt.Printf("%-22s hello %6.1f  getitem %6.1f  no token %6.1f (x%.2f hello)  first auth %6.1f (x%.2f getitem, %s)  init: hello %.1f getitem %.1f function %.1f  CPU: getitem %.1f first auth %.1f ms  %5.2f MB\n",
 			cs.Function, cs.HelloMs, cs.GetItemMs, cs.NoTokenMs, cs.Ratio, cs.FirstAuthMs, cs.AuthRatio, cs.FirstAuthStatuses,
-			cs.HelloInitMs, cs.GetItemInitMs, cs.FunctionInitMs, float64(cs.SizeBytes)/1e6)
+			cs.HelloInitMs, cs.GetItemInitMs, cs.FunctionInitMs, cs.GetItemCPUMs, cs.FirstAuthCPUMs, float64(cs.SizeBytes)/1e6)
 		if baseDir != "" {
-			fmt.Printf("%-22s %s: first auth %6.1f (x%.2f getitem, %s)\n", "", *baseline, cs.BaselineFirstAuthMs, cs.BaselineAuthRatio, statuses(baseAuth))
+			fmt.Printf("%-22s %s: first auth %6.1f (x%.2f getitem, %s)  CPU %.1f ms\n", "", *baseline, cs.BaselineFirstAuthMs, cs.BaselineAuthRatio, statuses(baseAuth), cs.BaselineCPUMs)
 		}
 	}
 	printColdSummary(out)
@@ -190,8 +203,10 @@ func printColdSummary(out []ColdStart) {
 		fmt.Printf("%s: median %.2f (%.2f-%.2f), %d of %d functions above 1.3\n", what, median(xs), xs[0], xs[len(xs)-1], over, len(out))
 	}
 	summary("first authenticated answer / getitem", func(cs ColdStart) float64 { return cs.AuthRatio })
+	summary("  in CPU time", func(cs ColdStart) float64 { return cs.FirstAuthCPUMs / cs.GetItemCPUMs })
 	if out[0].Baseline != "" {
 		summary(out[0].Baseline+"'s first authenticated answer / getitem", func(cs ColdStart) float64 { return cs.BaselineAuthRatio })
+		summary("  in CPU time", func(cs ColdStart) float64 { return cs.BaselineCPUMs / cs.GetItemCPUMs })
 	}
 	summary("first answer without a token / hello", func(cs ColdStart) float64 { return cs.Ratio })
 }
@@ -244,6 +259,8 @@ type coldLab struct {
 	eng    *engine
 	fns    []coldFunction
 	tmp    string
+	// closers stop what the lab started besides the engine.
+	closers []func()
 }
 
 // coldFunction is one function and the events of its cold starts.
@@ -423,6 +440,9 @@ func (l *coldLab) functions(only string) []coldFunction {
 }
 
 func (l *coldLab) close() {
+	for _, c := range l.closers {
+		c()
+	}
 	if l.eng != nil {
 		l.eng.stop()
 	}
@@ -456,9 +476,15 @@ type coldRun struct {
 	Answered time.Time
 	Status   int
 	Stderr   string
+	// CPU is the process's CPU time (user and system; under an emulator,
+	// the emulator's, translation included), until it was stopped after
+	// answering: the work, where wall time also holds the waits for a
+	// busy machine's cores.
+	CPU time.Duration
 }
 
 func answerMs(r coldRun) float64 { return ms(r.Answered.Sub(r.Start)) }
+func cpuMs(r coldRun) float64    { return ms(r.CPU) }
 func initMs(r coldRun) float64   { return ms(r.InitEnd.Sub(r.Start)) }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -534,6 +560,7 @@ func (l *coldLab) start(ctx context.Context, bin string, payload []byte, extraEn
 	_ = cmd.Process.Kill()
 	<-exited
 	run.Stderr = stderr.String()
+	run.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	return run, nil
 }
 

@@ -36,6 +36,7 @@ func runColdTrace(args []string) error {
 	rounds := fs.Int("rounds", 9, "starts of each binary per function (and as many with inittrace)")
 	only := fs.String("area", "", "trace this function only (an area, or portal)")
 	arch := fs.String("arch", "native", "native or arm64, as for coldstart")
+	useTLS := fs.Bool("tls", false, "reach the engine over HTTPS, as for coldstart")
 	_ = fs.Parse(args)
 	if err := c.init(); err != nil {
 		return err
@@ -52,6 +53,11 @@ func runColdTrace(args []string) error {
 	}
 	defer wire.close()
 	lab.setEnv("DYNAMODB_ENDPOINT", wire.endpoint)
+	if *useTLS {
+		if err := lab.serveTLS(); err != nil {
+			return err
+		}
+	}
 
 	var largest []string
 	for _, fn := range lab.functions(*only) {
@@ -168,6 +174,7 @@ func printTrace(out io.Writer, labels []string, runs [][]tracedRun, inits [][]in
 		return ms(r.Answered.Sub(r.lastEnd())), true
 	})
 	row("start to answer", func(r tracedRun) (float64, bool) { return answerMs(r.coldRun), true })
+	row("CPU time", func(r tracedRun) (float64, bool) { return cpuMs(r.coldRun), true })
 	row("connections opened to DynamoDB", func(r tracedRun) (float64, bool) { return float64(len(r.conns)), true })
 	_ = w.Flush()
 	for i, rs := range runs {
