@@ -77,7 +77,7 @@ type ColdStart struct {
 	// BaselineDiffMs is the median over the rounds of each round's first
 	// authenticated answer minus the baseline's.
 	BaselineDiffMs float64 `json:"baselineDiffMs,omitempty"`
-	TLS                 bool    `json:"tls,omitempty"`
+	TLS            bool    `json:"tls,omitempty"`
 }
 
 // runColdStart builds every function and the two yardsticks (hello world,
