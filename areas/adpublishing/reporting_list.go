@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"regexp"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/bizplatform/api/areas/internal/request"
@@ -28,7 +29,8 @@ const MaxRangeDays = 366
 
 const dateLayout = "2006-01-02"
 
-var datePattern = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+// datePattern is compiled on first use, not at every cold start.
+var datePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`) })
 
 // ReportingListResponse is the answer: the request's selection, one row per
 // campaign or ad group that has reporting rows in the range, and the totals
@@ -104,7 +106,7 @@ func parseDate(v *validate.Errors, q httpio.Query, name string) (time.Time, bool
 	if s == "" {
 		return time.Time{}, false
 	}
-	if !datePattern.MatchString(s) {
+	if !datePattern().MatchString(s) {
 		v.Addf("%s must be a date in the form YYYY-MM-DD", name)
 		return time.Time{}, false
 	}

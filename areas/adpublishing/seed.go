@@ -107,7 +107,7 @@ func checkEntity(name, status string, daily []DailyMetrics) error {
 	}
 	days := map[string]bool{}
 	for _, m := range daily {
-		if _, err := time.Parse(dateLayout, m.Date); err != nil || !datePattern.MatchString(m.Date) {
+		if _, err := time.Parse(dateLayout, m.Date); err != nil || !datePattern().MatchString(m.Date) {
 			return fmt.Errorf("daily date %q is not a YYYY-MM-DD date", m.Date)
 		}
 		if days[m.Date] {

@@ -3,15 +3,21 @@ package brandboards
 import (
 	"regexp"
 	"strconv"
+	"sync"
 )
 
 // The notations a color is given in. Only their form is checked, not that
-// the four notations denote the same color.
+// the four notations denote the same color. Compiled on first use, not at
+// every cold start.
 var (
-	hexPattern  = regexp.MustCompile(`^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
-	hexaPattern = regexp.MustCompile(`^#[0-9a-fA-F]{8}$`)
-	rgbPattern  = regexp.MustCompile(`^rgb\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)$`)
-	rgbaPattern = regexp.MustCompile(`^rgba\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d*\.?\d+)\s*\)$`)
+	hexPattern  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`) })
+	hexaPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#[0-9a-fA-F]{8}$`) })
+	rgbPattern  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^rgb\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)$`)
+	})
+	rgbaPattern = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^rgba\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d*\.?\d+)\s*\)$`)
+	})
 )
 
 // Violation texts, after the field path.
@@ -22,16 +28,16 @@ const (
 	rgbaRule = "must be rgba(r, g, b, a) with r, g and b from 0 to 255 and a from 0 to 1 (for example rgba(255, 87, 51, 1))"
 )
 
-func isHex(s string) bool  { return hexPattern.MatchString(s) }
-func isHexa(s string) bool { return hexaPattern.MatchString(s) }
+func isHex(s string) bool  { return hexPattern().MatchString(s) }
+func isHexa(s string) bool { return hexaPattern().MatchString(s) }
 
 func isRGB(s string) bool {
-	m := rgbPattern.FindStringSubmatch(s)
+	m := rgbPattern().FindStringSubmatch(s)
 	return m != nil && channels(m[1:4])
 }
 
 func isRGBA(s string) bool {
-	m := rgbaPattern.FindStringSubmatch(s)
+	m := rgbaPattern().FindStringSubmatch(s)
 	if m == nil || !channels(m[1:4]) {
 		return false
 	}

@@ -1,6 +1,9 @@
 package payments
 
-import "regexp"
+import (
+	"regexp"
+	"sync"
+)
 
 // Gateways a white-label provider can be built on (the public API's values).
 const (
@@ -14,8 +17,9 @@ var gateways = []string{GatewayAuthorizeNet, GatewayNMI}
 const maxUniqueNameLen = 64
 
 // uniqueNamePattern: lowercase letters and hyphens, starting and ending with
-// a letter (a single letter is a valid name).
-var uniqueNamePattern = regexp.MustCompile(`^[a-z](?:[a-z-]*[a-z])?$`)
+// a letter (a single letter is a valid name). Compiled on first use, not at
+// every cold start.
+var uniqueNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z](?:[a-z-]*[a-z])?$`) })
 
 // uniqueNameProblem returns why name is not a valid uniqueName, or "".
 func uniqueNameProblem(name string) string {
@@ -24,7 +28,7 @@ func uniqueNameProblem(name string) string {
 		return "uniqueName is required"
 	case len(name) > maxUniqueNameLen:
 		return "uniqueName must be at most 64 characters long"
-	case !uniqueNamePattern.MatchString(name):
+	case !uniqueNamePattern().MatchString(name):
 		return "uniqueName must contain only lowercase letters and hyphens, and start and end with a letter"
 	default:
 		return ""

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -78,10 +79,11 @@ func checkCountries(v *validate.Errors, countries []Country) {
 	}
 }
 
-var currencyPattern = regexp.MustCompile(`^[A-Z]{3}$`)
+// currencyPattern is compiled on first use, not at every cold start.
+var currencyPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{3}$`) })
 
 func checkCurrency(v *validate.Errors, currency string) {
-	v.Check(currencyPattern.MatchString(currency), "currency must be a three-letter ISO 4217 code such as USD")
+	v.Check(currencyPattern().MatchString(currency), "currency must be a three-letter ISO 4217 code such as USD")
 }
 
 // maxNumber bounds amounts, condition bounds and fee percentages: far

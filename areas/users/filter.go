@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/httpio"
@@ -97,7 +98,8 @@ func parseEmails(v *validate.Errors, raw string) []string {
 	return emails
 }
 
-var digits = regexp.MustCompile(`^[0-9]{1,9}$`)
+// digits is compiled on first use, not at every cold start.
+var digits = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{1,9}$`) })
 
 // parseCount reads a whole number written as a string ("25"), or def when
 // absent.
@@ -106,7 +108,7 @@ func parseCount(v *validate.Errors, field string, raw *string, def, min, max int
 		return def
 	}
 	value := strings.TrimSpace(*raw)
-	if !digits.MatchString(value) {
+	if !digits().MatchString(value) {
 		v.Addf(`%s must be a whole number written as a string, such as "%d"`, field, def)
 		return def
 	}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/httpio"
@@ -192,8 +193,9 @@ func (f *fields) positive(name string, n *float64, max float64) {
 // Call transfer.
 
 // transferNumber is the public API's rule for transferToValue: "+", the
-// country code and number, digits only, 11 to 16 characters in all.
-var transferNumber = regexp.MustCompile(`^\+[0-9]{10,15}$`)
+// country code and number, digits only, 11 to 16 characters in all. The
+// regular expressions are compiled on first use, not at every cold start.
+var transferNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\+[0-9]{10,15}$`) })
 
 type callTransferParams struct {
 	TriggerPrompt      *string `json:"triggerPrompt"`
@@ -213,7 +215,7 @@ func parseCallTransfer(v *validate.Errors, raw json.RawMessage) Parameters {
 	if v.Required(f.at("transferToType"), p.TransferToType) && v.OneOf(f.at("transferToType"), *p.TransferToType, "number") {
 		f.out["transferToType"] = *p.TransferToType
 	}
-	if v.Required(f.at("transferToValue"), p.TransferToValue) && v.Check(transferNumber.MatchString(*p.TransferToValue),
+	if v.Required(f.at("transferToValue"), p.TransferToValue) && v.Check(transferNumber().MatchString(*p.TransferToValue),
 		f.at("transferToValue")+" must be a phone number: + then the country code and number, digits only, 11 to 16 characters (e.g. +12345678901)") {
 		f.out["transferToValue"] = *p.TransferToValue
 	}
@@ -480,7 +482,7 @@ func parseAPIDetails(v *validate.Errors, raw json.RawMessage, path string) (Para
 }
 
 // headerName is an HTTP field name (RFC 9110 token).
-var headerName = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+var headerName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$") })
 
 func parseHeaders(v *validate.Errors, raw json.RawMessage, path string) []any {
 	items, ok := decodeList(v, raw, path)
@@ -499,7 +501,7 @@ func parseHeaders(v *validate.Errors, raw json.RawMessage, path string) []any {
 		f := newFields(v, at)
 		if f.text("key", h.Key, maxHeaderKeyLen) {
 			key := *h.Key
-			if v.Check(headerName.MatchString(key), f.at("key")+" must be an HTTP header name (letters, digits and !#$%&'*+-.^_`|~)") {
+			if v.Check(headerName().MatchString(key), f.at("key")+" must be an HTTP header name (letters, digits and !#$%&'*+-.^_`|~)") {
 				v.Check(!seen[strings.ToLower(key)], fmt.Sprintf("%s repeats the header %s", f.at("key"), key))
 				seen[strings.ToLower(key)] = true
 			}

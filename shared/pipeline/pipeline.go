@@ -238,7 +238,9 @@ func (p *pipeline) recentlyRefused(accountID string) bool {
 	return ok && p.opts.Clock.Now().Before(until.(time.Time))
 }
 
-var tooLarge = &apierror.Error{Code: apierror.CodePayloadTooLarge, Message: fmt.Sprintf("The request body exceeds the limit of %d bytes", MaxBodyBytes)}
+// tooLarge is built without fmt, whose first use at every cold start costs
+// more than the rest of this package's initialisation.
+var tooLarge = &apierror.Error{Code: apierror.CodePayloadTooLarge, Message: "The request body exceeds the limit of " + strconv.Itoa(MaxBodyBytes) + " bytes"}
 
 // limitBody reads the whole body (at most MaxBodyBytes) so that an oversized
 // body is refused before anything else looks at it.

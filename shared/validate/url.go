@@ -310,7 +310,7 @@ func parseIPv4Loose(s string) (netip.Addr, bool) {
 // address: one in a special-purpose range, and, for IPv6, anything outside
 // global unicast space (2000::/3). host is how the URL wrote it.
 func addressProblem(host string, addr netip.Addr) string {
-	for _, r := range specialRanges {
+	for _, r := range specialRanges() {
 		if r.prefix.Contains(addr) {
 			why := fmt.Sprintf("its host %s is %s (%s)", clipText(host), r.what, r.prefix)
 			if v4, ok := embeddedIPv4(addr); ok {
@@ -319,13 +319,11 @@ func addressProblem(host string, addr netip.Addr) string {
 			return why
 		}
 	}
-	if addr.Is6() && !globalUnicast6.Contains(addr) {
+	if addr.Is6() && !transitionRanges().globalUnicast6.Contains(addr) {
 		return fmt.Sprintf("its host %s is not a global unicast IPv6 address", clipText(host))
 	}
 	return ""
 }
-
-var globalUnicast6 = netip.MustParsePrefix("2000::/3")
 
 // embeddedIPv4 returns the IPv4 address an IPv6 address of a transition
 // range carries, to say where it really leads.
@@ -335,26 +333,37 @@ func embeddedIPv4(addr netip.Addr) (netip.Addr, bool) {
 	}
 	b := addr.As16()
 	last := func(i int) netip.Addr { return netip.AddrFrom4([4]byte{b[i], b[i+1], b[i+2], b[i+3]}) }
+	t := transitionRanges()
 	switch {
-	case addr.Is4In6(), compatible6.Contains(addr), translated6.Contains(addr), nat64.Contains(addr), nat64Local.Contains(addr):
+	case addr.Is4In6(), t.compatible6.Contains(addr), t.translated6.Contains(addr), t.nat64.Contains(addr), t.nat64Local.Contains(addr):
 		return last(12), true
-	case sixToFour.Contains(addr): // 2002:AABB:CCDD::
+	case t.sixToFour.Contains(addr): // 2002:AABB:CCDD::
 		return last(2), true
-	case teredo.Contains(addr): // the client's address, inverted
+	case t.teredo.Contains(addr): // the client's address, inverted
 		return netip.AddrFrom4([4]byte{^b[12], ^b[13], ^b[14], ^b[15]}), true
 	}
 	return netip.Addr{}, false
 }
 
-// The IPv6 ranges that carry an IPv4 address.
-var (
-	compatible6 = prefix("::/96")
-	translated6 = prefix("::ffff:0:0:0/96")
-	nat64       = prefix("64:ff9b::/96")
-	nat64Local  = prefix("64:ff9b:1::/48")
-	sixToFour   = prefix("2002::/16")
-	teredo      = prefix("2001::/32")
-)
+// ipv6Ranges are the IPv6 ranges that carry an IPv4 address, and global
+// unicast space.
+type ipv6Ranges struct {
+	compatible6, translated6, nat64, nat64Local, sixToFour, teredo, globalUnicast6 netip.Prefix
+}
+
+// transitionRanges, like specialRanges, are parsed on first use, not at
+// every cold start.
+var transitionRanges = sync.OnceValue(func() ipv6Ranges {
+	return ipv6Ranges{
+		compatible6:    prefix("::/96"),
+		translated6:    prefix("::ffff:0:0:0/96"),
+		nat64:          prefix("64:ff9b::/96"),
+		nat64Local:     prefix("64:ff9b:1::/48"),
+		sixToFour:      prefix("2002::/16"),
+		teredo:         prefix("2001::/32"),
+		globalUnicast6: prefix("2000::/3"),
+	}
+})
 
 func prefix(s string) netip.Prefix { return netip.MustParsePrefix(s) }
 
@@ -371,50 +380,52 @@ type specialRange struct {
 // Entries the registry marks globally reachable (TURN and PCP anycast,
 // AS112, AMT, the NAT64 prefix) are refused too: none is a host a user's
 // URL has reason to name, and the NAT64 and transition prefixes would
-// reach private IPv4 addresses through a gateway.
-var specialRanges = []specialRange{
-	// IPv4
-	{prefix("0.0.0.0/8"), `"this network"`},
-	{prefix("10.0.0.0/8"), "a private address"},
-	{prefix("100.64.0.0/10"), "a shared (carrier-grade NAT) address"},
-	{prefix("127.0.0.0/8"), "a loopback address"},
-	{prefix("169.254.0.0/16"), "a link-local address"},
-	{prefix("172.16.0.0/12"), "a private address"},
-	{prefix("192.0.0.0/24"), "an IETF protocol assignment"},
-	{prefix("192.0.2.0/24"), "a documentation address"},
-	{prefix("192.31.196.0/24"), "an AS112 address"},
-	{prefix("192.52.193.0/24"), "an AMT address"},
-	{prefix("192.88.99.0/24"), "a 6to4 relay anycast address"},
-	{prefix("192.168.0.0/16"), "a private address"},
-	{prefix("192.175.48.0/24"), "an AS112 direct delegation address"},
-	{prefix("198.18.0.0/15"), "a benchmarking address"},
-	{prefix("198.51.100.0/24"), "a documentation address"},
-	{prefix("203.0.113.0/24"), "a documentation address"},
-	{prefix("224.0.0.0/4"), "a multicast address"},
-	{prefix("255.255.255.255/32"), "the limited broadcast address"},
-	{prefix("240.0.0.0/4"), "a reserved address"},
-	// IPv6
-	{prefix("::1/128"), "the loopback address"},
-	{prefix("::/128"), "the unspecified address"},
-	{prefix("::ffff:0:0/96"), "an IPv4-mapped address"},
-	{prefix("::ffff:0:0:0/96"), "an IPv4-translated address"},
-	{prefix("::/96"), "an IPv4-compatible address"},
-	{prefix("64:ff9b::/96"), "an IPv4/IPv6 translation (NAT64) address"},
-	{prefix("64:ff9b:1::/48"), "a local-use IPv4/IPv6 translation address"},
-	{prefix("100::/64"), "a discard-only address"},
-	{prefix("100:0:0:1::/64"), "a dummy IPv6 prefix address"},
-	{prefix("2001::/32"), "a Teredo address"},
-	{prefix("2001::/23"), "an IETF protocol assignment"},
-	{prefix("2001:db8::/32"), "a documentation address"},
-	{prefix("2002::/16"), "a 6to4 address"},
-	{prefix("2620:4f:8000::/48"), "an AS112 direct delegation address"},
-	{prefix("3fff::/20"), "a documentation address"},
-	{prefix("5f00::/16"), "a segment routing (SRv6) SID"},
-	{prefix("fc00::/7"), "a unique local (private) address"},
-	{prefix("fe80::/10"), "a link-local address"},
-	{prefix("fec0::/10"), "a site-local address"},
-	{prefix("ff00::/8"), "a multicast address"},
-}
+// reach private IPv4 addresses through a gateway. Parsed on first use.
+var specialRanges = sync.OnceValue(func() []specialRange {
+	return []specialRange{
+		// IPv4
+		{prefix("0.0.0.0/8"), `"this network"`},
+		{prefix("10.0.0.0/8"), "a private address"},
+		{prefix("100.64.0.0/10"), "a shared (carrier-grade NAT) address"},
+		{prefix("127.0.0.0/8"), "a loopback address"},
+		{prefix("169.254.0.0/16"), "a link-local address"},
+		{prefix("172.16.0.0/12"), "a private address"},
+		{prefix("192.0.0.0/24"), "an IETF protocol assignment"},
+		{prefix("192.0.2.0/24"), "a documentation address"},
+		{prefix("192.31.196.0/24"), "an AS112 address"},
+		{prefix("192.52.193.0/24"), "an AMT address"},
+		{prefix("192.88.99.0/24"), "a 6to4 relay anycast address"},
+		{prefix("192.168.0.0/16"), "a private address"},
+		{prefix("192.175.48.0/24"), "an AS112 direct delegation address"},
+		{prefix("198.18.0.0/15"), "a benchmarking address"},
+		{prefix("198.51.100.0/24"), "a documentation address"},
+		{prefix("203.0.113.0/24"), "a documentation address"},
+		{prefix("224.0.0.0/4"), "a multicast address"},
+		{prefix("255.255.255.255/32"), "the limited broadcast address"},
+		{prefix("240.0.0.0/4"), "a reserved address"},
+		// IPv6
+		{prefix("::1/128"), "the loopback address"},
+		{prefix("::/128"), "the unspecified address"},
+		{prefix("::ffff:0:0/96"), "an IPv4-mapped address"},
+		{prefix("::ffff:0:0:0/96"), "an IPv4-translated address"},
+		{prefix("::/96"), "an IPv4-compatible address"},
+		{prefix("64:ff9b::/96"), "an IPv4/IPv6 translation (NAT64) address"},
+		{prefix("64:ff9b:1::/48"), "a local-use IPv4/IPv6 translation address"},
+		{prefix("100::/64"), "a discard-only address"},
+		{prefix("100:0:0:1::/64"), "a dummy IPv6 prefix address"},
+		{prefix("2001::/32"), "a Teredo address"},
+		{prefix("2001::/23"), "an IETF protocol assignment"},
+		{prefix("2001:db8::/32"), "a documentation address"},
+		{prefix("2002::/16"), "a 6to4 address"},
+		{prefix("2620:4f:8000::/48"), "an AS112 direct delegation address"},
+		{prefix("3fff::/20"), "a documentation address"},
+		{prefix("5f00::/16"), "a segment routing (SRv6) SID"},
+		{prefix("fc00::/7"), "a unique local (private) address"},
+		{prefix("fe80::/10"), "a link-local address"},
+		{prefix("fec0::/10"), "a site-local address"},
+		{prefix("ff00::/8"), "a multicast address"},
+	}
+})
 
 // specialNames are the names that never lead to a public host: the IANA
 // Special-Use Domain Names registry (localhost, local, test, invalid,

@@ -17,6 +17,7 @@ import (
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
@@ -80,7 +81,7 @@ func runCalls(args []string) error {
 		}
 		proxied := &storage.Table{DB: eng.proxied, Name: table.Name}
 		clk := clock.NewManual(time.Now())
-		if err := settleStateItems(proxied, clk, events); err != nil {
+		if err := settleStateItems(proxied, clk, events, benchConfig("").Window); err != nil {
 			return err
 		}
 		eng.proxy.Take()
@@ -161,8 +162,12 @@ func uniqueRoutes(events []perf.Event) []string {
 }
 
 func newServer(table *storage.Table, clk clock.Clock) (*app.Server, error) {
+	return newServerWith(benchConfig(table.Name), table, clk)
+}
+
+func newServerWith(cfg config.Config, table *storage.Table, clk clock.Clock) (*app.Server, error) {
 	deps := app.Deps{Table: table, Clock: clk, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}
-	return app.NewServer(benchConfig(table.Name), deps, append([]app.Area{warmUpArea}, catalog.Areas...)...)
+	return app.NewServer(cfg, deps, append([]app.Area{warmUpArea}, catalog.Areas...)...)
 }
 
 // warmUpOp is the bench's own operation: the pipeline authenticates and
@@ -201,8 +206,12 @@ func warmUp(ev perf.Event) *http.Request {
 // be a minute old, as in steady operation: a state item born within seconds
 // of a token read costs one more token read (auth.Session.Confirm), which
 // happens once per account per state item lifetime (a day of idleness).
-func settleStateItems(table *storage.Table, clk *clock.Manual, events []perf.Event) error {
-	srv, err := newServer(table, clk)
+// The items count in windows of window (the instances that use them must
+// count in the same, or their first admission misses the window).
+func settleStateItems(table *storage.Table, clk *clock.Manual, events []perf.Event, window time.Duration) error {
+	cfg := benchConfig(table.Name)
+	cfg.Window = window
+	srv, err := newServerWith(cfg, table, clk)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,8 @@
 // printed again without measuring again.
 //
 //	go run ./tools/bench calls      # calls and round trips per operation (warm, cold)
-//	go run ./tools/bench coldstart  # process start to first answer vs hello-world
+//	go run ./tools/bench coldstart  # process start to first answer vs hello world and one GetItem
+//	go run ./tools/bench coldtrace  # where a cold start's time goes: init, each DynamoDB call
 //	go run ./tools/bench load       # mixed load against the devserver, dynalite ceiling
 //	go run ./tools/bench dataset    # list latency at 1k/10k(/100k) contacts
 //	go run ./tools/bench report     # the table
@@ -23,12 +24,13 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: bench calls|coldstart|load|dataset|report [flags]")
+		fmt.Fprintln(os.Stderr, "usage: bench calls|coldstart|coldtrace|load|dataset|report [flags]")
 		os.Exit(2)
 	}
 	steps := map[string]func(args []string) error{
 		"calls":     runCalls,
 		"coldstart": runColdStart,
+		"coldtrace": runColdTrace,
 		"load":      runLoad,
 		"dataset":   runDataset,
 		"report":    runReport,

@@ -40,14 +40,14 @@ func runReport(args []string) error {
 	}
 
 	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "operation\tcalls warm\trounds warm\tcalls cold\trounds cold\tpipeline µs/op\tallocs/op\tfunction\tsize MB\tcold start ratio\tfirst auth ms\t")
+	fmt.Fprintln(w, "operation\tcalls warm\trounds warm\tcalls cold\trounds cold\tpipeline µs/op\tallocs/op\tfunction\tsize MB\tcold start ratio\tfirst auth ms\tfirst auth / getitem\t")
 	for _, o := range calls.Operations {
 		area := strings.Split(strings.TrimPrefix(o.Event, "events/"), "/")[0]
 		name := "Operations/" + strings.TrimSuffix(strings.TrimPrefix(o.Event, "events/"), ".json")
 		b := bench[name]
 		cs := coldByArea[area]
-		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%.1f\t%.0f\t%s\t%.2f\t%.2f\t%.1f\t\n", o.Route, o.Warm.Calls, o.Warm.RoundTrips, o.Cold.Calls, o.Cold.RoundTrips,
-			b.nsPerOp/1000, b.allocs, cs.Function, float64(cs.SizeBytes)/1e6, cs.Ratio, cs.FirstAuthMs)
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%.1f\t%.0f\t%s\t%.2f\t%.2f\t%.1f\t%.2f\t\n", o.Route, o.Warm.Calls, o.Warm.RoundTrips, o.Cold.Calls, o.Cold.RoundTrips,
+			b.nsPerOp/1000, b.allocs, cs.Function, float64(cs.SizeBytes)/1e6, cs.Ratio, cs.FirstAuthMs, cs.AuthRatio)
 	}
 	_ = w.Flush()
 
@@ -68,7 +68,13 @@ func runReport(args []string) error {
 		for _, cs := range cold {
 			hello = append(hello, cs.HelloMs)
 		}
-		fmt.Printf("\ncold start: hello-world median of medians %.1f ms; ratio = first answer without a token / hello-world, same rounds\n", median(hello))
+		fmt.Printf("\ncold start (this machine's binaries): hello-world median of medians %.1f ms; ratio = first answer without a token / hello-world, same rounds; first auth / getitem = first authenticated answer / one GetItem's function\n", median(hello))
+		printColdSummary(cold)
+	}
+	var arm []ColdStart
+	if err := c.load(coldStartFile("arm64"), &arm); err == nil && len(arm) > 0 {
+		fmt.Println("cold start, linux/arm64 binaries (bench coldstart -arch arm64):")
+		printColdSummary(arm)
 	}
 
 	var ds []DatasetFigure

@@ -43,6 +43,9 @@ type Server struct {
 	pending map[string]*invocation
 	initErr chan []byte
 	seq     int
+	// firstPoll is when the function first asked for an invocation: the
+	// end of its initialisation.
+	firstPoll time.Time
 }
 
 // Start listens on a free loopback port.
@@ -101,8 +104,21 @@ func (s *Server) Invoke(ctx context.Context, payload []byte) (Result, error) {
 	}
 }
 
+// FirstPoll is when the function first asked for an invocation, i.e. when
+// its initialisation ended; zero before that.
+func (s *Server) FirstPoll() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.firstPoll
+}
+
 // next is the function's long poll for its next invocation.
 func (s *Server) next(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	if s.firstPoll.IsZero() {
+		s.firstPoll = time.Now()
+	}
+	s.mu.Unlock()
 	select {
 	case inv := <-s.queue:
 		h := w.Header()
