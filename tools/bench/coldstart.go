@@ -78,6 +78,14 @@ type ColdStart struct {
 	// authenticated answer minus the baseline's.
 	BaselineDiffMs float64 `json:"baselineDiffMs,omitempty"`
 	TLS            bool    `json:"tls,omitempty"`
+	// TryEnv is the -try-env setting, with which getitem and the function
+	// were also started in the same rounds: their medians and the median
+	// over the rounds of each round's difference (with it minus without).
+	TryEnv             string  `json:"tryEnv,omitempty"`
+	TryGetItemMs       float64 `json:"tryGetItemMs,omitempty"`
+	TryFirstAuthMs     float64 `json:"tryFirstAuthMs,omitempty"`
+	TryGetItemDiffMs   float64 `json:"tryGetItemDiffMs,omitempty"`
+	TryFirstAuthDiffMs float64 `json:"tryFirstAuthDiffMs,omitempty"`
 }
 
 // runColdStart builds every function and the two yardsticks (hello world,
@@ -96,9 +104,13 @@ func runColdStart(args []string) error {
 	arch := fs.String("arch", "native", "native: binaries for this machine; arm64: the Lambda's linux/arm64 binaries (under qemu-aarch64-static unless this machine runs them)")
 	useTLS := fs.Bool("tls", false, "reach the engine over HTTPS, as Lambda reaches DynamoDB (each connection costs a TLS handshake)")
 	baseline := fs.String("baseline", "", "a git revision (main, a commit) whose functions' first authenticated answers are timed in the same rounds: before/after figures")
+	tryEnv := fs.String("try-env", "", "NAME=VALUE: also start getitem and the function with this variable in their environment, in the same rounds, to judge a deployment setting (which the yardstick would be deployed with too) by paired differences")
 	_ = fs.Parse(args)
 	if err := c.init(); err != nil {
 		return err
+	}
+	if *tryEnv != "" && !strings.Contains(*tryEnv, "=") {
+		return fmt.Errorf("-try-env %q: want NAME=VALUE", *tryEnv)
 	}
 	ctx := context.Background()
 	lab, err := newColdLab(ctx, c.root, c.out, *arch)
@@ -120,26 +132,30 @@ func runColdStart(args []string) error {
 
 	var out []ColdStart
 	for _, fn := range lab.functions(*only) {
-		var hello, getItem, noToken, firstAuth, baseAuth []coldRun
+		var hello, getItem, noToken, firstAuth, baseAuth, tryGetItem, tryAuth []coldRun
 		type step struct {
 			runs    *[]coldRun
 			bin     string
 			payload []byte
+			env     []string
 		}
 		// One start of each, in turn, so that the machine's load falls on
 		// all alike.
 		steps := []step{
-			{&hello, "hello", fn.authed},
-			{&getItem, "getitem", fn.authed},
-			{&noToken, fn.dir, fn.anon},
-			{&firstAuth, fn.dir, fn.authed},
+			{&hello, "hello", fn.authed, nil},
+			{&getItem, "getitem", fn.authed, nil},
+			{&noToken, fn.dir, fn.anon, nil},
+			{&firstAuth, fn.dir, fn.authed, nil},
 		}
 		if baseDir != "" {
-			steps = append(steps, step{&baseAuth, filepath.Join(baseDir, fn.dir), fn.authed})
+			steps = append(steps, step{&baseAuth, filepath.Join(baseDir, fn.dir), fn.authed, nil})
+		}
+		if *tryEnv != "" {
+			steps = append(steps, step{&tryGetItem, "getitem", fn.authed, []string{*tryEnv}}, step{&tryAuth, fn.dir, fn.authed, []string{*tryEnv}})
 		}
 		for i := 0; i < *rounds; i++ {
 			for _, step := range steps {
-				run, err := lab.start(ctx, step.bin, step.payload)
+				run, err := lab.start(ctx, step.bin, step.payload, step.env...)
 				if err != nil {
 					return fmt.Errorf("%s: %w", step.bin, err)
 				}
@@ -166,11 +182,11 @@ func runColdStart(args []string) error {
 			cs.Baseline, cs.BaselineFirstAuthMs = *baseline, medianOf(baseAuth, answerMs)
 			cs.BaselineAuthRatio = cs.BaselineFirstAuthMs / cs.GetItemMs
 			cs.BaselineCPUMs = medianOf(baseAuth, cpuMs)
-			var diffs []float64
-			for i := range firstAuth {
-				diffs = append(diffs, answerMs(firstAuth[i])-answerMs(baseAuth[i]))
-			}
-			cs.BaselineDiffMs = median(diffs)
+			cs.BaselineDiffMs = pairedDiff(firstAuth, baseAuth)
+		}
+		if *tryEnv != "" {
+			cs.TryEnv, cs.TryGetItemMs, cs.TryFirstAuthMs = *tryEnv, medianOf(tryGetItem, answerMs), medianOf(tryAuth, answerMs)
+			cs.TryGetItemDiffMs, cs.TryFirstAuthDiffMs = pairedDiff(tryGetItem, getItem), pairedDiff(tryAuth, firstAuth)
 		}
 		out = append(out, cs)
 		fmt.Printf("%-22s hello %6.1f  getitem %6.1f  no token %6.1f (x%.2f hello)  first auth %6.1f (x%.2f getitem, %s)  init: hello %.1f getitem %.1f function %.1f  CPU: getitem %.1f first auth %.1f ms  %5.2f MB\n",
@@ -180,9 +196,22 @@ func runColdStart(args []string) error {
 			fmt.Printf("%-22s %s: first auth %6.1f (x%.2f getitem, %s)  CPU %.1f ms; this tree's minus %s's, per round: median %+.1f ms\n",
 				"", *baseline, cs.BaselineFirstAuthMs, cs.BaselineAuthRatio, statuses(baseAuth), cs.BaselineCPUMs, *baseline, cs.BaselineDiffMs)
 		}
+		if *tryEnv != "" {
+			fmt.Printf("%-22s with %s: getitem %6.1f  first auth %6.1f (x%.2f getitem); with minus without, per round: median getitem %+.1f ms, first auth %+.1f ms\n",
+				"", cs.TryEnv, cs.TryGetItemMs, cs.TryFirstAuthMs, cs.TryFirstAuthMs/cs.TryGetItemMs, cs.TryGetItemDiffMs, cs.TryFirstAuthDiffMs)
+		}
 	}
 	printColdSummary(out)
 	return c.save(coldStartFile(*arch), out)
+}
+
+// pairedDiff is the median over the rounds of each round's a minus b.
+func pairedDiff(a, b []coldRun) float64 {
+	var diffs []float64
+	for i := range a {
+		diffs = append(diffs, answerMs(a[i])-answerMs(b[i]))
+	}
+	return median(diffs)
 }
 
 // coldStartFile is where runColdStart saves the figures of arch.
@@ -216,6 +245,22 @@ func printColdSummary(out []ColdStart) {
 	if out[0].Baseline != "" {
 		summary(out[0].Baseline+"'s first authenticated answer / getitem", func(cs ColdStart) float64 { return cs.BaselineAuthRatio })
 		summary("  in CPU time", func(cs ColdStart) float64 { return cs.BaselineCPUMs / cs.GetItemCPUMs })
+		// Each function's paired median swings by tens of ms between
+		// identical binaries under emulation; their median over the
+		// functions is the steadier before/after figure.
+		var diffs []float64
+		for _, cs := range out {
+			diffs = append(diffs, cs.BaselineDiffMs)
+		}
+		fmt.Printf("  this tree's first authenticated answer minus %s's, median over the functions of each one's paired median: %+.1f ms\n", out[0].Baseline, median(diffs))
+	}
+	if out[0].TryEnv != "" {
+		summary("with "+out[0].TryEnv+": first authenticated answer / getitem", func(cs ColdStart) float64 { return cs.TryFirstAuthMs / cs.TryGetItemMs })
+		var gi, fa []float64
+		for _, cs := range out {
+			gi, fa = append(gi, cs.TryGetItemDiffMs), append(fa, cs.TryFirstAuthDiffMs)
+		}
+		fmt.Printf("  with minus without, medians over the functions of each one's paired median: getitem %+.1f ms, first auth %+.1f ms\n", median(gi), median(fa))
 	}
 	summary("first answer without a token / hello", func(cs ColdStart) float64 { return cs.Ratio })
 }
