@@ -177,14 +177,16 @@ type Limiter struct {
 	// so that a rollover usually takes one write instead of two, and the
 	// state item's key.
 	seen sync.Map // account id -> *accountEntry
-	// names holds, per token, the admission's attribute names (the fixed
-	// ones and the token's own), built once: the SDK only reads them.
-	names      sync.Map // token id -> map[string]string
-	namesCount atomic.Int64
+	// tokens holds, per token, the admission's attribute names (the fixed
+	// ones and the token's own) and the token id as a condition value,
+	// built once: the SDK only reads them.
+	tokens      sync.Map // token id -> *tokenParts
+	tokensCount atomic.Int64
 
 	burstAV, dailyAV types.AttributeValue // the limits as condition values
 	limitHeaders     *[3]string
 	current          atomic.Pointer[windowAVs]
+	minute           atomic.Pointer[minuteAV]
 }
 
 // New returns a limiter. Limits must be positive and the window must divide
@@ -266,7 +268,7 @@ func (l *Limiter) Admit(ctx context.Context, accountID, tokenID string) (Decisio
 // the expression builder on every request cost about 200 allocations, two
 // thirds of a whole request's (see docs/performance.md). Only the values
 // change per request, and the two names of the token's own attributes (#lu,
-// #xp), built once per token (see tokenNames). DynamoDB refuses names or
+// #xp), built once per token (see tokenParts). DynamoDB refuses names or
 // values an expression does not use, so each variant lists exactly its own.
 var admissionNames = map[string]string{
 	"#exp": storage.AttrExpiresAt, "#born": attrBornAt, "#ws": attrWinStart, "#wc": attrWinCount,
@@ -299,14 +301,22 @@ var admissionExprs = [...]admissionExpr{
 	},
 }
 
-// maxTokenNames bounds the per-token names; when full they are dropped and
-// rebuilt on use.
-const maxTokenNames = 10000
+// maxTokenParts bounds the per-token parts kept; when full they are dropped
+// and rebuilt on use.
+const maxTokenParts = 10000
 
-// tokenNames returns the admission's attribute names for tokenID.
-func (l *Limiter) tokenNames(tokenID string) map[string]string {
-	if n, ok := l.names.Load(tokenID); ok {
-		return n.(map[string]string)
+// tokenParts are the parts of a token's admission that never change: the
+// attribute names (the fixed ones, and #lu and #xp naming the token's own)
+// and the token id as the :tok value.
+type tokenParts struct {
+	names map[string]string
+	tok   types.AttributeValue
+}
+
+// tokenParts returns the admission's parts for tokenID.
+func (l *Limiter) tokenParts(tokenID string) *tokenParts {
+	if p, ok := l.tokens.Load(tokenID); ok {
+		return p.(*tokenParts)
 	}
 	names := make(map[string]string, len(admissionNames)+2)
 	for k, v := range admissionNames {
@@ -314,12 +324,13 @@ func (l *Limiter) tokenNames(tokenID string) map[string]string {
 	}
 	names["#lu"] = lastUsePrefix + tokenID
 	names["#xp"] = expiryPrefix + tokenID
-	if l.namesCount.Add(1) > maxTokenNames {
-		l.names.Clear()
-		l.namesCount.Store(1)
+	p := &tokenParts{names: names, tok: &types.AttributeValueMemberS{Value: tokenID}}
+	if l.tokensCount.Add(1) > maxTokenParts {
+		l.tokens.Clear()
+		l.tokensCount.Store(1)
 	}
-	l.names.Store(tokenID, names)
-	return names
+	l.tokens.Store(tokenID, p)
+	return p
 }
 
 var one = &types.AttributeValueMemberN{Value: "1"}
@@ -339,6 +350,23 @@ func (l *Limiter) windowValues(win, dayIdx int64) *windowAVs {
 		exp: number((dayIdx+1)*int64(day/time.Second) + int64(StateLifetime/time.Second))} // at least StateLifetime after this request
 	l.current.Store(c)
 	return c
+}
+
+// minuteAV is the :min value (a token's last use, to the minute), shared by
+// the minute's requests.
+type minuteAV struct {
+	start int64
+	av    types.AttributeValue
+}
+
+func (l *Limiter) minuteValue(now time.Time) types.AttributeValue {
+	start := now.Unix() - now.Unix()%60
+	if m := l.minute.Load(); m != nil && m.start == start {
+		return m.av
+	}
+	m := &minuteAV{start: start, av: number(start)}
+	l.minute.Store(m)
+	return m.av
 }
 
 func number(n int64) types.AttributeValue {
@@ -364,14 +392,15 @@ func (l *Limiter) entry(accountID string) *accountEntry {
 func (l *Limiter) update(ctx context.Context, key map[string]types.AttributeValue, tokenID string, v variant, win, dayIdx int64, now time.Time) (map[string]types.AttributeValue, error) {
 	e := &admissionExprs[v]
 	wv := l.windowValues(win, dayIdx)
+	tp := l.tokenParts(tokenID)
 	values := map[string]types.AttributeValue{
 		":exp": wv.exp,
 		":now": number(now.UnixMilli()),
 		":one": one,
 		":win": wv.win,
 		":day": wv.day,
-		":tok": &types.AttributeValueMemberS{Value: tokenID},
-		":min": number(now.Unix() - now.Unix()%60),
+		":tok": tp.tok,
+		":min": l.minuteValue(now),
 	}
 	if e.burst {
 		values[":burst"] = l.burstAV
@@ -384,7 +413,7 @@ func (l *Limiter) update(ctx context.Context, key map[string]types.AttributeValu
 		Key:                                 key,
 		UpdateExpression:                    &e.update,
 		ConditionExpression:                 &e.condition,
-		ExpressionAttributeNames:            l.tokenNames(tokenID),
+		ExpressionAttributeNames:            tp.names,
 		ExpressionAttributeValues:           values,
 		ReturnValues:                        types.ReturnValueUpdatedNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
