@@ -262,7 +262,7 @@ func (s *Contacts) contactsAt(ctx context.Context, accountID string, orderKeys [
 	for i, ok := range orderKeys {
 		ks[i] = contactKey(accountID, idOf(ok))
 	}
-	items, err := storage.BatchGet[contactItem](ctx, s.table, ks)
+	items, err := storage.BatchGet[listedContact](ctx, s.table, ks)
 	if err != nil {
 		return nil, err
 	}

@@ -100,6 +100,14 @@ type contactIndex struct {
 	Stale []string `dynamodbav:"ixStale,omitempty"`
 }
 
+// listedContact is what a page needs of a contact item: the contact and its
+// place in the list order. Its index bookkeeping (contactIndex: some 26
+// keys per contact) is left undecoded.
+type listedContact struct {
+	GSI1SK string `dynamodbav:"GSI1SK"`
+	Contact
+}
+
 type taskItem struct {
 	storage.Key
 	Task
@@ -220,7 +228,7 @@ func (s *Contacts) ListPage(ctx context.Context, p Page) (PageResult, error) {
 	if err != nil {
 		return PageResult{}, err
 	}
-	var items []contactItem
+	var items []listedContact
 	if err := attributevalue.UnmarshalListOfMaps(out.Items, &items); err != nil {
 		return PageResult{}, fmt.Errorf("decode contacts: %w", err)
 	}
