@@ -130,8 +130,8 @@ func checkServices(v *validate.Errors, services []CarrierService) {
 // may change one side of a rule only; on the request alone, only the fields
 // it sends (their values in r), so that a rule the request breaks by itself
 // answers before the rate is looked up.
-func checkRateConsistency(v *validate.Errors, r Rate, decided func(fields ...string) bool) {
-	if decided("minCondition", "maxCondition") && r.MinCondition > 0 && r.MaxCondition > 0 && r.MinCondition > r.MaxCondition {
+func checkRateConsistency(v *validate.Errors, r Rate, decided func(field string) bool) {
+	if decided("minCondition") && decided("maxCondition") && r.MinCondition > 0 && r.MaxCondition > 0 && r.MinCondition > r.MaxCondition {
 		v.Addf("minCondition (%g) must not be greater than maxCondition (%g)", r.MinCondition, r.MaxCondition)
 	}
 	if !decided("isCarrierRate") {
@@ -156,7 +156,7 @@ func checkRateConsistency(v *validate.Errors, r Rate, decided func(fields ...str
 }
 
 // everyField decides every rule: all of a whole rate's fields are known.
-func everyField(...string) bool { return true }
+func everyField(string) bool { return true }
 
 // checkRate checks every rule of a whole rate (the demo data).
 func checkRate(v *validate.Errors, r Rate) {

@@ -32,30 +32,24 @@ type rateRequest struct {
 	ShippingCarrierServices field[[]json.RawMessage] `json:"shippingCarrierServices"`
 }
 
-// sent reports whether the request sends every one of fields (null
-// counts: it removes a value), isCarrierRate with a value.
-func (req *rateRequest) sent(fields ...string) bool {
-	for _, f := range fields {
-		var set bool
-		switch f {
-		case "minCondition":
-			set = req.MinCondition.Set
-		case "maxCondition":
-			set = req.MaxCondition.Set
-		case "isCarrierRate":
-			set = req.IsCarrierRate.Set && !req.IsCarrierRate.Null
-		case "shippingCarrierId":
-			set = req.ShippingCarrierID.Set
-		case "percentageOfRateFee":
-			set = req.PercentageOfRateFee.Set
-		case "shippingCarrierServices":
-			set = req.ShippingCarrierServices.Set
-		}
-		if !set {
-			return false
-		}
+// sent reports whether the request sends field (null counts: it removes a
+// value), isCarrierRate with a value.
+func (req *rateRequest) sent(field string) bool {
+	switch field {
+	case "minCondition":
+		return req.MinCondition.Set
+	case "maxCondition":
+		return req.MaxCondition.Set
+	case "isCarrierRate":
+		return req.IsCarrierRate.Set && !req.IsCarrierRate.Null
+	case "shippingCarrierId":
+		return req.ShippingCarrierID.Set
+	case "percentageOfRateFee":
+		return req.PercentageOfRateFee.Set
+	case "shippingCarrierServices":
+		return req.ShippingCarrierServices.Set
 	}
-	return true
+	return false
 }
 
 type serviceInput struct {
