@@ -5,12 +5,13 @@ package adpublishing
 
 import (
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the ad-publishing area.
-var Area = app.Area{Name: "ad-publishing", Routes: routes, Seed: app.Seeder("ad-publishing", seed)}
+var Area = app.Area{Name: "ad-publishing", Routes: routes, Seed: app.Seeder("ad-publishing", seed), GuardRetries: idempotency.GuardRoutes}
 
 type handler struct {
 	store *Ads

@@ -9,12 +9,13 @@ import (
 	"github.com/bizplatform/api/areas/contacts/contactstore"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the associations area.
-var Area = app.Area{Name: "associations", Routes: routes, Seed: app.Seeder("associations", seed)}
+var Area = app.Area{Name: "associations", Routes: routes, Seed: app.Seeder("associations", seed), GuardRetries: idempotency.GuardRoutes}
 
 type handler struct {
 	store    *Graph

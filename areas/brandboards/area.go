@@ -8,12 +8,13 @@ import (
 
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the brand-boards area.
-var Area = app.Area{Name: "brand-boards", Routes: routes, Seed: app.Seeder("brand-boards", seed)}
+var Area = app.Area{Name: "brand-boards", Routes: routes, Seed: app.Seeder("brand-boards", seed), GuardRetries: idempotency.GuardRoutes}
 
 type handler struct {
 	store  *Boards

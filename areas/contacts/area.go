@@ -5,12 +5,13 @@ package contacts
 import (
 	"github.com/bizplatform/api/areas/contacts/contactstore"
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the Contacts area.
-var Area = app.Area{Name: "contacts", Routes: routes, Seed: app.Seeder("contacts", seed)}
+var Area = app.Area{Name: "contacts", Routes: routes, Seed: app.Seeder("contacts", seed), GuardRetries: idempotency.GuardRoutes}
 
 type handler struct {
 	store *contactstore.Contacts

@@ -5,12 +5,13 @@ package emails
 import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the emails area.
-var Area = app.Area{Name: "emails", Routes: routes, Seed: app.Seeder("emails", seed)}
+var Area = app.Area{Name: "emails", Routes: routes, Seed: app.Seeder("emails", seed), GuardRetries: idempotency.GuardRoutes}
 
 type handler struct {
 	store *Templates

@@ -4,12 +4,13 @@ package payments
 
 import (
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the payments area.
-var Area = app.Area{Name: "payments", Routes: routes, Seed: app.Seeder("payments", seed)}
+var Area = app.Area{Name: "payments", Routes: routes, Seed: app.Seeder("payments", seed), GuardRetries: idempotency.GuardRoutes}
 
 type handler struct {
 	store *Records

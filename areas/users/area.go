@@ -4,12 +4,13 @@ package users
 
 import (
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the Users area.
-var Area = app.Area{Name: "users", Routes: routes, Seed: app.Seeder("users", seed)}
+var Area = app.Area{Name: "users", Routes: routes, Seed: app.Seeder("users", seed), GuardRetries: idempotency.GuardRoutes}
 
 type handler struct {
 	store *Directory

@@ -19,7 +19,7 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
-	"github.com/bizplatform/api/shared/idempotency"
+	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/pipeline"
 	"github.com/bizplatform/api/shared/ratelimit"
 	"github.com/bizplatform/api/shared/route"
@@ -53,6 +53,12 @@ type Area struct {
 	// the key source of the KMS key that seals them (kmskey.Open): only
 	// the functions of such areas link the KMS client. See OpenSecrets.
 	OpenKMSKey func(cfg aws.Config, keyID string) secrets.KeySource
+	// GuardRetries makes the area's POST, PUT and DELETE operations safe to
+	// retry with an Idempotency-Key (idempotency.GuardRoutes). An area with
+	// such an operation must set it (NewServer refuses one without); a
+	// read-only area leaves it nil, so its function links no code that
+	// writes idempotency records and its policy grants no write.
+	GuardRetries func(table *storage.Table, clk clock.Clock, logger *slog.Logger, routes []route.Route) []route.Route
 }
 
 // DecodeSeed decodes an area's part of a dataset into dst strictly: a
@@ -94,6 +100,19 @@ type Server struct {
 	Router *route.Router
 }
 
+// firstChange returns the first of routes whose method may change
+// something (POST, PUT, DELETE, PATCH).
+func firstChange(routes []route.Route) (operations.Operation, bool) {
+	for _, rt := range routes {
+		switch rt.Op.Method {
+		case http.MethodGet, http.MethodHead, http.MethodOptions:
+		default:
+			return rt.Op, true
+		}
+	}
+	return operations.Operation{}, false
+}
+
 // NewServer assembles the pipeline in front of the areas' routes.
 func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
 	if deps.Clock == nil {
@@ -114,11 +133,16 @@ func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
 	areaDeps.Table = storage.GateWrites(deps.Table)
 	var routes []route.Route
 	for _, a := range areas {
-		routes = append(routes, a.Routes(areaDeps)...)
+		rs := a.Routes(areaDeps)
+		// POST, PUT and DELETE requests sent with an Idempotency-Key run once.
+		if a.GuardRetries != nil {
+			rs = a.GuardRetries(areaDeps.Table, deps.Clock, deps.Logger, rs)
+		} else if op, ok := firstChange(rs); ok {
+			return nil, fmt.Errorf("area %s serves %s but sets no GuardRetries: its retries would run twice", a.Name, op.ID())
+		}
+		routes = append(routes, rs...)
 	}
-	// POST, PUT and DELETE requests sent with an Idempotency-Key run once.
-	keeper := idempotency.New(idempotency.NewRecords(areaDeps.Table), deps.Clock, deps.Logger)
-	router, err := route.NewRouter(keeper.Guard(routes))
+	router, err := route.NewRouter(routes)
 	if err != nil {
 		return nil, fmt.Errorf("build router: %w", err)
 	}

@@ -115,7 +115,7 @@ func tallyArea(g *gate) app.Area {
 			}
 			return httpio.WriteJSON(w, http.StatusOK, map[string]any{"count": item.Count})
 		}}}
-	}}
+	}, GuardRetries: idempotency.GuardRoutes}
 }
 
 // newEnv serves the tally area and two real areas (e-mail templates,

@@ -37,6 +37,7 @@ import (
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/pipeline"
 	"github.com/bizplatform/api/shared/route"
+	"github.com/bizplatform/api/shared/storage"
 )
 
 // Header names.
@@ -95,6 +96,13 @@ func (k *Keeper) Guard(routes []route.Route) []route.Route {
 		guarded[i] = rt
 	}
 	return guarded
+}
+
+// GuardRoutes guards routes (Keeper.Guard) with a Keeper whose records are
+// in table. An app.Area with POST, PUT or DELETE operations sets it as its
+// GuardRetries.
+func GuardRoutes(table *storage.Table, clk clock.Clock, logger *slog.Logger, routes []route.Route) []route.Route {
+	return New(NewRecords(table), clk, logger).Guard(routes)
 }
 
 func (k *Keeper) guard(op operations.Operation, next route.HandlerFunc) route.HandlerFunc {

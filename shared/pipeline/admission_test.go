@@ -12,6 +12,7 @@ import (
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/httpio"
+	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 	"github.com/bizplatform/api/shared/storage"
@@ -48,7 +49,7 @@ var markArea = app.Area{Name: "mark", Routes: func(d app.Deps) []route.Route {
 			return httpio.WriteJSON(w, http.StatusOK, map[string]bool{"found": m != nil})
 		}},
 	}
-}}
+}, GuardRetries: idempotency.GuardRoutes}
 
 func markerStored(t *testing.T, table *storage.Table, id string) bool {
 	m, err := storage.Get[marker](context.Background(), table, markerKey(id))

@@ -14,6 +14,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/httpio"
+	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
@@ -42,7 +43,7 @@ var testArea = app.Area{Name: "test", Routes: func(app.Deps) []route.Route {
 			return apierror.Invalid("name is required", "size must be positive")
 		}},
 	}
-}}
+}, GuardRetries: idempotency.GuardRoutes}
 
 func setup(t *testing.T) (*testenv.Env, string, *testenv.LogBuffer) {
 	logs := &testenv.LogBuffer{}
