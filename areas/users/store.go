@@ -121,16 +121,39 @@ func (s *Directory) Get(ctx context.Context, companyID, id string) (*User, error
 // another user of the company (not deleted) has.
 var ErrEmailTaken = errors.New("another user of the company has this e-mail address")
 
+// A created user is two records in its company's partition, both holding
+// the whole user:
+//   - the address claim (USEREMAILCLAIM#<lower-cased address>), written
+//     first with the condition that it is absent: it makes the address
+//     unique in the company, strongly (the e-mail index is eventually
+//     consistent), and is the commit point of a creation;
+//   - the user item (USER#<id>), written after it.
+//
+// dynalite has no transactions. A creation that stops between the two
+// writes leaves a claim without its user; the caller got an error and never
+// saw the id, and the next creation with that address writes the user from
+// the claim before answering that the address is taken. Users written by a
+// seed have no claim; the index finds those.
+func emailClaimKey(companyID, lowerEmail string) storage.Key {
+	return storage.Key{PK: storage.CompanyPK(companyID), SK: "USEREMAILCLAIM#" + lowerEmail}
+}
+
+type emailClaim struct {
+	storage.Key
+	CompanyID string `dynamodbav:"companyId"`
+	User      User   `dynamodbav:"user"`
+}
+
 // Create stores a new user of the company under a new id and returns it.
-// The address must be unused in the company (checked on the e-mail index,
-// which is eventually consistent: two creations at the same moment could
-// both pass).
+// The address must be unused in the company: by a user a seed wrote (the
+// e-mail index) or one created here (the address claim).
 func (s *Directory) Create(ctx context.Context, companyID string, u User) (User, error) {
 	u.ID = ids.Alnum20()
 	if err := u.check(companyID); err != nil {
 		return User{}, err
 	}
-	found, err := s.FindByEmails(ctx, companyID, []string{strings.ToLower(u.Email)}, false)
+	lower := strings.ToLower(u.Email)
+	found, err := s.FindByEmails(ctx, companyID, []string{lower}, false)
 	if err != nil {
 		return User{}, fmt.Errorf("look the address up: %w", err)
 	}
@@ -138,10 +161,34 @@ func (s *Directory) Create(ctx context.Context, companyID string, u User) (User,
 		return User{}, ErrEmailTaken
 	}
 	u.normalize()
+	claim := emailClaim{Key: emailClaimKey(companyID, lower), CompanyID: companyID, User: u}
+	claimed, err := storage.Applied(s.table.Put(ctx, claim, storage.ItemAbsent()))
+	if err != nil {
+		return User{}, fmt.Errorf("claim the address: %w", err)
+	}
+	if !claimed {
+		if err := s.completeClaim(ctx, claim.Key); err != nil {
+			return User{}, err
+		}
+		return User{}, ErrEmailTaken
+	}
 	if err := s.table.Put(ctx, newUserItem(companyID, u), storage.ItemAbsent()); err != nil {
 		return User{}, fmt.Errorf("store user: %w", err)
 	}
 	return u, nil
+}
+
+// completeClaim writes the user of the claim at key when its creation
+// stopped before writing it; a user already there is left as it is.
+func (s *Directory) completeClaim(ctx context.Context, key storage.Key) error {
+	claim, err := storage.Get[emailClaim](ctx, s.table, key)
+	if err != nil || claim == nil {
+		return err
+	}
+	if _, err := storage.Applied(s.table.Put(ctx, newUserItem(claim.CompanyID, claim.User), storage.ItemAbsent())); err != nil {
+		return fmt.Errorf("complete the claimed user: %w", err)
+	}
+	return nil
 }
 
 // emailLookups bounds the e-mail index queries one search runs at once.
