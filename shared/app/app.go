@@ -152,7 +152,7 @@ func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
 		Limiter: limiter,
 		Clock:   deps.Clock,
 		Routes:  router,
-	}, router)
+	}, router.Checked())
 	handler = withDeadline(handler, cfg.RequestTimeout)
 	return &Server{Handler: handler, Tokens: tokens, Limiter: limiter, Router: router}, nil
 }

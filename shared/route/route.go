@@ -85,6 +85,11 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rt.mux.ServeHTTP(w, r)
 }
 
+// Checked serves requests that Match has passed already, without matching
+// them a second time: the pipeline matches each request before
+// authenticating it, then hands it on here.
+func (rt *Router) Checked() http.Handler { return rt.mux }
+
 // Match returns nil when one of the router's operations serves r, and
 // otherwise the error that answers it: 405 (with Allow) for a path served
 // with other methods, 404 for any other path, including a path the
