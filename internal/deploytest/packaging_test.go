@@ -29,17 +29,32 @@ import (
 
 // buildFunctions builds every function for this machine with the flags the
 // Makefile uses for Lambda, into dir/<area>.
-func buildFunctions(t *testing.T, root, dir string) {
+func buildFunctions(t *testing.T, root, dir string, functions ...string) {
 	t.Helper()
 	args := []string{"build", "-tags", "lambda.norpc", "-trimpath", "-ldflags", "-s -w", "-o", dir + string(filepath.Separator)}
-	for _, area := range operations.Areas {
-		args = append(args, "./functions/"+area)
+	for _, fn := range functions {
+		args = append(args, "./functions/"+fn)
 	}
 	cmd := exec.Command("go", args...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "go build: %s", out)
+}
+
+// lambdaEnv is the environment Lambda (and the template) gives a function
+// talking to the local engine's table, and the Runtime API at runtimeAddr.
+func lambdaEnv(t *testing.T, runtimeAddr, functionName, tableName string) []string {
+	return []string{
+		"AWS_LAMBDA_RUNTIME_API=" + runtimeAddr,
+		"AWS_LAMBDA_FUNCTION_NAME=" + functionName,
+		"AWS_LAMBDA_FUNCTION_MEMORY_SIZE=256",
+		"AWS_LAMBDA_FUNCTION_VERSION=$LATEST",
+		"AWS_REGION=us-east-1",
+		"TABLE_NAME=" + tableName,
+		"DYNAMODB_ENDPOINT=" + testenv.Endpoint(t),
+		"LOG_LEVEL=INFO",
+	}
 }
 
 // loadDemo fills a fresh table with the demo dataset and demo tokens, as
@@ -111,7 +126,7 @@ func TestEveryFunctionBinaryAnswersItsEventsUnderTheLambdaRuntimeAPI(t *testing.
 	}
 	root := repoRoot(t)
 	binDir := t.TempDir()
-	buildFunctions(t, root, binDir)
+	buildFunctions(t, root, binDir, operations.Areas...)
 	keyFile := filepath.Join(t.TempDir(), "secrets.key")
 	tableName := loadDemo(t, keyFile)
 
@@ -126,17 +141,7 @@ func TestEveryFunctionBinaryAnswersItsEventsUnderTheLambdaRuntimeAPI(t *testing.
 			defer rt.Close()
 			logs := &testenv.LogBuffer{}
 			cmd := exec.Command(filepath.Join(binDir, area))
-			cmd.Env = []string{
-				"AWS_LAMBDA_RUNTIME_API=" + rt.Addr,
-				"AWS_LAMBDA_FUNCTION_NAME=" + catalog.FunctionName(area),
-				"AWS_LAMBDA_FUNCTION_MEMORY_SIZE=256",
-				"AWS_LAMBDA_FUNCTION_VERSION=$LATEST",
-				"AWS_REGION=us-east-1",
-				"TABLE_NAME=" + tableName,
-				"DYNAMODB_ENDPOINT=" + testenv.Endpoint(t),
-				"LOG_LEVEL=INFO",
-				"SECRETS_LOCAL_KEY_FILE=" + keyFile,
-			}
+			cmd.Env = append(lambdaEnv(t, rt.Addr, catalog.FunctionName(area), tableName), "SECRETS_LOCAL_KEY_FILE="+keyFile)
 			cmd.Stdout, cmd.Stderr = logs, logs
 			start := time.Now()
 			require.NoError(t, cmd.Start())

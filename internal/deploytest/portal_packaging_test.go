@@ -52,11 +52,7 @@ func TestThePortalFunctionServesItsPagesUnderTheLambdaRuntimeAPI(t *testing.T) {
 	}
 	root := repoRoot(t)
 	binDir := t.TempDir()
-	cmd := exec.Command("go", "build", "-tags", "lambda.norpc", "-trimpath", "-ldflags", "-s -w", "-o", binDir+string(filepath.Separator), "./functions/"+catalog.Portal)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
+	buildFunctions(t, root, binDir, catalog.Portal)
 	tableName := loadDemo(t, filepath.Join(t.TempDir(), "secrets.key"))
 	table := &storage.Table{DB: testenv.NewTable(t).DB, Name: tableName}
 	email, err := demo.CreateSignIn(context.Background(), identity.New(table, clock.System{}), testenv.Endpoint(t))
@@ -67,11 +63,7 @@ func TestThePortalFunctionServesItsPagesUnderTheLambdaRuntimeAPI(t *testing.T) {
 	defer rt.Close()
 	logs := &testenv.LogBuffer{}
 	fn := exec.Command(filepath.Join(binDir, catalog.Portal))
-	fn.Env = []string{
-		"AWS_LAMBDA_RUNTIME_API=" + rt.Addr, "AWS_LAMBDA_FUNCTION_NAME=PortalFunction", "AWS_LAMBDA_FUNCTION_MEMORY_SIZE=256",
-		"AWS_LAMBDA_FUNCTION_VERSION=$LATEST", "AWS_REGION=us-east-1", "TABLE_NAME=" + tableName,
-		"DYNAMODB_ENDPOINT=" + testenv.Endpoint(t), "LOG_LEVEL=INFO",
-	}
+	fn.Env = lambdaEnv(t, rt.Addr, catalog.FunctionName(catalog.Portal), tableName)
 	fn.Stdout, fn.Stderr = logs, logs
 	require.NoError(t, fn.Start())
 	defer func() { _ = fn.Process.Kill(); _ = fn.Wait() }()
