@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -19,7 +20,6 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
-	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/pipeline"
 	"github.com/bizplatform/api/shared/ratelimit"
 	"github.com/bizplatform/api/shared/route"
@@ -100,19 +100,6 @@ type Server struct {
 	Router *route.Router
 }
 
-// firstChange returns the first of routes whose method may change
-// something (POST, PUT, DELETE, PATCH).
-func firstChange(routes []route.Route) (operations.Operation, bool) {
-	for _, rt := range routes {
-		switch rt.Op.Method {
-		case http.MethodGet, http.MethodHead, http.MethodOptions:
-		default:
-			return rt.Op, true
-		}
-	}
-	return operations.Operation{}, false
-}
-
 // NewServer assembles the pipeline in front of the areas' routes.
 func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
 	if deps.Clock == nil {
@@ -137,8 +124,8 @@ func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
 		// POST, PUT and DELETE requests sent with an Idempotency-Key run once.
 		if a.GuardRetries != nil {
 			rs = a.GuardRetries(areaDeps.Table, deps.Clock, deps.Logger, rs)
-		} else if op, ok := firstChange(rs); ok {
-			return nil, fmt.Errorf("area %s serves %s but sets no GuardRetries: its retries would run twice", a.Name, op.ID())
+		} else if i := slices.IndexFunc(rs, func(rt route.Route) bool { return rt.Op.Changes() }); i >= 0 {
+			return nil, fmt.Errorf("area %s serves %s but sets no GuardRetries: its retries would run twice", a.Name, rs[i].Op.ID())
 		}
 		routes = append(routes, rs...)
 	}

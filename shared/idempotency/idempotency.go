@@ -89,8 +89,7 @@ func New(store Store, clk clock.Clock, logger *slog.Logger) *Keeper {
 func (k *Keeper) Guard(routes []route.Route) []route.Route {
 	guarded := make([]route.Route, len(routes))
 	for i, rt := range routes {
-		switch rt.Op.Method {
-		case http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch:
+		if rt.Op.Changes() {
 			rt.Handle = k.guard(rt.Op, rt.Handle)
 		}
 		guarded[i] = rt

@@ -110,6 +110,17 @@ func (o Operation) TakesBody() bool {
 	return o.Method != "GET" && o.ID() != DeleteTask.ID()
 }
 
+// Changes reports whether the operation's method may change something
+// (POST, PUT, PATCH, DELETE): such a request is worth making safe to retry
+// (Idempotency-Key); a read is not.
+func (o Operation) Changes() bool {
+	switch o.Method {
+	case "GET", "HEAD", "OPTIONS":
+		return false
+	}
+	return true
+}
+
 // Patterns returns the router patterns that serve op: the spec's path, and
 // where the spec writes a trailing slash, the same path without it.
 func (o Operation) Patterns() []string {
