@@ -88,15 +88,6 @@ func (s *Contacts) Load(ctx context.Context, contacts []NewContact) error {
 	return nil
 }
 
-// Recount counts the account's contacts and the index items under each
-// key, from the contact items, and stores the total and the counters, in
-// batches. Loaders call it after writing contacts in bulk; on a table the
-// API serves, Reindex recounts with conditional writes instead.
-func (s *Contacts) Recount(ctx context.Context, accountID string) error {
-	_, err := s.recount(ctx, accountID, false)
-	return err
-}
-
 // RecountReport tells what a recount found and changed.
 type RecountReport struct {
 	Contacts int
@@ -111,10 +102,13 @@ type RecountReport struct {
 	Ready bool
 }
 
-// recount stores the account's total and counters. live writes each
-// changed counter on condition that it still holds the value read before
-// the contacts were counted, so that a concurrent write's change is never
-// overwritten (that counter is reported overtaken instead).
+// recount counts the account's contacts and the index items under each
+// key, from the contact items, and stores the total and the counters, in
+// batches: Load calls it after writing contacts in bulk. live (Reindex, on
+// a table the API serves) writes each changed counter on condition that it
+// still holds the value read before the contacts were counted, so that a
+// concurrent write's change is never overwritten (that counter is reported
+// overtaken instead).
 func (s *Contacts) recount(ctx context.Context, accountID string, live bool) (RecountReport, error) {
 	var rep RecountReport
 	// Read before counting: a change made meanwhile fails the condition.
