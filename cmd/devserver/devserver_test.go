@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/internal/testenv"
+
 	"github.com/bizplatform/api/shared/operations"
 )
 
@@ -56,7 +57,7 @@ func start(t *testing.T, bin string, env []string) (*devserver, []string) {
 		case line, ok := <-d.lines:
 			require.True(t, ok, "devserver exited early: %v", banner)
 			banner = append(banner, line)
-			if m := regexp.MustCompile(`dynalite at (http://\S+)`).FindStringSubmatch(line); m != nil {
+			if m := regexp.MustCompile(`DynamoDB Local \S+ at (http://\S+)`).FindStringSubmatch(line); m != nil {
 				d.engine = m[1]
 			}
 			if m := regexp.MustCompile(`on (http://\S+) `).FindStringSubmatch(line); m != nil && strings.HasPrefix(line, "Serving") {
@@ -85,11 +86,9 @@ func (d *devserver) stop(t *testing.T) {
 	}
 }
 
-// buildDevserver builds the devserver as make run does, once dynalite is
-// known to be installed (testenv fails early with a clear message if not).
+// buildDevserver builds the devserver as make run does.
 func buildDevserver(t *testing.T) string {
 	t.Helper()
-	testenv.Endpoint(t)
 	bin := filepath.Join(t.TempDir(), "devserver")
 	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
 	require.NoError(t, err, "%s", out)
@@ -109,7 +108,7 @@ func TestDevserverServesTheDemoAndKeepsDataAcrossRestarts(t *testing.T) {
 	}
 	bin := buildDevserver(t)
 	env := []string{
-		fmt.Sprintf("PORT=%d", freePort(t)), "DYNALITE_PORT=0", "DYNALITE_DATA_DIR=" + t.TempDir(),
+		fmt.Sprintf("PORT=%d", freePort(t)), "DYNAMODB_LOCAL_PORT=0", "DYNAMODB_LOCAL_DATA_DIR=" + testenv.DataDir(t),
 		"TABLE_NAME=platform", "DYNAMODB_ENDPOINT=",
 	}
 
@@ -150,7 +149,7 @@ func TestSIGTERMLetsAnInFlightRequestFinishThenStopsTheEngineWithItsWriteOnDisk(
 	}
 	bin := buildDevserver(t)
 	env := []string{
-		fmt.Sprintf("PORT=%d", freePort(t)), "DYNALITE_PORT=0", "DYNALITE_DATA_DIR=" + t.TempDir(),
+		fmt.Sprintf("PORT=%d", freePort(t)), "DYNAMODB_LOCAL_PORT=0", "DYNAMODB_LOCAL_DATA_DIR=" + testenv.DataDir(t),
 		"TABLE_NAME=platform", "DYNAMODB_ENDPOINT=",
 	}
 	d, _ := start(t, bin, env)
@@ -255,9 +254,9 @@ func TestASecondMakeRunSaysInOneLineWhatHoldsItAndAFixThatWorks(t *testing.T) {
 	}
 	bin := buildDevserver(t)
 	env := func(port, enginePort int, dataDir string) []string {
-		return []string{fmt.Sprintf("PORT=%d", port), fmt.Sprintf("DYNALITE_PORT=%d", enginePort), "DYNALITE_DATA_DIR=" + dataDir, "TABLE_NAME=platform", "DYNAMODB_ENDPOINT="}
+		return []string{fmt.Sprintf("PORT=%d", port), fmt.Sprintf("DYNAMODB_LOCAL_PORT=%d", enginePort), "DYNAMODB_LOCAL_DATA_DIR=" + dataDir, "TABLE_NAME=platform", "DYNAMODB_ENDPOINT="}
 	}
-	firstPort, firstEngine, firstData := freePort(t), freePort(t), t.TempDir()
+	firstPort, firstEngine, firstData := freePort(t), freePort(t), testenv.DataDir(t)
 	first, _ := start(t, bin, env(firstPort, firstEngine, firstData))
 	defer first.stop(t)
 
@@ -284,15 +283,15 @@ func TestASecondMakeRunSaysInOneLineWhatHoldsItAndAFixThatWorks(t *testing.T) {
 		{"other ports: the data directory is another make run's",
 			func(*testing.T) []string { return env(freePort(t), freePort(t), firstData) },
 			[]string{"the data directory " + firstData + " is in use by another local engine"},
-			"DYNALITE_DATA_DIR=" + firstData + "-2"},
+			"DYNAMODB_LOCAL_DATA_DIR=" + firstData + "-2"},
 		{"another program holds the API's port",
-			func(t *testing.T) []string { return env(hold(t), 0, t.TempDir()) },
+			func(t *testing.T) []string { return env(hold(t), 0, testenv.DataDir(t)) },
 			[]string{"is in use by another program (lsof -i :", "serve on another port"},
 			"PORT="},
 		{"another program holds the engine's port",
-			func(t *testing.T) []string { return env(freePort(t), hold(t), t.TempDir()) },
+			func(t *testing.T) []string { return env(freePort(t), hold(t), testenv.DataDir(t)) },
 			[]string{"(the local engine) is in use by another program", "choose another port for the engine"},
-			"DYNALITE_PORT="},
+			"DYNAMODB_LOCAL_PORT="},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			base := tc.env(t)
@@ -305,6 +304,11 @@ func TestASecondMakeRunSaysInOneLineWhatHoldsItAndAFixThatWorks(t *testing.T) {
 			}
 			fix := fixIn(t, line)
 			assert.Contains(t, strings.Join(fix, " "), tc.fixes)
+			for _, v := range fix { // a data directory the fix names is the test's too
+				if dir, ok := strings.CutPrefix(v, "DYNAMODB_LOCAL_DATA_DIR="); ok && dir != "" {
+					t.Cleanup(func() { _ = os.RemoveAll(dir) })
+				}
+			}
 
 			d, _ := start(t, bin, append(base, fix...))
 			req, _ := http.NewRequest("GET", d.url+"/contacts/?locationId=demoLocAlpha00000001", nil)

@@ -8,6 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/bizplatform/api/internal/testenv"
+
 	"github.com/bizplatform/api/api"
 )
 
@@ -17,7 +19,7 @@ func TestDevserverServesTheAPIReferenceWithoutAToken(t *testing.T) {
 	}
 	bin := buildDevserver(t)
 	d, _ := start(t, bin, []string{
-		fmt.Sprintf("PORT=%d", freePort(t)), "DYNALITE_PORT=0", "DYNALITE_DATA_DIR=" + t.TempDir(),
+		fmt.Sprintf("PORT=%d", freePort(t)), "DYNAMODB_LOCAL_PORT=0", "DYNAMODB_LOCAL_DATA_DIR=" + testenv.DataDir(t),
 		"TABLE_NAME=platform", "DYNAMODB_ENDPOINT=",
 	})
 	defer d.stop(t)

@@ -1,6 +1,6 @@
 // Command devserver runs every area of the API in one local process on
-// http://127.0.0.1:3000, backed by dynalite (started here, data kept under
-// .local/dynalite) or by the engine DYNAMODB_ENDPOINT names.
+// http://127.0.0.1:3000, backed by DynamoDB Local (started here, data kept
+// under .local/dynamodb-data) or by the engine DYNAMODB_ENDPOINT names.
 package main
 
 import (

@@ -17,7 +17,7 @@ import (
 	"github.com/bizplatform/api/api"
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
-	"github.com/bizplatform/api/internal/dynalite"
+	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/portal"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
@@ -27,7 +27,7 @@ import (
 )
 
 // defaultEnginePort is where the local engine listens, so that platformctl
-// can reach it (DYNALITE_PORT overrides).
+// can reach it (DYNAMODB_LOCAL_PORT overrides).
 const defaultEnginePort = 4567
 
 // run serves until ctx is done. Progress goes to out, request logs to logOut.
@@ -54,11 +54,11 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 	}
 	defer ln.Close() // when returning before serving
 	if endpoint == "" {
-		engine, err := dynalite.Start(ctx, dynalite.Options{Root: eng.root, DataDir: eng.dataDir, Port: eng.port, Log: os.Stderr})
+		engine, err := dynamodblocal.Start(ctx, dynamodblocal.Options{Root: eng.root, DataDir: eng.dataDir, Port: eng.port, Log: os.Stderr})
 		if err != nil {
 			return engineNotStarted(err, eng, launch{getenv})
 		}
-		fmt.Fprintf(out, "Local engine: dynalite at %s, data kept in %s\n", engine.Endpoint, eng.dataDir)
+		fmt.Fprintf(out, "Local engine: DynamoDB Local %s at %s, data kept in %s\n", dynamodblocal.EngineVersion, engine.Endpoint, eng.dataDir)
 		fmt.Fprintf(out, "  (for the CLI: export DYNAMODB_ENDPOINT=%s)\n", engine.Endpoint)
 		defer func() {
 			if err := engine.Stop(); err != nil {
@@ -88,7 +88,7 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 	if err != nil {
 		return err
 	}
-	if err := prepareTable(ctx, deps, srv, portalSite, endpoint, out); err != nil {
+	if err := prepareTable(ctx, db, deps, srv, portalSite, endpoint, out); err != nil {
 		return err
 	}
 
@@ -126,7 +126,7 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 // .local/secrets.key, created on first start.
 func openSecrets(ctx context.Context, cfg config.Config, out io.Writer) (*secrets.Keeper, error) {
 	if cfg.SecretsKeyID == "" && cfg.SecretsLocalKeyFile == "" {
-		root, err := dynalite.FindRoot(".")
+		root, err := dynamodblocal.FindRoot(".")
 		if err != nil {
 			return nil, err
 		}
@@ -138,8 +138,8 @@ func openSecrets(ctx context.Context, cfg config.Config, out io.Writer) (*secret
 
 // prepareTable creates the table on first start and loads the demo dataset
 // and tokens into it; later starts find the table and keep its data.
-func prepareTable(ctx context.Context, deps app.Deps, srv *app.Server, site *portal.Portal, endpoint string, out io.Writer) error {
-	created, err := deps.Table.CreateIfMissing(ctx)
+func prepareTable(ctx context.Context, admin storage.TableAdmin, deps app.Deps, srv *app.Server, site *portal.Portal, endpoint string, out io.Writer) error {
+	created, err := storage.CreateTable(ctx, admin, deps.Table.Name)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
-	"github.com/bizplatform/api/internal/dynalite"
+	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
@@ -297,7 +297,11 @@ func (c *cli) seed(ctx context.Context, args []string) error {
 	// On AWS the table comes from template.yaml; only a local engine's table
 	// is created here.
 	if c.cfg.Endpoint != "" {
-		if _, err := c.deps.Table.CreateIfMissing(ctx); err != nil {
+		admin, ok := c.deps.Table.DB.(storage.TableAdmin)
+		if !ok {
+			return errors.New("the client cannot create tables")
+		}
+		if _, err := storage.CreateTable(ctx, admin, c.deps.Table.Name); err != nil {
 			return err
 		}
 	}
@@ -336,7 +340,7 @@ func (c *cli) openSecrets(ctx context.Context, ds demo.Dataset) (*secrets.Keeper
 	}
 	cfg := c.cfg
 	if cfg.SecretsKeyID == "" && cfg.SecretsLocalKeyFile == "" && storage.IsLocalEndpoint(cfg.Endpoint) {
-		if root, err := dynalite.FindRoot("."); err == nil {
+		if root, err := dynamodblocal.FindRoot("."); err == nil {
 			cfg.SecretsLocalKeyFile = filepath.Join(root, filepath.FromSlash(secrets.LocalKeyFile))
 		}
 	}

@@ -1,6 +1,8 @@
 // Package testenv runs integration tests the way the product runs: the real
-// pipeline and handlers, over HTTP, against dynalite through the AWS SDK.
-// One engine serves a test binary; each Env gets a table of its own.
+// pipeline and handlers, over HTTP, against DynamoDB Local through the AWS
+// SDK. make test starts one engine for every test binary
+// (TEST_DYNAMODB_ENDPOINT); a test binary run alone starts its own. Each
+// test gets a table of its own, deleted when the test ends.
 package testenv
 
 import (
@@ -19,9 +21,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/bizplatform/api/internal/dynalite"
+	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
@@ -38,8 +41,9 @@ var engine struct {
 	err      error
 }
 
-// Endpoint returns the URL of this test binary's dynalite, starting it on
-// first use. The engine exits with the test binary.
+// Endpoint returns the URL of the test engine: TEST_DYNAMODB_ENDPOINT's
+// (make test's shared engine), else one this test binary starts on first
+// use and that exits with it.
 func Endpoint(t testing.TB) string {
 	t.Helper()
 	engine.once.Do(func() {
@@ -52,19 +56,19 @@ func Endpoint(t testing.TB) string {
 			engine.err = err
 			return
 		}
-		root, err := dynalite.FindRoot(wd)
+		root, err := dynamodblocal.FindRoot(wd)
 		if err != nil {
 			engine.err = err
 			return
 		}
-		srv, err := dynalite.Start(context.Background(), dynalite.Options{Root: root, Log: os.Stderr})
+		srv, err := dynamodblocal.Start(context.Background(), dynamodblocal.Options{Root: root, Log: os.Stderr})
 		if err != nil {
 			engine.err = err
 			return
 		}
 		engine.endpoint = srv.Endpoint
 	})
-	require.NoError(t, engine.err, "start dynalite")
+	require.NoError(t, engine.err, "start DynamoDB Local")
 	return engine.endpoint
 }
 
@@ -72,18 +76,22 @@ func Endpoint(t testing.TB) string {
 // default is storage.DefaultCallTimeout; tools/faults tests the bounds).
 const testCallTimeout = 15 * time.Second
 
-// NewTable creates an empty table of its own on the test engine.
+// NewTable creates an empty table of its own on the test engine, as
+// deployed (keys, index, TTL), and deletes it when the test ends.
 func NewTable(t testing.TB) *storage.Table {
 	t.Helper()
 	ctx := context.Background()
-	// Tests fire hundreds of concurrent writes at one item of a
-	// single-threaded engine (under -race, on a shared machine): a call may
-	// queue for seconds there, which is not the failure these tests look for.
+	// Tests fire hundreds of concurrent writes at one item (under -race, on
+	// a shared machine): a call may queue for seconds there, which is not
+	// the failure these tests look for.
 	db, err := storage.NewClient(ctx, Endpoint(t), "us-east-1", nil, storage.WithCallTimeout(testCallTimeout))
 	require.NoError(t, err)
 	table := &storage.Table{DB: db, Name: "test-" + randomHex(8)}
-	_, err = table.CreateIfMissing(ctx)
+	_, err = storage.CreateTable(ctx, db, table.Name)
 	require.NoError(t, err)
+	t.Cleanup(func() {
+		assert.NoError(t, storage.DeleteTable(context.Background(), db, table.Name), "delete the test's table")
+	})
 	return table
 }
 
@@ -337,4 +345,21 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// DataDir is a directory, removed when the test ends, for the data of an
+// engine a test starts itself (make run's, under test): on a RAM disk where
+// the machine has one (/dev/shm). DynamoDB Local syncs every write to its
+// disk, and loading the demo dataset there takes half a minute instead of
+// a few seconds.
+func DataDir(t testing.TB) string {
+	t.Helper()
+	if info, err := os.Stat("/dev/shm"); err == nil && info.IsDir() {
+		dir, err := os.MkdirTemp("/dev/shm", "engine-data-*")
+		if err == nil {
+			t.Cleanup(func() { _ = os.RemoveAll(dir) })
+			return dir
+		}
+	}
+	return t.TempDir()
 }

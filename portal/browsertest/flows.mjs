@@ -39,6 +39,16 @@ function freePort() {
   });
 }
 
+// make test's engine, shared by every test (TEST_DYNAMODB_ENDPOINT): the
+// server gets a table of its own on it. Run alone, the server starts an
+// engine of its own, as make run does.
+const shared = process.env.TEST_DYNAMODB_ENDPOINT || "";
+const table = shared ? `portal-browser-${process.pid}-${Date.now()}` : "platform";
+function engineEnv(data) {
+  if (shared) return { DYNAMODB_ENDPOINT: shared, TABLE_NAME: table };
+  return { DYNAMODB_LOCAL_PORT: "0", DYNAMODB_LOCAL_DATA_DIR: data, DYNAMODB_ENDPOINT: "", TABLE_NAME: table };
+}
+
 // startServer runs bin/devserver as make run does and waits for its banner.
 async function startServer() {
   const port = await freePort();
@@ -46,7 +56,7 @@ async function startServer() {
   cleanups.push(() => rmSync(data, { recursive: true, force: true }));
   const proc = spawn(join(root, "bin", "devserver"), [], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), DYNALITE_PORT: "0", DYNALITE_DATA_DIR: data, DYNAMODB_ENDPOINT: "", TABLE_NAME: "platform" },
+    env: { ...process.env, PORT: String(port), ...engineEnv(data) },
     stdio: ["ignore", "pipe", "pipe"],
   });
   cleanups.push(() => proc.kill("SIGTERM"));
@@ -56,7 +66,7 @@ async function startServer() {
     const timer = setTimeout(() => reject(new Error("devserver did not start:\n" + banner)), 60000);
     proc.stdout.on("data", (chunk) => {
       banner += chunk;
-      const engine = banner.match(/dynalite at (http:\/\/[0-9.:]+)/);
+      const engine = shared ? [null, shared] : banner.match(/DynamoDB Local \S+ at (http:\/\/[0-9.:]+)/);
       const portal = banner.match(/Portal: (http:\/\/\S+)/);
       if (engine && portal) {
         clearTimeout(timer);
@@ -70,7 +80,7 @@ async function startServer() {
 function platformctl(server, ...args) {
   return execFileSync(join(root, "bin", "platformctl"), args, {
     cwd: root,
-    env: { ...process.env, DYNAMODB_ENDPOINT: server.engine, TABLE_NAME: "platform", PORTAL_URL: server.base },
+    env: { ...process.env, DYNAMODB_ENDPOINT: server.engine, TABLE_NAME: table, PORTAL_URL: server.base },
     encoding: "utf8",
     stdio: ["ignore", "pipe", "pipe"],
   }).trim();
@@ -151,7 +161,7 @@ async function main() {
   await test("platformctl adds an admin of Alpha and prints a one-time invite link", async () => {
     const id = platformctl(server, "users", "create", "--company", company, "--email", email, "--name", "Erin Example", "--role", "admin", "--accounts", alpha);
     assert.match(id, /^[A-Za-z0-9]{20}$/);
-    // The e-mail index is eventually consistent on AWS; dynalite is immediate.
+    // The e-mail index is eventually consistent on AWS; DynamoDB Local is immediate too.
     link = platformctl(server, "portal", "invite", "--company", company, "--email", email);
     assert.match(link, new RegExp(`^${server.base}/portal/invite/[A-Za-z0-9_-]{43}$`));
   });

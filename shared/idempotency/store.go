@@ -2,15 +2,10 @@ package idempotency
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/bizplatform/api/shared/storage"
 )
@@ -99,52 +94,22 @@ func (it *recordItem) record() *Record {
 	}
 }
 
-// claimAttempts bounds the claims of one request: a claim fails on a
-// record that may be released before it is read, and is tried again.
-const claimAttempts = 3
-
 // Claim is one conditional put: no item at the key, or a lapsed one. On a
-// failed condition, the record comes with the failure on DynamoDB and costs
-// one read on engines that do not return it.
+// failed condition, the record held comes with the failure, at no extra
+// read.
 func (s *Records) Claim(ctx context.Context, c Claim) (*Record, error) {
 	key := RecordKey(c.AccountID, c.Key)
-	av, err := attributevalue.MarshalMap(recordItem{Key: key, Fingerprint: c.Fingerprint, Owner: c.Owner, ExpiresAt: c.Until.Unix()})
-	if err != nil {
-		return nil, fmt.Errorf("encode claim: %w", err)
-	}
 	free := expression.AttributeNotExists(expression.Name(storage.AttrPK)).
 		Or(expression.Name(storage.AttrExpiresAt).LessThanEqual(expression.Value(c.At.Unix())))
-	expr, err := expression.NewBuilder().WithCondition(free).Build()
-	if err != nil {
-		return nil, fmt.Errorf("build claim condition: %w", err)
+	err := s.table.Put(ctx, recordItem{Key: key, Fingerprint: c.Fingerprint, Owner: c.Owner, ExpiresAt: c.Until.Unix()}, &free)
+	if !storage.IsConditionFailed(err) {
+		return nil, err
 	}
-	in := &dynamodb.PutItemInput{
-		TableName:                           aws.String(s.table.Name),
-		Item:                                av,
-		ConditionExpression:                 expr.Condition(),
-		ExpressionAttributeNames:            expr.Names(),
-		ExpressionAttributeValues:           expr.Values(),
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+	held, err := storage.FailedConditionItem[recordItem](err, key)
+	if err != nil || held == nil {
+		return nil, err
 	}
-	for range claimAttempts {
-		_, err := s.table.DB.PutItem(ctx, in)
-		if err == nil {
-			return nil, nil
-		}
-		if !storage.IsConditionFailed(err) {
-			return nil, err
-		}
-		held, err := storage.FoundByFailedCondition[recordItem](ctx, s.table, key, err)
-		if err != nil {
-			return nil, err
-		}
-		if held != nil {
-			return held.record(), nil
-		}
-		// Released between the put and the read: claim again.
-	}
-	// The key keeps changing hands: another request holds it for now.
-	return &Record{Fingerprint: c.Fingerprint, Running: true}, nil
+	return held.record(), nil
 }
 
 // Complete puts the answer in place of the claim, if the claim is still c's.

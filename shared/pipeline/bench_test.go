@@ -12,7 +12,7 @@ import (
 
 // BenchmarkAuthenticatedRequest measures a whole request through the
 // pipeline (headers, token, admission, scope, a trivial handler) against
-// dynalite on loopback, and reports the DynamoDB calls it makes.
+// DynamoDB Local on loopback, and reports the DynamoDB calls it makes.
 //
 //	go test -run '^$' -bench AuthenticatedRequest ./shared/pipeline/
 func BenchmarkAuthenticatedRequest(b *testing.B) {

@@ -29,7 +29,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/bizplatform/api/shared/apierror"
@@ -233,7 +232,7 @@ func (l *Limiter) Admit(ctx context.Context, accountID, tokenID string) (Decisio
 		if !storage.IsConditionFailed(err) {
 			return Decision{}, err
 		}
-		st, err := l.read(ctx, accountID, err)
+		st, err := l.read(accountID, err)
 		if err != nil {
 			return Decision{}, err
 		}
@@ -276,8 +275,8 @@ var admissionNames = map[string]string{
 }
 
 type admissionExpr struct {
-	update, condition string
-	burst, daily      bool // whether :burst and :daily appear
+	storage.CompiledUpdate
+	burst, daily bool // whether :burst and :daily appear
 }
 
 // tokenUsable is every variant's condition on the token: not revoked, and
@@ -286,18 +285,24 @@ const tokenUsable = " AND NOT contains(#rev, :tok) AND (attribute_not_exists(#xp
 
 var admissionExprs = [...]admissionExpr{
 	sameWindow: {
-		update:    "SET #exp = :exp, #born = if_not_exists(#born, :now), #wc = #wc + :one, #dc = #dc + :one, #lu = :min",
-		condition: "#ws = :win AND #day = :day AND #wc < :burst AND #dc < :daily" + tokenUsable,
-		burst:     true, daily: true,
+		CompiledUpdate: storage.CompiledUpdate{
+			Update:    "SET #exp = :exp, #born = if_not_exists(#born, :now), #wc = #wc + :one, #dc = #dc + :one, #lu = :min",
+			Condition: "#ws = :win AND #day = :day AND #wc < :burst AND #dc < :daily" + tokenUsable,
+		},
+		burst: true, daily: true,
 	},
 	newWindow: {
-		update:    "SET #exp = :exp, #born = if_not_exists(#born, :now), #ws = :win, #wc = :one, #dc = #dc + :one, #lu = :min",
-		condition: "#ws < :win AND #day = :day AND #dc < :daily" + tokenUsable,
-		daily:     true,
+		CompiledUpdate: storage.CompiledUpdate{
+			Update:    "SET #exp = :exp, #born = if_not_exists(#born, :now), #ws = :win, #wc = :one, #dc = #dc + :one, #lu = :min",
+			Condition: "#ws < :win AND #day = :day AND #dc < :daily" + tokenUsable,
+		},
+		daily: true,
 	},
 	newDay: {
-		update:    "SET #exp = :exp, #born = if_not_exists(#born, :now), #ws = :win, #wc = :one, #day = :day, #dc = :one, #lu = :min",
-		condition: "(attribute_not_exists(#day) OR #day < :day)" + tokenUsable,
+		CompiledUpdate: storage.CompiledUpdate{
+			Update:    "SET #exp = :exp, #born = if_not_exists(#born, :now), #ws = :win, #wc = :one, #day = :day, #dc = :one, #lu = :min",
+			Condition: "(attribute_not_exists(#day) OR #day < :day)" + tokenUsable,
+		},
 	},
 }
 
@@ -408,27 +413,14 @@ func (l *Limiter) update(ctx context.Context, key map[string]types.AttributeValu
 	if e.daily {
 		values[":daily"] = l.dailyAV
 	}
-	out, err := l.table.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                           &l.table.Name,
-		Key:                                 key,
-		UpdateExpression:                    &e.update,
-		ConditionExpression:                 &e.condition,
-		ExpressionAttributeNames:            tp.names,
-		ExpressionAttributeValues:           values,
-		ReturnValues:                        types.ReturnValueUpdatedNew,
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out.Attributes, nil
+	return l.table.ApplyCompiled(ctx, key, &e.CompiledUpdate, tp.names, values)
 }
 
-// read returns the state after a failed condition: from the failure itself
-// where the engine returns the old item (DynamoDB does), else by a strongly
-// consistent read (dynalite does not return it).
-func (l *Limiter) read(ctx context.Context, accountID string, condErr error) (*state, error) {
-	return storage.FoundByFailedCondition[state](ctx, l.table, StateKey(accountID), condErr)
+// read returns the state a failed condition found: DynamoDB returns it
+// with the failure (ReturnValuesOnConditionCheckFailure), so a refusal costs
+// no read. nil when there was no state item.
+func (l *Limiter) read(accountID string, condErr error) (*state, error) {
+	return storage.FailedConditionItem[state](condErr, StateKey(accountID))
 }
 
 // UnmarshalDynamoDBAttributeValue decodes the state and keeps the whole item,

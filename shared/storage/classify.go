@@ -59,12 +59,12 @@ func (c classified) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteI
 	return classify(c.api.BatchWriteItem(ctx, in, opts...))
 }
 
-func (c classified) CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, opts ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error) {
-	return classify(c.api.CreateTable(ctx, in, opts...))
+func (c classified) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	return classify(c.api.TransactWriteItems(ctx, in, opts...))
 }
 
-func (c classified) DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, opts ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
-	return classify(c.api.DescribeTable(ctx, in, opts...))
+func (c classified) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
+	return classify(c.api.TransactGetItems(ctx, in, opts...))
 }
 
 // Classify turns a storage failure into the API error the client gets:

@@ -39,10 +39,10 @@ func (f failingAPI) BatchGetItem(context.Context, *dynamodb.BatchGetItemInput, .
 func (f failingAPI) BatchWriteItem(context.Context, *dynamodb.BatchWriteItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
 	return nil, f.err
 }
-func (f failingAPI) CreateTable(context.Context, *dynamodb.CreateTableInput, ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error) {
+func (f failingAPI) TransactWriteItems(context.Context, *dynamodb.TransactWriteItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
 	return nil, f.err
 }
-func (f failingAPI) DescribeTable(context.Context, *dynamodb.DescribeTableInput, ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
+func (f failingAPI) TransactGetItems(context.Context, *dynamodb.TransactGetItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
 	return nil, f.err
 }
 
@@ -51,15 +51,15 @@ func calls(api API) map[string]error {
 	ctx := context.Background()
 	errOf := func(_ any, err error) error { return err }
 	return map[string]error{
-		"GetItem":        errOf(api.GetItem(ctx, nil)),
-		"PutItem":        errOf(api.PutItem(ctx, nil)),
-		"UpdateItem":     errOf(api.UpdateItem(ctx, nil)),
-		"DeleteItem":     errOf(api.DeleteItem(ctx, nil)),
-		"Query":          errOf(api.Query(ctx, nil)),
-		"BatchGetItem":   errOf(api.BatchGetItem(ctx, nil)),
-		"BatchWriteItem": errOf(api.BatchWriteItem(ctx, nil)),
-		"CreateTable":    errOf(api.CreateTable(ctx, nil)),
-		"DescribeTable":  errOf(api.DescribeTable(ctx, nil)),
+		"GetItem":            errOf(api.GetItem(ctx, nil)),
+		"PutItem":            errOf(api.PutItem(ctx, nil)),
+		"UpdateItem":         errOf(api.UpdateItem(ctx, nil)),
+		"DeleteItem":         errOf(api.DeleteItem(ctx, nil)),
+		"Query":              errOf(api.Query(ctx, nil)),
+		"BatchGetItem":       errOf(api.BatchGetItem(ctx, nil)),
+		"BatchWriteItem":     errOf(api.BatchWriteItem(ctx, nil)),
+		"TransactWriteItems": errOf(api.TransactWriteItems(ctx, nil)),
+		"TransactGetItems":   errOf(api.TransactGetItems(ctx, nil)),
 	}
 }
 

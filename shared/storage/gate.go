@@ -46,8 +46,9 @@ func awaitAdmission(ctx context.Context) error {
 
 // GateWrites returns t as the areas' handlers get it: the same table, whose
 // every write (Put, Update, Delete, BatchPut, and the PutItem, UpdateItem,
-// DeleteItem and BatchWriteItem calls made on its DB directly) first waits
-// for the Admission its context carries. Reads never wait.
+// DeleteItem, BatchWriteItem and TransactWriteItems calls made on its DB
+// directly) first waits for the Admission its context carries. Reads never
+// wait.
 func GateWrites(t *Table) *Table { return &Table{DB: gated{t.DB}, Name: t.Name} }
 
 // gated is a client whose writes wait for admission.
@@ -79,4 +80,11 @@ func (g gated) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemIn
 		return nil, err
 	}
 	return g.API.BatchWriteItem(ctx, in, opts...)
+}
+
+func (g gated) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	if err := awaitAdmission(ctx); err != nil {
+		return nil, err
+	}
+	return g.API.TransactWriteItems(ctx, in, opts...)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -15,11 +16,31 @@ import (
 	"github.com/bizplatform/api/shared/apierror"
 )
 
-// Get reads one item with a strongly consistent read into a T (attributes T
-// does not declare, such as the key, are ignored). It returns nil, nil when
-// the item does not exist.
-func Get[T any](ctx context.Context, t *Table, key Key) (*T, error) {
-	item, err := t.getItem(ctx, key)
+// ReadOption changes how an item is read.
+type ReadOption func(*readOptions)
+
+type readOptions struct{ eventual bool }
+
+// Eventually reads without strong consistency: half the read units, and
+// possibly a moment behind the latest write. For reads whose answer a
+// write a moment ago may miss without being wrong (docs/design.md lists
+// them); reads that decide a write, or answer a read of what the caller just
+// wrote, stay strongly consistent.
+func Eventually(o *readOptions) { o.eventual = true }
+
+func readOptionsOf(opts []ReadOption) readOptions {
+	var o readOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return o
+}
+
+// Get reads one item into a T (attributes T does not declare, such as the
+// key, are ignored), with a strongly consistent read unless Eventually is
+// given. It returns nil, nil when the item does not exist.
+func Get[T any](ctx context.Context, t *Table, key Key, opts ...ReadOption) (*T, error) {
+	item, err := t.getItem(ctx, key, !readOptionsOf(opts).eventual)
 	if err != nil || item == nil {
 		return nil, err
 	}
@@ -30,13 +51,13 @@ func Get[T any](ctx context.Context, t *Table, key Key) (*T, error) {
 	return &v, nil
 }
 
-// getItem reads the attributes of the item at key with a strongly
-// consistent read; nil when there is no item.
-func (t *Table) getItem(ctx context.Context, key Key) (map[string]types.AttributeValue, error) {
+// getItem reads the attributes of the item at key; nil when there is no
+// item.
+func (t *Table) getItem(ctx context.Context, key Key, consistent bool) (map[string]types.AttributeValue, error) {
 	out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName:      aws.String(t.Name),
 		Key:            key.AV(),
-		ConsistentRead: aws.Bool(true),
+		ConsistentRead: aws.Bool(consistent),
 	})
 	if err != nil {
 		return nil, err
@@ -44,28 +65,33 @@ func (t *Table) getItem(ctx context.Context, key Key) (map[string]types.Attribut
 	return out.Item, nil
 }
 
-// FoundByFailedCondition returns the item whose presence failed a
-// conditional write (condErr): from the failure itself where the engine
-// returns the old item (DynamoDB does, when the write asked for
-// ReturnValuesOnConditionCheckFailure ALL_OLD), else by a strongly
-// consistent read of key (dynalite returns nothing). nil, nil: the item is
-// gone by the time of the read.
-func FoundByFailedCondition[T any](ctx context.Context, t *Table, key Key, condErr error) (*T, error) {
+// FailedConditionItem returns the item a conditional write found in place
+// of the one its condition asked for, from the failure itself: every
+// conditional write of this package asks DynamoDB to
+// return the item with a failed condition
+// (ReturnValuesOnConditionCheckFailure ALL_OLD), at no extra read. nil, nil
+// when the failure carries no item (there was none at the key) or condErr is
+// not a failed condition.
+func FailedConditionItem[T any](condErr error, key Key) (*T, error) {
+	var item map[string]types.AttributeValue
 	var cf *types.ConditionalCheckFailedException
-	if errors.As(condErr, &cf) && len(cf.Item) > 0 {
-		var v T
-		if err := attributevalue.UnmarshalMap(cf.Item, &v); err != nil {
-			return nil, fmt.Errorf("decode item %s/%s: %w", key.PK, key.SK, err)
-		}
-		return &v, nil
+	if errors.As(condErr, &cf) {
+		item = cf.Item
 	}
-	return Get[T](ctx, t, key)
+	if len(item) == 0 {
+		return nil, nil
+	}
+	var v T
+	if err := attributevalue.UnmarshalMap(item, &v); err != nil {
+		return nil, fmt.Errorf("decode item %s/%s: %w", key.PK, key.SK, err)
+	}
+	return &v, nil
 }
 
 // Put writes item (a struct with PK and SK attributes, or a Keyed record). A
 // non-nil cond must hold for the write to happen; a failed condition is
-// reported as the SDK's ConditionalCheckFailedException (see
-// IsConditionFailed and Applied).
+// reported as the SDK's ConditionalCheckFailedException, carrying the item
+// found at the key (see IsConditionFailed, Applied and FailedConditionItem).
 func (t *Table) Put(ctx context.Context, item any, cond *expression.ConditionBuilder) error {
 	av, err := attributevalue.MarshalMap(item)
 	if err != nil {
@@ -82,6 +108,9 @@ func (t *Table) putItem(ctx context.Context, av map[string]types.AttributeValue,
 		return err
 	}
 	in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues = expr.Condition(), expr.Names(), expr.Values()
+	if cond != nil {
+		in.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+	}
 	_, err = t.DB.PutItem(ctx, in)
 	return err
 }
@@ -95,6 +124,9 @@ func (t *Table) Delete(ctx context.Context, key Key, cond *expression.ConditionB
 		return err
 	}
 	in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues = expr.Condition(), expr.Names(), expr.Values()
+	if cond != nil {
+		in.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+	}
 	_, err = t.DB.DeleteItem(ctx, in)
 	return err
 }
@@ -137,7 +169,8 @@ func Applied(err error) (bool, error) {
 // Query is a query of the table, or of an index, by a key condition.
 type Query struct {
 	// Index is the index queried; "" queries the table, with strongly
-	// consistent reads (an index read is eventually consistent).
+	// consistent reads unless Eventual (an index read is always eventually
+	// consistent).
 	Index string
 	Key   expression.KeyConditionBuilder
 	// Filter, when set, drops items after they are read (they still cost
@@ -145,42 +178,14 @@ type Query struct {
 	Filter *expression.ConditionBuilder
 	// Projection, when set, reads only those attributes.
 	Projection *expression.ProjectionBuilder
+	// Descending reads the highest sort keys first.
+	Descending bool
+	// Eventual reads the table without strong consistency (see Eventually).
+	Eventual bool
 }
 
-// QueryAll runs q and decodes the items of every page into Ts, in the
-// order of the queried sort key.
-func QueryAll[T any](ctx context.Context, t *Table, q Query) ([]T, error) {
-	raw, err := queryAll(ctx, t, q)
-	if err != nil {
-		return nil, err
-	}
-	items := []T{}
-	if err := attributevalue.UnmarshalListOfMaps(raw, &items); err != nil {
-		return nil, fmt.Errorf("decode query results: %w", err)
-	}
-	return items, nil
-}
-
-// QueryPartition returns every item of partition pk whose sort key begins
-// with prefix, in sort-key order, with strongly consistent reads.
-func QueryPartition[T any](ctx context.Context, t *Table, pk, prefix string) ([]T, error) {
-	keyCond := expression.Key(AttrPK).Equal(expression.Value(pk))
-	if prefix != "" {
-		keyCond = keyCond.And(expression.Key(AttrSK).BeginsWith(prefix))
-	}
-	return QueryAll[T](ctx, t, Query{Key: keyCond})
-}
-
-// QueryRange returns the items of partition pk whose sort keys lie between
-// from and to (both included), in sort key order, as attribute maps: for a
-// range that holds items of several types (a record and its children).
-func QueryRange(ctx context.Context, t *Table, pk, from, to string) ([]map[string]types.AttributeValue, error) {
-	return queryAll(ctx, t, Query{Key: expression.Key(AttrPK).Equal(expression.Value(pk)).
-		And(expression.Key(AttrSK).Between(expression.Value(from), expression.Value(to)))})
-}
-
-// queryAll runs q and returns the items of every page.
-func queryAll(ctx context.Context, t *Table, q Query) ([]map[string]types.AttributeValue, error) {
+// input builds the query's request.
+func (q Query) input(t *Table) (*dynamodb.QueryInput, error) {
 	b := expression.NewBuilder().WithKeyCondition(q.Key)
 	if q.Filter != nil {
 		b = b.WithFilter(*q.Filter)
@@ -201,9 +206,59 @@ func queryAll(ctx context.Context, t *Table, q Query) ([]map[string]types.Attrib
 		ExpressionAttributeValues: expr.Values(),
 	}
 	if q.Index == "" {
-		in.ConsistentRead = aws.Bool(true)
+		in.ConsistentRead = aws.Bool(!q.Eventual)
 	} else {
 		in.IndexName = aws.String(q.Index)
+	}
+	if q.Descending {
+		in.ScanIndexForward = aws.Bool(false)
+	}
+	return in, nil
+}
+
+// QueryAll runs q and decodes the items of every page into Ts, in the
+// order of the queried sort key.
+func QueryAll[T any](ctx context.Context, t *Table, q Query) ([]T, error) {
+	raw, err := queryAll(ctx, t, q)
+	if err != nil {
+		return nil, err
+	}
+	items := []T{}
+	if err := attributevalue.UnmarshalListOfMaps(raw, &items); err != nil {
+		return nil, fmt.Errorf("decode query results: %w", err)
+	}
+	return items, nil
+}
+
+// QueryPartition returns every item of partition pk whose sort key begins
+// with prefix, in sort-key order, with strongly consistent reads.
+func QueryPartition[T any](ctx context.Context, t *Table, pk, prefix string) ([]T, error) {
+	return QueryAll[T](ctx, t, Query{Key: PartitionPrefix(pk, prefix)})
+}
+
+// PartitionPrefix is the key condition "partition pk, sort key beginning
+// with prefix" (any sort key when prefix is empty).
+func PartitionPrefix(pk, prefix string) expression.KeyConditionBuilder {
+	keyCond := expression.Key(AttrPK).Equal(expression.Value(pk))
+	if prefix != "" {
+		keyCond = keyCond.And(expression.Key(AttrSK).BeginsWith(prefix))
+	}
+	return keyCond
+}
+
+// QueryRange returns the items of partition pk whose sort keys lie between
+// from and to (both included), in sort key order, as attribute maps: for a
+// range that holds items of several types (a record and its children).
+func QueryRange(ctx context.Context, t *Table, pk, from, to string) ([]map[string]types.AttributeValue, error) {
+	return queryAll(ctx, t, Query{Key: expression.Key(AttrPK).Equal(expression.Value(pk)).
+		And(expression.Key(AttrSK).Between(expression.Value(from), expression.Value(to)))})
+}
+
+// queryAll runs q and returns the items of every page.
+func queryAll(ctx context.Context, t *Table, q Query) ([]map[string]types.AttributeValue, error) {
+	in, err := q.input(t)
+	if err != nil {
+		return nil, err
 	}
 	var all []map[string]types.AttributeValue
 	p := dynamodb.NewQueryPaginator(t.DB, in)
@@ -232,13 +287,15 @@ const batchAttempts = 6
 // leaving some of it unprocessed.
 var ErrUnprocessed = errors.New("storage: batch still unprocessed after retries")
 
-// BatchGet reads the items at keys (strongly consistent, 100 keys a call)
+// BatchGet reads the items at keys (strongly consistent unless Eventually
+// is given, 100 keys a call)
 // and returns those that exist, decoded, in no particular order. Keys
 // DynamoDB leaves unprocessed are asked again after a pause (20 ms, 40 ms,
 // ...); after batchAttempts calls the read fails with ErrUnprocessed as a
 // 503. Repeated keys are read once (DynamoDB refuses a call that names a
 // key twice).
-func BatchGet[T any](ctx context.Context, t *Table, keys []Key) ([]T, error) {
+func BatchGet[T any](ctx context.Context, t *Table, keys []Key, opts ...ReadOption) ([]T, error) {
+	consistent := !readOptionsOf(opts).eventual
 	seen := make(map[Key]bool, len(keys))
 	avs := make([]map[string]types.AttributeValue, 0, len(keys))
 	for _, k := range keys {
@@ -249,7 +306,7 @@ func BatchGet[T any](ctx context.Context, t *Table, keys []Key) ([]T, error) {
 	}
 	var found []T
 	for start := 0; start < len(avs); start += maxBatchGet {
-		pending := map[string]types.KeysAndAttributes{t.Name: {Keys: avs[start:min(start+maxBatchGet, len(avs))], ConsistentRead: aws.Bool(true)}}
+		pending := map[string]types.KeysAndAttributes{t.Name: {Keys: avs[start:min(start+maxBatchGet, len(avs))], ConsistentRead: aws.Bool(consistent)}}
 		for attempt := 0; len(pending[t.Name].Keys) > 0; attempt++ {
 			if err := beforeBatchAttempt(ctx, attempt); err != nil {
 				return nil, err
@@ -291,18 +348,48 @@ func (t *Table) BatchWrite(ctx context.Context, puts []any, deletes []Key) error
 	for _, k := range deletes {
 		reqs = append(reqs, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: k.AV()}})
 	}
+	// Batches go out a few at a time: a load of thousands of items (the
+	// demo dataset, a reindex) waits on round trips, not on the table.
+	sem := make(chan struct{}, batchWriteConcurrency)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first error
 	for start := 0; start < len(reqs); start += maxBatchWrite {
-		pending := map[string][]types.WriteRequest{t.Name: reqs[start:min(start+maxBatchWrite, len(reqs))]}
-		for attempt := 0; len(pending[t.Name]) > 0; attempt++ {
-			if err := beforeBatchAttempt(ctx, attempt); err != nil {
-				return err
+		batch := reqs[start:min(start+maxBatchWrite, len(reqs))]
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if err := t.writeBatch(ctx, batch); err != nil {
+				mu.Lock()
+				if first == nil {
+					first = err
+				}
+				mu.Unlock()
 			}
-			out, err := t.DB.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: pending})
-			if err != nil {
-				return err
-			}
-			pending = out.UnprocessedItems
+		}()
+	}
+	wg.Wait()
+	return first
+}
+
+// batchWriteConcurrency is how many BatchWriteItem calls of one BatchWrite
+// are in flight at once.
+const batchWriteConcurrency = 8
+
+// writeBatch writes one batch of at most 25 requests, retrying what
+// DynamoDB leaves unprocessed.
+func (t *Table) writeBatch(ctx context.Context, batch []types.WriteRequest) error {
+	pending := map[string][]types.WriteRequest{t.Name: batch}
+	for attempt := 0; len(pending[t.Name]) > 0; attempt++ {
+		if err := beforeBatchAttempt(ctx, attempt); err != nil {
+			return err
 		}
+		out, err := t.DB.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: pending})
+		if err != nil {
+			return err
+		}
+		pending = out.UnprocessedItems
 	}
 	return nil
 }
@@ -320,26 +407,4 @@ func beforeBatchAttempt(ctx context.Context, n int) error {
 		return Classify(err)
 	}
 	return nil
-}
-
-// Update applies update to the item at key. A non-nil cond must hold; a
-// failed condition is reported as ConditionalCheckFailedException.
-func (t *Table) Update(ctx context.Context, key Key, update expression.UpdateBuilder, cond *expression.ConditionBuilder) error {
-	b := expression.NewBuilder().WithUpdate(update)
-	if cond != nil {
-		b = b.WithCondition(*cond)
-	}
-	expr, err := b.Build()
-	if err != nil {
-		return fmt.Errorf("build update: %w", err)
-	}
-	_, err = t.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(t.Name),
-		Key:                       key.AV(),
-		UpdateExpression:          expr.Update(),
-		ConditionExpression:       expr.Condition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-	})
-	return err
 }

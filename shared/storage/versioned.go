@@ -78,7 +78,7 @@ func ReadWith(read func(ctx context.Context) (map[string]types.AttributeValue, e
 // It returns the item as written (its version field, if T declares one,
 // updated too), or nil, nil when there is no item at key.
 func UpdateVersioned[T any](ctx context.Context, t *Table, key Key, change func(*T) error, opts ...UpdateOption) (*T, error) {
-	o := updateOptions{read: func(ctx context.Context) (map[string]types.AttributeValue, error) { return t.getItem(ctx, key) }}
+	o := updateOptions{read: func(ctx context.Context) (map[string]types.AttributeValue, error) { return t.getItem(ctx, key, true) }}
 	for _, opt := range opts {
 		opt(&o)
 	}

@@ -310,7 +310,7 @@ func (l *coldLab) buildRevision(root, rev, arch string) (string, error) {
 // read).
 const coldWindow = time.Hour
 
-// coldLab is what every cold start runs against: the binaries, a dynalite
+// coldLab is what every cold start runs against: the binaries, a DynamoDB Local
 // holding the demo data, the functions' environment and their events.
 type coldLab struct {
 	binDir string   // the binaries that run

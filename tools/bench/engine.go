@@ -12,9 +12,11 @@ import (
 	"os"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
-	"github.com/bizplatform/api/internal/dynalite"
+	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
@@ -23,18 +25,18 @@ import (
 	"github.com/bizplatform/api/tools/perf"
 )
 
-// engine is a dynalite of this run, reached directly and through a counting
+// engine is a DynamoDB Local of this run, reached directly and through a counting
 // proxy.
 type engine struct {
-	srv     *dynalite.Server
-	direct  storage.API
+	srv     *dynamodblocal.Server
+	direct  *dynamodb.Client
 	proxied storage.API
 	proxy   *perf.CountingProxy
 	httpSrv *http.Server
 }
 
 func startEngine(ctx context.Context, root string) (*engine, error) {
-	srv, err := dynalite.Start(ctx, dynalite.Options{Root: root, Log: os.Stderr})
+	srv, err := dynamodblocal.Start(ctx, dynamodblocal.Options{Root: root, Log: os.Stderr})
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +74,7 @@ func (e *engine) stop() {
 // demoTable creates a fresh table holding the demo dataset and demo tokens.
 func (e *engine) demoTable(ctx context.Context) (*storage.Table, error) {
 	table := &storage.Table{DB: e.direct, Name: "bench-" + randomHex(6)}
-	if _, err := table.CreateIfMissing(ctx); err != nil {
+	if _, err := storage.CreateTable(ctx, e.direct, table.Name); err != nil {
 		return nil, err
 	}
 	keeper, err := secrets.NewEphemeralKeeper() // the data is thrown away after the run

@@ -84,7 +84,7 @@ type LoadResult struct {
 	RatioToLimit          float64        `json:"ratioToCeiling"`
 	CeilingP50Ms          float64        `json:"ceilingP50Ms"`
 	// The engine's CPU time per GetItem of the ceiling rounds and per
-	// request of the load rounds: what a request of the mix costs dynalite
+	// request of the load rounds: what a request of the mix costs DynamoDB Local
 	// in GetItems, and the ceiling that follows from it.
 	EngineCPUPerGetItemUs float64        `json:"engineCpuPerGetItemUs"`
 	EngineCPUPerRequestUs float64        `json:"engineCpuPerRequestUs"`
@@ -93,9 +93,9 @@ type LoadResult struct {
 	Weights               map[string]int `json:"weights"`
 }
 
-// runLoad starts dynalite and the devserver on it (limits raised), makes
+// runLoad starts DynamoDB Local and the devserver on it (limits raised), makes
 // the records the mix's deletions and creations need, and drives the mix
-// with hey's requester; dynalite's own ceiling (single-item GetItem, same
+// with hey's requester; DynamoDB Local's own ceiling (single-item GetItem, same
 // concurrency) is measured before and after.
 func runLoad(args []string) error {
 	var c common
@@ -182,7 +182,7 @@ func runLoad(args []string) error {
 		cr.Statuses = map[string]int{}
 		summarise(&cr, recs)
 		if cr.Errors > 0 {
-			return fmt.Errorf("dynalite answered %v", cr.Statuses)
+			return fmt.Errorf("DynamoDB Local answered %v", cr.Statuses)
 		}
 		res.CeilingRPS = append(res.CeilingRPS, cr.RPS)
 		before = cpuSeconds(eng.srv.Pid())
@@ -221,9 +221,9 @@ func runLoad(args []string) error {
 	}
 	fmt.Printf("mixed load: %d requests, %d clients: %.0f req/s, p50 %.1f ms, p99 %.1f ms, statuses %v, errors %d; devserver CPU %.0f µs per request\n",
 		len(all), res.Concurrency, res.RPS, res.P50Ms, res.P99Ms, res.Statuses, res.Errors, res.ServerCPUPerRequestUs)
-	fmt.Printf("dynalite ceiling: %.0f GetItem/s (rounds %.0f; load rounds %.0f req/s); %.2f calls per request: limit %.0f req/s; ratio %.2f\n",
+	fmt.Printf("DynamoDB Local ceiling: %.0f GetItem/s (rounds %.0f; load rounds %.0f req/s); %.2f calls per request: limit %.0f req/s; ratio %.2f\n",
 		ceilingRPS, res.CeilingRPS, loadRates, res.CallsPerReq, ceilingRPS/res.CallsPerReq, res.RatioToLimit)
-	fmt.Printf("dynalite CPU: %.0f µs per GetItem, %.0f µs per request of the mix (%.1f GetItems); cost-weighted ceiling %.0f req/s; ratio %.2f\n",
+	fmt.Printf("DynamoDB Local CPU: %.0f µs per GetItem, %.0f µs per request of the mix (%.1f GetItems); cost-weighted ceiling %.0f req/s; ratio %.2f\n",
 		res.EngineCPUPerGetItemUs, res.EngineCPUPerRequestUs, res.EngineCPUPerRequestUs/res.EngineCPUPerGetItemUs, res.CostCeiling, res.RatioToCostCeiling)
 	return c.save("load.json", res)
 }
@@ -239,7 +239,7 @@ type record struct {
 func drive(next func() *http.Request, n, conc int, base string) ([]record, error) {
 	var out bytes.Buffer
 	first, _ := http.NewRequest("GET", base, nil)
-	// Without compression, as the AWS SDK asks of DynamoDB: dynalite
+	// Without compression, as the AWS SDK asks of DynamoDB: DynamoDB Local
 	// gzips answers for clients that accept it, at a tenth of the rate.
 	w := &requester.Work{Request: first, RequestFunc: next, N: n, C: conc, Timeout: 30, Output: "csv", Writer: &out, DisableCompression: true}
 	w.Run()
@@ -294,13 +294,13 @@ func percentile(sorted []float64, p float64) float64 {
 }
 
 // getItem is the ceiling's request: a single-item strongly consistent
-// GetItem, the cheapest call a request makes, straight to dynalite.
+// GetItem, the cheapest call a request makes, straight to dynamodblocal.
 func getItem(endpoint, tableName string) *http.Request {
 	body := fmt.Sprintf(`{"TableName":%q,"Key":{"PK":{"S":"ACCOUNT#%s"},"SK":{"S":"COUPON#demoCpnAlpha00000001"}},"ConsistentRead":true}`, tableName, demo.AccountAlpha)
 	r, _ := http.NewRequest("POST", endpoint+"/", strings.NewReader(body))
 	r.Header.Set("X-Amz-Target", "DynamoDB_20120810.GetItem")
 	r.Header.Set("Content-Type", "application/x-amz-json-1.0")
-	// dynalite checks that requests are signed, not the signature.
+	// DynamoDB Local checks that requests are signed, not the signature.
 	r.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0")
 	r.Header.Set("X-Amz-Date", "20260101T000000Z")
 	return r

@@ -7,7 +7,7 @@
 //	go run ./tools/bench calls      # calls and round trips per operation (warm, cold)
 //	go run ./tools/bench coldstart  # process start to first answer vs hello world and one GetItem
 //	go run ./tools/bench coldtrace  # where a cold start's time goes: init, each DynamoDB call
-//	go run ./tools/bench load       # mixed load against the devserver, dynalite ceiling
+//	go run ./tools/bench load       # mixed load against the devserver, DynamoDB Local ceiling
 //	go run ./tools/bench dataset    # list latency at 1k/10k(/100k) contacts
 //	go run ./tools/bench report     # the table
 package main
@@ -19,7 +19,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/bizplatform/api/internal/dynalite"
+	"github.com/bizplatform/api/internal/dynamodblocal"
 )
 
 func main() {
@@ -61,7 +61,7 @@ func (c *common) init() error {
 	if err != nil {
 		return err
 	}
-	if c.root, err = dynalite.FindRoot(wd); err != nil {
+	if c.root, err = dynamodblocal.FindRoot(wd); err != nil {
 		return err
 	}
 	if !filepath.IsAbs(c.out) {

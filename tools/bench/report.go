@@ -88,12 +88,12 @@ func runReport(args []string) error {
 	if err := c.load("load.json", &load); err != nil {
 		return err
 	}
-	fmt.Printf("\nmixed load (%d requests, %d clients, devserver on dynalite): %.0f req/s, p50 %.1f ms, p99 %.1f ms, statuses %v, errors %d; devserver CPU %.0f µs/request\n",
+	fmt.Printf("\nmixed load (%d requests, %d clients, devserver on DynamoDB Local): %.0f req/s, p50 %.1f ms, p99 %.1f ms, statuses %v, errors %d; devserver CPU %.0f µs/request\n",
 		load.Requests, load.Concurrency, load.RPS, load.P50Ms, load.P99Ms, load.Statuses, load.Errors, load.ServerCPUPerRequestUs)
-	fmt.Printf("dynalite ceiling %.0f GetItem/s / %.2f calls per request = %.0f req/s; ratio %.2f (target >= 0.70)\n",
+	fmt.Printf("DynamoDB Local ceiling %.0f GetItem/s / %.2f calls per request = %.0f req/s; ratio %.2f (target >= 0.70)\n",
 		load.Ceiling, load.CallsPerReq, load.Ceiling/load.CallsPerReq, load.RatioToLimit)
 	if load.EngineCPUPerRequestUs > 0 {
-		fmt.Printf("dynalite CPU %.0f µs per GetItem, %.0f µs per request of the mix (%.1f GetItems): cost-weighted ceiling %.0f req/s; ratio %.2f\n",
+		fmt.Printf("DynamoDB Local CPU %.0f µs per GetItem, %.0f µs per request of the mix (%.1f GetItems): cost-weighted ceiling %.0f req/s; ratio %.2f\n",
 			load.EngineCPUPerGetItemUs, load.EngineCPUPerRequestUs, load.EngineCPUPerRequestUs/load.EngineCPUPerGetItemUs, load.CostCeiling, load.RatioToCostCeiling)
 	}
 	return nil

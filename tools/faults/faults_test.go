@@ -42,10 +42,10 @@ func sortedNames(events map[string]perf.Event) []string {
 }
 
 func TestEveryOperationAnswers503WhileTheEngineIsDownAndWorksAgainWhenItReturns(t *testing.T) {
-	h := newHarness(t, false)
+	h := newHarness(t)
 	require.Equal(t, http.StatusOK, h.call(t, "GET", "/contacts/?locationId=demoLocAlpha00000001&limit=1", "").status)
 
-	require.NoError(t, h.engine.Kill(), "the engine dies mid-run")
+	h.proxy.down() // the engine goes away mid-run
 	var slowest time.Duration
 	for _, name := range sortedNames(h.events) {
 		t.Run(name+" answers 503 with Retry-After while the engine is down", func(t *testing.T) {
@@ -63,7 +63,7 @@ func TestEveryOperationAnswers503WhileTheEngineIsDownAndWorksAgainWhenItReturns(
 		require503(t, "unseen token", h.send(t, req))
 	})
 
-	h.restart(t)
+	h.proxy.up(t)
 	// Each sample request succeeds once on the fresh demo data: so every
 	// write refused during the outage left nothing behind.
 	for _, name := range sortedNames(h.events) {
@@ -76,7 +76,7 @@ func TestEveryOperationAnswers503WhileTheEngineIsDownAndWorksAgainWhenItReturns(
 }
 
 func TestAHungEngineCostsOneRequestDeadlineAndThenWorksAgain(t *testing.T) {
-	h := newHarness(t, true)
+	h := newHarness(t)
 	read := func() answer { return h.call(t, "GET", "/campaigns/?locationId=demoLocAlpha00000001", "") }
 	require.Equal(t, http.StatusOK, read().status)
 
@@ -197,7 +197,7 @@ type writerResult struct {
 }
 
 func TestAWriteInterruptedByTheOutageLeavesTheOldOrTheNewRecordNeverAMix(t *testing.T) {
-	h := newHarness(t, false)
+	h := newHarness(t)
 	results := make([]writerResult, len(records))
 	var firstAck sync.WaitGroup
 	firstAck.Add(len(records))
@@ -229,9 +229,9 @@ func TestAWriteInterruptedByTheOutageLeavesTheOldOrTheNewRecordNeverAMix(t *test
 	}
 	firstAck.Wait()
 	time.Sleep(150 * time.Millisecond) // writes in flight on every record
-	require.NoError(t, h.engine.Kill())
+	h.proxy.down()                     // connections in flight break: some writes applied, some not
 	wg.Wait()
-	h.restart(t)
+	h.proxy.up(t)
 
 	applied, notApplied := 0, 0
 	for i, rec := range records {
@@ -263,7 +263,7 @@ func TestAWriteInterruptedByTheOutageLeavesTheOldOrTheNewRecordNeverAMix(t *test
 }
 
 func TestACreateWhoseAnswerIsLostAnswers503AndIsStoredOnceNotTwice(t *testing.T) {
-	h := newHarness(t, true)
+	h := newHarness(t)
 	title := "Lost answer " + strconv.FormatInt(time.Now().UnixNano(), 36)
 	body := fmt.Sprintf(`{"locationId":%q,"type":"html","title":%q,"name":"n","builderVersion":"2","parentId":"demoFldAlpha00000002","isPlainText":false}`, alpha, title)
 

@@ -10,14 +10,19 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// freezer is a TCP proxy in front of the engine that can freeze: while
-// frozen it accepts connections and swallows bytes without answering, as a
-// hung engine or a black-holed network would. It can also cut the answer to
-// the next call of one DynamoDB operation: the engine has applied it, the
-// caller gets a closed connection.
+// freezer is a TCP proxy in front of the engine. It can go down: every
+// connection breaks (whatever the engine was doing, it finishes or never
+// starts) and new ones are refused, as when the engine is unreachable. It
+// can freeze: while frozen it accepts connections and swallows bytes without
+// answering, as a hung engine or a black-holed network would. And it can cut
+// the answer to the next call of one DynamoDB operation: the engine has
+// applied it, the caller gets a closed connection.
 type freezer struct {
-	ln     net.Listener
+	addr   string
 	target string
+
+	lnMu sync.Mutex
+	ln   net.Listener
 
 	mu     sync.Mutex
 	cut    string // operation whose next answer is cut ("" none)
@@ -30,22 +35,41 @@ func newFreezer(t *testing.T, targetURL string) *freezer {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	f := &freezer{ln: ln, target: targetURL[len("http://"):], conns: map[net.Conn]bool{}}
+	f := &freezer{ln: ln, addr: ln.Addr().String(), target: targetURL[len("http://"):], conns: map[net.Conn]bool{}}
 	f.thawed = sync.NewCond(&f.mu)
-	go f.serve()
-	t.Cleanup(func() {
-		_ = ln.Close()
-		f.setFrozen(false)
-		f.mu.Lock()
-		for c := range f.conns {
-			_ = c.Close()
-		}
-		f.mu.Unlock()
-	})
+	go f.serve(ln)
+	t.Cleanup(f.down)
 	return f
 }
 
-func (f *freezer) endpoint() string { return "http://" + f.ln.Addr().String() }
+func (f *freezer) endpoint() string { return "http://" + f.addr }
+
+// down stops listening and breaks every open connection.
+func (f *freezer) down() {
+	f.lnMu.Lock()
+	if f.ln != nil {
+		_ = f.ln.Close()
+		f.ln = nil
+	}
+	f.lnMu.Unlock()
+	f.setFrozen(false)
+	f.mu.Lock()
+	for c := range f.conns {
+		_ = c.Close()
+	}
+	f.mu.Unlock()
+}
+
+// up listens again on the same address.
+func (f *freezer) up(t *testing.T) {
+	t.Helper()
+	ln, err := net.Listen("tcp", f.addr)
+	require.NoError(t, err, "listen again on %s", f.addr)
+	f.lnMu.Lock()
+	f.ln = ln
+	f.lnMu.Unlock()
+	go f.serve(ln)
+}
 
 func (f *freezer) setFrozen(v bool) {
 	f.mu.Lock()
@@ -83,9 +107,9 @@ func (f *freezer) track(c net.Conn, on bool) {
 	}
 }
 
-func (f *freezer) serve() {
+func (f *freezer) serve(ln net.Listener) {
 	for {
-		client, err := f.ln.Accept()
+		client, err := ln.Accept()
 		if err != nil {
 			return
 		}

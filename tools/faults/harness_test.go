@@ -20,7 +20,7 @@ import (
 
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
-	"github.com/bizplatform/api/internal/dynalite"
+	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
@@ -42,10 +42,12 @@ const (
 	slack = 1500 * time.Millisecond
 )
 
-// harness is the whole API (every area, the demo dataset and tokens) on an
-// engine of its own, so the test may stop, freeze and restart it.
+// harness is the whole API (every area, the demo dataset and tokens) on a
+// table of its own on the test engine, reached through a proxy that can
+// take the engine away (down, up) or make it hang (frozen), as an outage or
+// a black-holed network would: the engine itself, like DynamoDB, keeps
+// whatever it applied.
 type harness struct {
-	engine *dynalite.Server
 	proxy  *freezer
 	table  *storage.Table
 	url    string
@@ -54,33 +56,25 @@ type harness struct {
 	logs   *testenv.LogBuffer
 }
 
-// newHarness starts it; with viaFreezer the server reaches the engine
-// through a freezer proxy.
-func newHarness(t *testing.T, viaFreezer bool) *harness {
+func newHarness(t *testing.T) *harness {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("runs an engine of its own")
+		t.Skip("loads the whole demo dataset")
 	}
 	ctx := context.Background()
 	wd, err := os.Getwd()
 	require.NoError(t, err)
-	root, err := dynalite.FindRoot(wd)
+	root, err := dynamodblocal.FindRoot(wd)
 	require.NoError(t, err)
-	engine, err := dynalite.Start(ctx, dynalite.Options{Root: root, DataDir: t.TempDir()})
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = engine.Stop() })
-	endpoint := engine.Endpoint
-	var proxy *freezer
-	if viaFreezer {
-		proxy = newFreezer(t, engine.Endpoint)
-		endpoint = proxy.endpoint()
-	}
+	own := testenv.NewTable(t) // created, and deleted when the test ends
+	engine := testenv.Endpoint(t)
+	proxy := newFreezer(t, engine)
 
 	cfg := config.Config{
-		TableName: "platform", Burst: 1_000_000, Window: 10 * time.Second, Daily: 100_000_000,
+		TableName: own.Name, Burst: 1_000_000, Window: 10 * time.Second, Daily: 100_000_000,
 		DynamoCallTimeout: callTimeout, DynamoMaxAttempts: maxAttempts, RequestTimeout: requestTimeout,
 	}
-	db, err := storage.NewClient(ctx, endpoint, "us-east-1", nil, app.ClientOptions(cfg)...)
+	db, err := storage.NewClient(ctx, proxy.endpoint(), "us-east-1", nil, app.ClientOptions(cfg)...)
 	require.NoError(t, err)
 	logs := &testenv.LogBuffer{}
 	keeper, err := secrets.NewEphemeralKeeper()
@@ -88,13 +82,11 @@ func newHarness(t *testing.T, viaFreezer bool) *harness {
 	deps := app.Deps{Table: &storage.Table{DB: db, Name: cfg.TableName}, Clock: clock.System{}, Logger: slog.New(slog.NewJSONHandler(logs, nil)), Secrets: keeper}
 	srv, err := app.NewServer(cfg, deps, catalog.Areas...)
 	require.NoError(t, err)
-	_, err = deps.Table.CreateIfMissing(ctx)
-	require.NoError(t, err)
 	ds, err := demo.Default()
 	require.NoError(t, err)
 	_, err = demo.Load(ctx, deps, ds, catalog.Areas)
 	require.NoError(t, err)
-	_, err = demo.CreateTokens(ctx, srv.Tokens, engine.Endpoint)
+	_, err = demo.CreateTokens(ctx, srv.Tokens, engine)
 	require.NoError(t, err)
 	httpSrv := httptest.NewServer(srv.Handler)
 	t.Cleanup(httpSrv.Close)
@@ -106,7 +98,7 @@ func newHarness(t *testing.T, viaFreezer bool) *harness {
 	for _, e := range list {
 		events[e.Name()] = e
 	}
-	return &harness{engine: engine, proxy: proxy, table: deps.Table, url: httpSrv.URL, events: events,
+	return &harness{proxy: proxy, table: deps.Table, url: httpSrv.URL, events: events,
 		client: &http.Client{Timeout: 30 * time.Second}, logs: logs}
 }
 
@@ -164,14 +156,6 @@ func (h *harness) item(t *testing.T, key storage.Key) map[string]any {
 	var m map[string]any
 	require.NoError(t, attributevalue.UnmarshalMap(out.Item, &m))
 	return m
-}
-
-// restart brings the engine back on the same port with the same data.
-func (h *harness) restart(t *testing.T) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	require.NoError(t, h.engine.Restart(ctx))
 }
 
 // key is an item of the demo account Alpha.

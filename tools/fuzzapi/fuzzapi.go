@@ -1,6 +1,6 @@
 // Package fuzzapi drives an operation's real handler, through the whole
 // pipeline and router, with fuzzed paths, query strings and bodies against
-// dynalite, and checks what every answer must be: never a 5xx, an error body
+// DynamoDB Local, and checks what every answer must be: never a 5xx, an error body
 // that is the API's JSON error, a success body that is JSON.
 package fuzzapi
 

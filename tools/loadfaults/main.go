@@ -1,5 +1,5 @@
 // Command loadfaults is a correctness load with a fault: it runs the local
-// server (cmd/devserver) on loopback against a dynalite of its own, drives
+// server (cmd/devserver) on loopback against a DynamoDB Local of its own, drives
 // a mixed workload of the 21 operations for a while, kills the engine once
 // in the middle and brings it back (same port, same data), and then checks
 // what users depend on:

@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/bizplatform/api/internal/dynalite"
+	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -43,7 +43,7 @@ func run(ctx context.Context, o options, out io.Writer) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	root, err := dynalite.FindRoot(wd)
+	root, err := dynamodblocal.FindRoot(wd)
 	if err != nil {
 		return false, err
 	}
@@ -57,12 +57,12 @@ func run(ctx context.Context, o options, out io.Writer) (bool, error) {
 		dataDir = filepath.Join(tmp, "data")
 	}
 
-	engine, err := dynalite.Start(ctx, dynalite.Options{Root: root, DataDir: dataDir, Port: o.enginePort})
+	engine, err := dynamodblocal.Start(ctx, dynamodblocal.Options{Root: root, DataDir: dataDir, Port: o.enginePort})
 	if err != nil {
 		return false, err
 	}
 	defer func() { _ = engine.Stop() }()
-	fmt.Fprintf(out, "engine: dynalite at %s, data in %s\n", engine.Endpoint, dataDir)
+	fmt.Fprintf(out, "engine: DynamoDB Local at %s, data in %s\n", engine.Endpoint, dataDir)
 
 	bin := filepath.Join(tmp, "devserver")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/devserver")

@@ -287,10 +287,26 @@ func (s *Stub) BatchWriteItem(_ context.Context, in *dynamodb.BatchWriteItemInpu
 	return &dynamodb.BatchWriteItemOutput{}, nil
 }
 
-func (s *Stub) CreateTable(context.Context, *dynamodb.CreateTableInput, ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error) {
-	return &dynamodb.CreateTableOutput{}, nil
+// TransactWriteItems applies the transaction's puts as PutItem does; its
+// updates, deletes and condition checks change nothing, like UpdateItem's and
+// DeleteItem's.
+func (s *Stub) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, _ ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	for _, w := range in.TransactItems {
+		if w.Put != nil {
+			_, _ = s.PutItem(ctx, &dynamodb.PutItemInput{TableName: w.Put.TableName, Item: w.Put.Item})
+		}
+	}
+	return &dynamodb.TransactWriteItemsOutput{}, nil
 }
 
-func (s *Stub) DescribeTable(context.Context, *dynamodb.DescribeTableInput, ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
-	return &dynamodb.DescribeTableOutput{Table: &types.TableDescription{TableStatus: types.TableStatusActive}}, nil
+func (s *Stub) TransactGetItems(_ context.Context, in *dynamodb.TransactGetItemsInput, _ ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := &dynamodb.TransactGetItemsOutput{Responses: make([]types.ItemResponse, len(in.TransactItems))}
+	for i, g := range in.TransactItems {
+		if g.Get != nil {
+			out.Responses[i].Item = s.items[keyOf(g.Get.Key)]
+		}
+	}
+	return out, nil
 }

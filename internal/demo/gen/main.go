@@ -14,7 +14,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/bizplatform/api/internal/dynalite"
+	"github.com/bizplatform/api/internal/dynamodblocal"
 )
 
 // file is one generated file, its path relative to the module root.
@@ -126,7 +126,7 @@ func moduleRoot() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return dynalite.FindRoot(wd)
+	return dynamodblocal.FindRoot(wd)
 }
 
 // indentedFile is a data part as json.dump(v, indent=1) wrote it.
