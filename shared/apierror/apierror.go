@@ -116,6 +116,18 @@ func NotFound(format string, args ...any) *Error {
 	return &Error{Code: CodeNotFound, Message: fmt.Sprintf(format, args...)}
 }
 
+// Conflict is a request that collides with the state another request left
+// or is changing: 409.
+func Conflict(format string, args ...any) *Error {
+	return &Error{Code: CodeConflict, Message: fmt.Sprintf(format, args...)}
+}
+
+// Unprocessable is a well-formed request that cannot be carried out as
+// asked: 422 on every operation.
+func Unprocessable(format string, args ...any) *Error {
+	return &Error{Code: CodeUnprocessable, Message: fmt.Sprintf(format, args...)}
+}
+
 // Internal wraps an unexpected failure. The client sees a generic message.
 func Internal(cause error) *Error {
 	return &Error{Code: CodeInternal, Message: "Internal server error", Cause: cause}

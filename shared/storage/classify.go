@@ -92,6 +92,10 @@ var unavailableCodes = map[string]bool{
 	"InternalFailure":                        true,
 	"ServiceUnavailable":                     true,
 	"LimitExceededException":                 true,
+	// A single write met an item a transaction was writing, or a retried
+	// transaction met its own first attempt still running.
+	"TransactionConflictException":   true,
+	"TransactionInProgressException": true,
 }
 
 // retryable reports whether err says the engine was unreachable, too slow,

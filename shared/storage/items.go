@@ -67,7 +67,7 @@ func (t *Table) getItem(ctx context.Context, key Key, consistent bool) (map[stri
 
 // FailedConditionItem returns the item a conditional write found in place
 // of the one its condition asked for, from the failure itself: every
-// conditional write of this package asks DynamoDB to
+// conditional write of this package (a transaction's too) asks DynamoDB to
 // return the item with a failed condition
 // (ReturnValuesOnConditionCheckFailure ALL_OLD), at no extra read. nil, nil
 // when the failure carries no item (there was none at the key) or condErr is
@@ -75,7 +75,11 @@ func (t *Table) getItem(ctx context.Context, key Key, consistent bool) (map[stri
 func FailedConditionItem[T any](condErr error, key Key) (*T, error) {
 	var item map[string]types.AttributeValue
 	var cf *types.ConditionalCheckFailedException
-	if errors.As(condErr, &cf) {
+	var txf *TxConditionFailed
+	switch {
+	case errors.As(condErr, &txf):
+		item = txf.Item
+	case errors.As(condErr, &cf):
 		item = cf.Item
 	}
 	if len(item) == 0 {

@@ -317,8 +317,10 @@ func AccountPK(accountID string) string { return "ACCOUNT#" + accountID }
 // CompanyPK is the partition of everything a company owns (its users).
 func CompanyPK(companyID string) string { return "COMPANY#" + companyID }
 
-// IsConditionFailed reports whether err is a failed condition expression.
+// IsConditionFailed reports whether err is a failed condition expression:
+// of a single write, or of a transaction's write (TxConditionFailed).
 func IsConditionFailed(err error) bool {
 	var cf *types.ConditionalCheckFailedException
-	return errors.As(err, &cf)
+	var txf *TxConditionFailed
+	return errors.As(err, &cf) || errors.As(err, &txf)
 }

@@ -51,7 +51,7 @@ func (t *Table) update(ctx context.Context, key Key, update expression.UpdateBui
 		ExpressionAttributeNames:            expr.Names(),
 		ExpressionAttributeValues:           expr.Values(),
 		ReturnValues:                        ret,
-		ReturnValuesOnConditionCheckFailure: returnOldOn(cond),
+		ReturnValuesOnConditionCheckFailure: returnOld(cond),
 	})
 	if err != nil {
 		return nil, err
@@ -87,11 +87,4 @@ func (t *Table) ApplyCompiled(ctx context.Context, key map[string]types.Attribut
 		return nil, err
 	}
 	return out.Attributes, nil
-}
-
-func returnOldOn(cond *expression.ConditionBuilder) types.ReturnValuesOnConditionCheckFailure {
-	if cond == nil {
-		return ""
-	}
-	return types.ReturnValuesOnConditionCheckFailureAllOld
 }

@@ -3,8 +3,9 @@
 // are checked against. It builds the call graph from the function's main
 // (rapid type analysis), keeps the reachable functions of this module, and
 // reads their call sites: a call of a service client's method (directly,
-// or through an interface the client flows into) is that action, and
-// <service>.NewXxxPaginator stands for action Xxx.
+// or through an interface the client flows into) is that action,
+// <service>.NewXxxPaginator stands for action Xxx, and a write added to a
+// storage.Tx is that write's action (a transaction has no action of its own).
 package iamcheck
 
 import (
@@ -24,6 +25,23 @@ import (
 const (
 	modulePath = "github.com/bizplatform/api/"
 	adapterPkg = "github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
+)
+
+// Transactions have no IAM action of their own: DynamoDB checks each write
+// in one against the action of that write. So a TransactWriteItems call
+// grants nothing by itself; the calls that add writes to a storage.Tx are
+// the actions (Tx.Put is dynamodb:PutItem, ...), and TransactGetItems needs
+// dynamodb:GetItem.
+var (
+	txPkg    = modulePath + "shared/storage"
+	txWrites = map[string]string{
+		"Put": "dynamodb:PutItem", "Update": "dynamodb:UpdateItem",
+		"Delete": "dynamodb:DeleteItem", "Check": "dynamodb:ConditionCheckItem",
+	}
+	vehicles = map[string]string{
+		"dynamodb:TransactWriteItems": "",
+		"dynamodb:TransactGetItems":   "dynamodb:GetItem",
+	}
 )
 
 // services are the SDK client packages the functions use, by the prefix
@@ -84,19 +102,27 @@ func actionsOf(pkg *packages.Package) ([]string, error) {
 		return nil, fmt.Errorf("%s: no %s.ProxyWithContext in the program", pkg.PkgPath, adapterPkg)
 	}
 	set := map[string]bool{}
+	add := func(name string) {
+		if v, ok := vehicles[name]; ok {
+			name = v
+		}
+		if name != "" {
+			set[name] = true
+		}
+	}
 	for fn := range reachable(graph, roots...) {
 		if p := packageOf(fn); p == nil || !strings.HasPrefix(p.Pkg.Path(), modulePath) {
 			continue
 		}
 		for _, name := range callSites(fn) {
-			set[name] = true
+			add(name)
 		}
 		// Calls through an interface (storage.API, kmskey.API) are the
 		// clients' methods the type analysis says can flow there.
 		if n := graph.Nodes[fn]; n != nil {
 			for _, e := range n.Out {
 				if name, ok := serviceOperation(e.Callee.Func); ok {
-					set[name] = true
+					add(name)
 				}
 			}
 		}
@@ -157,6 +183,9 @@ func callSites(fn *ssa.Function) []string {
 			if name, ok := serviceOperation(callee); ok {
 				out = append(out, name)
 			}
+			if name, ok := txWrite(callee); ok {
+				out = append(out, name)
+			}
 			if callee.Pkg == nil || callee.Signature.Recv() != nil {
 				continue
 			}
@@ -167,6 +196,25 @@ func callSites(fn *ssa.Function) []string {
 		}
 	}
 	return out
+}
+
+// txWrite reports whether fn adds a write to a storage.Tx, and that write's
+// IAM action.
+func txWrite(fn *ssa.Function) (string, bool) {
+	recv := fn.Signature.Recv()
+	if recv == nil {
+		return "", false
+	}
+	ptr, ok := recv.Type().(*types.Pointer)
+	if !ok {
+		return "", false
+	}
+	named, ok := ptr.Elem().(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != txPkg || named.Obj().Name() != "Tx" {
+		return "", false
+	}
+	action, ok := txWrites[fn.Name()]
+	return action, ok
 }
 
 // serviceOperation reports whether fn is an API operation method of a
