@@ -63,6 +63,8 @@ func apiPortInUse(port int, eng engineSettings, endpoint string, l launch) error
 // engineNotStarted explains why the engine could not start.
 func engineNotStarted(err error, eng engineSettings, l launch) error {
 	switch {
+	case errors.Is(err, dynamodblocal.ErrNoJava):
+		return err // says what to install
 	case errors.Is(err, dynamodblocal.ErrPortInUse) && speaksDynamoDB(eng.port):
 		return fmt.Errorf("port %d is in use by another local engine (another make run's?): stop it (Ctrl-C where it runs), "+
 			"or serve from that engine and its data: %s", eng.port, l.command(map[string]string{"DYNAMODB_ENDPOINT": localURL(eng.port)}))

@@ -114,7 +114,7 @@ func TestDevserverServesTheDemoAndKeepsDataAcrossRestarts(t *testing.T) {
 
 	d, banner := start(t, bin, env)
 	text := strings.Join(banner, "\n")
-	assert.Contains(t, text, "demo dataset loaded")
+	assert.Contains(t, text, "Demo dataset loaded")
 	assert.Contains(t, text, demoToken, "the demo tokens are printed on first start")
 	assert.Contains(t, text, fmt.Sprintf("Serving %d operations of %d areas", len(operations.All), len(operations.Areas)))
 
@@ -321,4 +321,18 @@ func TestASecondMakeRunSaysInOneLineWhatHoldsItAndAFixThatWorks(t *testing.T) {
 			d.stop(t)
 		})
 	}
+}
+
+func TestMakeRunWithoutJavaSaysInOneLineWhatToInstall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the local server")
+	}
+	bin := buildDevserver(t)
+	noJava := t.TempDir() // a PATH where no java is found
+	stderr := refused(t, bin, []string{"PATH=" + noJava, fmt.Sprintf("PORT=%d", freePort(t)),
+		"DYNAMODB_LOCAL_PORT=0", "DYNAMODB_LOCAL_DATA_DIR=" + testenv.DataDir(t), "DYNAMODB_ENDPOINT="})
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	require.Len(t, lines, 1, "one line: %s", stderr)
+	assert.Contains(t, lines[0], "Java 17")
+	assert.Contains(t, lines[0], "apt-get install default-jre-headless")
 }

@@ -151,11 +151,14 @@ func prepareTable(ctx context.Context, admin storage.TableAdmin, deps app.Deps, 
 	if err != nil {
 		return err
 	}
+	// DynamoDB Local writes each item through to its disk: the demo's
+	// contacts and their search index take a while the first time.
+	fmt.Fprintf(out, "Table %q created; loading the demo dataset (the first start takes up to a minute)...\n", deps.Table.Name)
 	sum, err := demo.Load(ctx, deps, ds, catalog.Areas)
 	if err != nil {
 		return fmt.Errorf("load the demo dataset: %w", err)
 	}
-	fmt.Fprintf(out, "Table %q created; demo dataset loaded: %d accounts, parts %v\n", deps.Table.Name, sum.Accounts, sum.Parts)
+	fmt.Fprintf(out, "Demo dataset loaded: %d accounts, parts %v\n", sum.Accounts, sum.Parts)
 	tokens, err := demo.CreateTokens(ctx, srv.Tokens, endpoint)
 	if errors.Is(err, demo.ErrNotLocal) {
 		fmt.Fprintf(out, "No demo tokens: %v. Create one with platformctl.\n", err)

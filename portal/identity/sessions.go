@@ -13,11 +13,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/bizplatform/api/shared/storage"
 )
@@ -212,25 +209,16 @@ func (s *Service) Stash(ctx context.Context, sess *Session, r Reveal) error {
 // is there for one request only. It returns nil when there is none.
 func (s *Service) TakeReveal(ctx context.Context, sess *Session) (*Reveal, error) {
 	reveal := expression.Name("reveal")
-	expr, err := expression.NewBuilder().WithUpdate(expression.Remove(reveal)).WithCondition(expression.AttributeExists(reveal)).Build()
-	if err != nil {
-		return nil, err
-	}
-	out, err := s.table.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: aws.String(s.table.Name), Key: sessionKey(sess.ID).AV(),
-		UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
-		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-		ReturnValues: types.ReturnValueAllOld,
-	})
+	cond := expression.AttributeExists(reveal)
+	old, err := storage.UpdateReturningOld[sessionItem](ctx, s.table, sessionKey(sess.ID), expression.Remove(reveal), &cond)
 	if storage.IsConditionFailed(err) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("take the stashed value: %w", err)
 	}
-	var old sessionItem
-	if err := attributevalue.UnmarshalMap(out.Attributes, &old); err != nil || old.Reveal == nil {
-		return nil, fmt.Errorf("decode the stashed value: %w", err)
+	if old.Reveal == nil {
+		return nil, errors.New("the stashed value is missing")
 	}
 	aead, err := sealer(sess.ID)
 	if err != nil {

@@ -4,14 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/bizplatform/api/shared/storage"
 )
@@ -79,24 +75,11 @@ func (s *Service) count(ctx context.Context, key storage.Key, window time.Durati
 }
 
 func (s *Service) updateCount(ctx context.Context, key storage.Key, upd expression.UpdateBuilder, cond expression.ConditionBuilder) (int, error) {
-	expr, err := expression.NewBuilder().WithUpdate(upd).WithCondition(cond).Build()
+	it, err := storage.UpdateReturning[throttleItem](ctx, s.table, key, upd, &cond)
 	if err != nil {
 		return 0, err
 	}
-	out, err := s.table.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: aws.String(s.table.Name), Key: key.AV(),
-		UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
-		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-		ReturnValues: types.ReturnValueUpdatedNew,
-	})
-	if err != nil {
-		return 0, err
-	}
-	n, _ := out.Attributes["count"].(*types.AttributeValueMemberN)
-	if n == nil {
-		return 0, nil
-	}
-	return strconv.Atoi(n.Value)
+	return it.Count, nil
 }
 
 // allowAttempt counts one sign-in or invite attempt from clientAddr and

@@ -34,6 +34,21 @@ func UpdateReturning[T any](ctx context.Context, t *Table, key Key, update expre
 	return &v, nil
 }
 
+// UpdateReturningOld applies update to the item at key, like Update, and
+// returns the item as it was before (ALL_OLD): to take a value out of an
+// item in one write, so that of two requests only one gets it.
+func UpdateReturningOld[T any](ctx context.Context, t *Table, key Key, update expression.UpdateBuilder, cond *expression.ConditionBuilder) (*T, error) {
+	attrs, err := t.update(ctx, key, update, cond, types.ReturnValueAllOld)
+	if err != nil {
+		return nil, err
+	}
+	var v T
+	if err := attributevalue.UnmarshalMap(attrs, &v); err != nil {
+		return nil, fmt.Errorf("decode item %s/%s: %w", key.PK, key.SK, err)
+	}
+	return &v, nil
+}
+
 func (t *Table) update(ctx context.Context, key Key, update expression.UpdateBuilder, cond *expression.ConditionBuilder, ret types.ReturnValue) (map[string]types.AttributeValue, error) {
 	b := expression.NewBuilder().WithUpdate(update)
 	if cond != nil {
