@@ -109,6 +109,7 @@ bench: deps
 	go run ./tools/bench coldstart
 	go run ./tools/bench dataset
 	go run ./tools/bench load
+	go run ./tools/bench cost
 	@echo
 	@go run ./tools/bench report
 

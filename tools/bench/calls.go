@@ -31,6 +31,16 @@ type CallFigures struct {
 	Calls      int    `json:"calls"`
 	RoundTrips int    `json:"roundTrips"`
 	Ops        string `json:"ops"`
+	// Read and write capacity units the engine reported
+	// (ReturnConsumedCapacity), a failed conditional write at one unit.
+	RCU float64 `json:"rcu"`
+	WCU float64 `json:"wcu"`
+}
+
+// figuresOf sums up one request's calls.
+func figuresOf(status int, calls []perf.Call) CallFigures {
+	rcu, wcu := perf.Capacity(calls)
+	return CallFigures{Status: status, Calls: len(calls), RoundTrips: perf.RoundTrips(calls), Ops: perf.Ops(calls), RCU: rcu, WCU: wcu}
 }
 
 // OperationCalls are an operation's figures on a warm and a cold instance.
@@ -67,6 +77,7 @@ func runCalls(args []string) error {
 	}
 	defer eng.stop()
 	eng.proxy.Delay = 20 * time.Millisecond
+	eng.proxy.Capacity = true
 	events, err := perf.ReadEvents(c.root)
 	if err != nil {
 		return err
@@ -108,7 +119,7 @@ func runCalls(args []string) error {
 				return err
 			}
 			calls := eng.proxy.Take()
-			fig := CallFigures{Status: status, Calls: len(calls), RoundTrips: perf.RoundTrips(calls), Ops: perf.Ops(calls)}
+			fig := figuresOf(status, calls)
 			if status < 200 || status > 299 {
 				return fmt.Errorf("%s (%s) answered %d", ev.File, mode, status)
 			}
@@ -136,7 +147,7 @@ func runCalls(args []string) error {
 				return err
 			}
 			calls := eng.proxy.Take()
-			res.Unauthenticated = CallFigures{Status: status, Calls: len(calls), RoundTrips: perf.RoundTrips(calls), Ops: perf.Ops(calls)}
+			res.Unauthenticated = figuresOf(status, calls)
 		}
 	}
 	for i, ev := range uniqueRoutes(events) {
@@ -232,10 +243,10 @@ func settleStateItems(table *storage.Table, clk *clock.Manual, events []perf.Eve
 
 func printCalls(w io.Writer, res CallsResult) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "operation\twarm calls\twarm rounds\tcold calls\tcold rounds\twarm calls in order")
+	fmt.Fprintln(tw, "operation\twarm calls\twarm rounds\twarm RCU\twarm WCU\tcold calls\tcold rounds\twarm calls in order")
 	for _, o := range res.Operations {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\n", o.Route, o.Warm.Calls, o.Warm.RoundTrips, o.Cold.Calls, o.Cold.RoundTrips, o.Warm.Ops)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%.1f\t%d\t%d\t%s\n", o.Route, o.Warm.Calls, o.Warm.RoundTrips, o.Warm.RCU, o.Warm.WCU, o.Cold.Calls, o.Cold.RoundTrips, o.Warm.Ops)
 	}
-	fmt.Fprintf(tw, "(no token: %d)\t%d\t%d\t\t\t\n", res.Unauthenticated.Status, res.Unauthenticated.Calls, res.Unauthenticated.RoundTrips)
+	fmt.Fprintf(tw, "(no token: %d)\t%d\t%d\t%.1f\t%.1f\t\t\t\n", res.Unauthenticated.Status, res.Unauthenticated.Calls, res.Unauthenticated.RoundTrips, res.Unauthenticated.RCU, res.Unauthenticated.WCU)
 	_ = tw.Flush()
 }

@@ -9,6 +9,7 @@
 //	go run ./tools/bench coldtrace  # where a cold start's time goes: init, each DynamoDB call
 //	go run ./tools/bench load       # mixed load against the devserver, DynamoDB Local ceiling
 //	go run ./tools/bench dataset    # list latency at 1k/10k(/100k) contacts
+//	go run ./tools/bench cost       # capacity units per operation; a million requests of the mix priced
 //	go run ./tools/bench report     # the table
 package main
 
@@ -24,7 +25,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: bench calls|coldstart|coldtrace|load|dataset|report [flags]")
+		fmt.Fprintln(os.Stderr, "usage: bench calls|coldstart|coldtrace|load|dataset|cost|report [flags]")
 		os.Exit(2)
 	}
 	steps := map[string]func(args []string) error{
@@ -33,6 +34,7 @@ func main() {
 		"coldtrace": runColdTrace,
 		"load":      runLoad,
 		"dataset":   runDataset,
+		"cost":      runCost,
 		"report":    runReport,
 	}
 	step, ok := steps[os.Args[1]]

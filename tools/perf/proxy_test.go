@@ -1,10 +1,16 @@
 package perf
 
 import (
+	"context"
+	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bizplatform/api/internal/testenv"
+	"github.com/bizplatform/api/shared/storage"
 )
 
 func TestRoundTripsCountOverlappingCallsOnce(t *testing.T) {
@@ -26,5 +32,51 @@ func TestRoundTripsCountOverlappingCallsOnce(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { assert.Equal(t, c.want, RoundTrips(c.calls)) })
+	}
+}
+
+func TestTheProxyRecordsTheCapacityEachCallConsumes(t *testing.T) {
+	ctx := context.Background()
+	table := testenv.NewTable(t)
+	proxy, err := NewCountingProxy(testenv.Endpoint(t))
+	require.NoError(t, err)
+	proxy.Capacity = true
+	front := httptest.NewServer(proxy)
+	t.Cleanup(front.Close)
+	db, err := storage.NewClient(ctx, front.URL, "us-east-1", nil)
+	require.NoError(t, err)
+	through := &storage.Table{DB: db, Name: table.Name}
+	type item struct {
+		storage.Key
+		V string `dynamodbav:"v"`
+	}
+	a, b := storage.Key{PK: "P", SK: "a"}, storage.Key{PK: "P", SK: "b"}
+
+	for _, tc := range []struct {
+		name     string
+		do       func() error
+		rcu, wcu float64
+	}{
+		{"a small put is one write unit", func() error { return through.Put(ctx, item{Key: a, V: "x"}, nil) }, 0, 1},
+		{"a strongly consistent read is one read unit", func() error { _, err := storage.Get[item](ctx, through, a); return err }, 1, 0},
+		{"an eventually consistent read is half", func() error { _, err := storage.Get[item](ctx, through, a, storage.Eventually); return err }, 0.5, 0},
+		{"a write whose condition fails is one write unit, as on AWS", func() error {
+			err := through.Put(ctx, item{Key: a, V: "z"}, storage.ItemAbsent())
+			if storage.IsConditionFailed(err) {
+				return nil
+			}
+			return err
+		}, 0, 1},
+		{"a transaction of two puts counts double", func() error {
+			return through.Tx().Put(item{Key: a, V: "y"}, nil).Put(item{Key: b, V: "y"}, nil).Commit(ctx)
+		}, 0, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			proxy.Take()
+			require.NoError(t, tc.do())
+			rcu, wcu := Capacity(proxy.Take())
+			assert.InDelta(t, tc.rcu, rcu, 0.001)
+			assert.InDelta(t, tc.wcu, wcu, 0.001)
+		})
 	}
 }

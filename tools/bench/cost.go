@@ -1,0 +1,146 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"text/tabwriter"
+)
+
+// Prices, us-east-1, on demand, as AWS publishes them (DynamoDB's since its
+// November 2024 cut); flags override them.
+const (
+	priceReadUnitsPerMillion  = 0.125        // DynamoDB read request units
+	priceWriteUnitsPerMillion = 0.625        // DynamoDB write request units
+	priceLambdaGBSecond       = 0.0000133334 // Lambda, arm64
+	priceLambdaPerMillion     = 0.20         // Lambda requests
+	priceHTTPAPIPerMillion    = 1.00         // API Gateway HTTP API, first 300 million a month
+)
+
+// CostResult is what `bench cost` saves: per operation its capacity units,
+// and what a million requests of the load's mix cost.
+type CostResult struct {
+	Operations []OperationCost `json:"operations"`
+	Mix        MixCost         `json:"mix"`
+}
+
+// OperationCost is one operation's warm capacity units.
+type OperationCost struct {
+	Route  string  `json:"route"`
+	RCU    float64 `json:"rcu"`
+	WCU    float64 `json:"wcu"`
+	Weight int     `json:"weight"` // in the load's mix, per 100 requests
+}
+
+// MixCost is a million requests of the load's mix, in dollars.
+type MixCost struct {
+	RCUPerRequest  float64 `json:"rcuPerRequest"`
+	WCUPerRequest  float64 `json:"wcuPerRequest"`
+	DurationMs     float64 `json:"durationMs"`
+	MemoryMB       int     `json:"memoryMB"`
+	DynamoDB       float64 `json:"dynamodb"`
+	LambdaCompute  float64 `json:"lambdaCompute"`
+	LambdaRequests float64 `json:"lambdaRequests"`
+	HTTPAPI        float64 `json:"httpApi"`
+	Total          float64 `json:"total"`
+}
+
+// runCost prices a million requests of the load's mix from `bench calls`
+// (capacity units per operation, warm) and `bench load` (the requests'
+// median duration), at the template's function memory.
+func runCost(args []string) error {
+	var c common
+	fs := flag.NewFlagSet("cost", flag.ExitOnError)
+	c.register(fs)
+	readPrice := fs.Float64("read-units-price", priceReadUnitsPerMillion, "dollars per million read request units")
+	writePrice := fs.Float64("write-units-price", priceWriteUnitsPerMillion, "dollars per million write request units")
+	gbSecond := fs.Float64("lambda-gb-second", priceLambdaGBSecond, "dollars per GB-second of Lambda (arm64)")
+	durationMs := fs.Float64("duration-ms", 0, "billed duration per request (default: the load's median latency)")
+	_ = fs.Parse(args)
+	if err := c.init(); err != nil {
+		return err
+	}
+	var calls CallsResult
+	if err := c.load("calls.json", &calls); err != nil {
+		return fmt.Errorf("run bench calls first: %w", err)
+	}
+	memory, err := templateMemory(filepath.Join(c.root, "template.yaml"))
+	if err != nil {
+		return err
+	}
+	if *durationMs == 0 {
+		var load LoadResult
+		if err := c.load("load.json", &load); err != nil {
+			return fmt.Errorf("run bench load first, or give -duration-ms: %w", err)
+		}
+		*durationMs = load.P50Ms
+	}
+	res := priceMix(calls, mix, memory, *durationMs, prices{read: *readPrice, write: *writePrice, gbSecond: *gbSecond})
+	if err := c.save("cost.json", res); err != nil {
+		return err
+	}
+	printCost(res)
+	return nil
+}
+
+type prices struct{ read, write, gbSecond float64 }
+
+// priceMix weighs each operation's warm units by the mix and prices a
+// million requests.
+func priceMix(calls CallsResult, weights map[string]int, memoryMB int, durationMs float64, p prices) CostResult {
+	var res CostResult
+	total := 0
+	for _, o := range calls.Operations {
+		w := weights[o.Route]
+		res.Operations = append(res.Operations, OperationCost{Route: o.Route, RCU: o.Warm.RCU, WCU: o.Warm.WCU, Weight: w})
+		res.Mix.RCUPerRequest += float64(w) * o.Warm.RCU
+		res.Mix.WCUPerRequest += float64(w) * o.Warm.WCU
+		total += w
+	}
+	if total > 0 {
+		res.Mix.RCUPerRequest /= float64(total)
+		res.Mix.WCUPerRequest /= float64(total)
+	}
+	sort.Slice(res.Operations, func(i, j int) bool { return res.Operations[i].Weight > res.Operations[j].Weight })
+	m := &res.Mix
+	m.MemoryMB, m.DurationMs = memoryMB, durationMs
+	m.DynamoDB = m.RCUPerRequest*p.read + m.WCUPerRequest*p.write
+	// Lambda bills each invocation's duration rounded up to the millisecond.
+	m.LambdaCompute = math.Ceil(durationMs) / 1000 * float64(memoryMB) / 1024 * p.gbSecond * 1e6
+	m.LambdaRequests = priceLambdaPerMillion
+	m.HTTPAPI = priceHTTPAPIPerMillion
+	m.Total = m.DynamoDB + m.LambdaCompute + m.LambdaRequests + m.HTTPAPI
+	return res
+}
+
+var memorySize = regexp.MustCompile(`(?m)^\s+MemorySize:\s*(\d+)`)
+
+// templateMemory is the functions' memory in template.yaml (Globals).
+func templateMemory(path string) (int, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	m := memorySize.FindSubmatch(raw)
+	if m == nil {
+		return 0, fmt.Errorf("%s sets no MemorySize", path)
+	}
+	return strconv.Atoi(string(m[1]))
+}
+
+func printCost(res CostResult) {
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "operation\tmix weight\tRCU\tWCU\t$ per million (DynamoDB)")
+	for _, o := range res.Operations {
+		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%.3f\n", o.Route, o.Weight, o.RCU, o.WCU, o.RCU*priceReadUnitsPerMillion+o.WCU*priceWriteUnitsPerMillion)
+	}
+	_ = tw.Flush()
+	m := res.Mix
+	fmt.Printf("\na million requests of the load's mix: %.2f RCU and %.2f WCU per request; DynamoDB $%.2f, Lambda $%.2f (%.0f ms at %d MB, arm64) + $%.2f requests, HTTP API $%.2f: $%.2f\n",
+		m.RCUPerRequest, m.WCUPerRequest, m.DynamoDB, m.LambdaCompute, math.Ceil(m.DurationMs), m.MemoryMB, m.LambdaRequests, m.HTTPAPI, m.Total)
+}
