@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // yamlToJSON converts a YAML document to JSON, keeping the order of keys

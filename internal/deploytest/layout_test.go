@@ -17,7 +17,6 @@ func TestNothingThatShipsLinksTheMeasuringTools(t *testing.T) {
 	root := repoRoot(t)
 	forbidden := []string{
 		"github.com/bizplatform/api/tools/",
-		"github.com/rakyll/hey",
 		"golang.org/x/tools",
 	}
 	for _, target := range []string{"./functions/...", "./cmd/..."} {

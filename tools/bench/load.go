@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -19,13 +18,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/rakyll/hey/requester"
 
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/shared/accounts"
@@ -95,7 +94,7 @@ type LoadResult struct {
 
 // runLoad starts DynamoDB Local and the devserver on it (limits raised), makes
 // the records the mix's deletions and creations need, and drives the mix
-// with hey's requester; DynamoDB Local's own ceiling (single-item GetItem, same
+// with its own driver; DynamoDB Local's own ceiling (single-item GetItem, same
 // concurrency) is measured before and after.
 func runLoad(args []string) error {
 	var c common
@@ -234,42 +233,49 @@ type record struct {
 	offset  float64
 }
 
-// drive runs n requests made by next with hey's requester and returns its
-// per-request records (hey's CSV output).
-func drive(next func() *http.Request, n, conc int, base string) ([]record, error) {
-	var out bytes.Buffer
-	first, _ := http.NewRequest("GET", base, nil)
-	// Without compression, as the AWS SDK asks of DynamoDB: DynamoDB Local
-	// gzips answers for clients that accept it, at a tenth of the rate.
-	w := &requester.Work{Request: first, RequestFunc: next, N: n, C: conc, Timeout: 30, Output: "csv", Writer: &out, DisableCompression: true}
-	w.Run()
-	return parseCSV(&out)
-}
-
-func parseCSV(r io.Reader) ([]record, error) {
-	rows, err := csv.NewReader(r).ReadAll()
-	if err != nil {
-		return nil, err
+// drive sends n requests made by next from conc workers at once, each
+// request after the worker's previous answer, and records each one's
+// latency, status and start (seconds since the run began).
+func drive(next func() *http.Request, n, conc int, _ string) ([]record, error) {
+	client := &http.Client{
+		Timeout: 30 * time.Second,
+		// Without compression, as the AWS SDK asks of DynamoDB: DynamoDB
+		// Local gzips answers for clients that accept it, at a tenth of the
+		// rate.
+		Transport: &http.Transport{MaxIdleConnsPerHost: conc, DisableCompression: true},
 	}
-	var recs []record
-	for _, row := range rows {
-		if len(row) < 8 || row[0] == "response-time" {
-			continue
-		}
-		secs, err1 := strconv.ParseFloat(row[0], 64)
-		status, err2 := strconv.Atoi(row[6])
-		off, err3 := strconv.ParseFloat(row[7], 64)
-		if err1 != nil || err2 != nil || err3 != nil {
-			return nil, fmt.Errorf("hey csv row %v", row)
-		}
-		recs = append(recs, record{secs, status, off})
+	defer client.CloseIdleConnections()
+	recs := make([]record, n)
+	var taken atomic.Int64
+	var wg sync.WaitGroup
+	begin := time.Now()
+	for range conc {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(taken.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				req := next()
+				start := time.Now()
+				status := 0
+				if resp, err := client.Do(req); err == nil {
+					_, _ = io.Copy(io.Discard, resp.Body)
+					_ = resp.Body.Close()
+					status = resp.StatusCode
+				}
+				recs[i] = record{seconds: time.Since(start).Seconds(), status: status, offset: start.Sub(begin).Seconds()}
+			}
+		}()
 	}
+	wg.Wait()
 	return recs, nil
 }
 
 func summarise(res *LoadResult, recs []record) {
 	lat := make([]float64, 0, len(recs))
-	// hey's offsets count from its package's start, not the run's.
 	start, end := math.Inf(1), 0.0
 	for _, r := range recs {
 		lat = append(lat, r.seconds*1000)
