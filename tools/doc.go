@@ -6,8 +6,7 @@
 //	tools/perf          counting proxy, DynamoDB stub, pipeline benchmarks
 //	tools/perf/hello    the smallest Lambda function, the cold-start yardstick
 //	tools/lambdart      a Lambda Runtime API to run function binaries under
-//	tools/faults        fault tests: the engine killed, hung, restarted
-//	tools/fuzzapi       the harness every area's fuzz test drives
+//	tools/faults        fault tests: the engine cut off, hung, back
 //	tools/iamcheck      the IAM actions each function's code can call
 //	tools/fuzz.sh       make fuzz: every fuzz target, one after another
 //

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/areas/contacts"
-	"github.com/bizplatform/api/tools/fuzzapi"
+	"github.com/bizplatform/api/internal/fuzzapi"
 )
 
 // Fuzz targets, one per operation: fuzzed path, query and body through the

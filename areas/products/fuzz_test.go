@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/bizplatform/api/areas/products"
-	"github.com/bizplatform/api/tools/fuzzapi"
+	"github.com/bizplatform/api/internal/fuzzapi"
 )
 
 // Fuzz targets, one per operation: fuzzed path, query and body through the

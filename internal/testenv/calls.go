@@ -3,6 +3,7 @@ package testenv
 import (
 	"context"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -23,10 +24,14 @@ type CallCounter struct {
 	hold  time.Duration
 }
 
-// Call is one DynamoDB call: its operation and when it ran.
+// Call is one DynamoDB call: its operation, when it ran and, where the
+// engine was asked (tools/perf's counting proxy), the read and write
+// capacity units it consumed. The tests count calls with CallCounter, the
+// measuring tools with the proxy: both record Calls.
 type Call struct {
-	Op         string
+	Op         string // GetItem, UpdateItem, ...
 	Start, End time.Time
+	RCU, WCU   float64
 }
 
 // CountingTable returns a table on the same DynamoDB table whose client
@@ -87,22 +92,44 @@ func (c *CallCounter) TakeCalls() []Call {
 	return out
 }
 
-// RoundTrips is the number of sequential round trips among calls (in the
-// order they started, as TakeCalls returns them): the longest chain of
-// calls each starting after the previous one ended.
+// RoundTrips is the number of sequential round trips on the critical path
+// of calls: the longest chain of calls each starting after the previous one
+// ended. Calls that overlap in time count as one round trip.
 func RoundTrips(calls []Call) int {
-	chain := make([]int, len(calls))
+	sorted := append([]Call(nil), calls...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Start.Before(sorted[j].Start) })
+	chain := make([]int, len(sorted))
 	longest := 0
-	for i, c := range calls {
+	for i, c := range sorted {
 		chain[i] = 1
 		for j := range i {
-			if !calls[j].End.After(c.Start) && chain[j]+1 > chain[i] {
+			if !sorted[j].End.After(c.Start) && chain[j]+1 > chain[i] {
 				chain[i] = chain[j] + 1
 			}
 		}
 		longest = max(longest, chain[i])
 	}
 	return longest
+}
+
+// Ops lists the calls' operation names in start order ("UpdateItem GetItem").
+func Ops(calls []Call) string {
+	sorted := append([]Call(nil), calls...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Start.Before(sorted[j].Start) })
+	names := make([]string, len(sorted))
+	for i, c := range sorted {
+		names[i] = c.Op
+	}
+	return strings.Join(names, " ")
+}
+
+// Capacity sums the read and write units of calls.
+func Capacity(calls []Call) (rcu, wcu float64) {
+	for _, c := range calls {
+		rcu += c.RCU
+		wcu += c.WCU
+	}
+	return rcu, wcu
 }
 
 // Total is the sum of a Take result.

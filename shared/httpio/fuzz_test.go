@@ -11,10 +11,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/validate"
-	"github.com/bizplatform/api/tools/faults"
 )
 
 // sample has a field of every kind the areas' requests use.
@@ -47,7 +47,7 @@ func requireClientError(t *testing.T, err error) {
 	rec.Header().Set("X-Request-Id", "req-1") // as the pipeline sets it first
 	apierror.Write(rec, err)
 	require.Contains(t, []int{400, 422}, rec.Code)
-	assert.Empty(t, faults.CheckErrorBody(rec.Code, rec.Header(), rec.Body.Bytes()))
+	assert.Empty(t, testenv.CheckErrorBody(rec.Code, rec.Header(), rec.Body.Bytes()))
 }
 
 // FuzzDecodeJSON feeds arbitrary bodies to the strict JSON decoder and the

@@ -15,6 +15,7 @@ import (
 
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
+	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
@@ -39,8 +40,8 @@ type CallFigures struct {
 
 // figuresOf sums up one request's calls.
 func figuresOf(status int, calls []perf.Call) CallFigures {
-	rcu, wcu := perf.Capacity(calls)
-	return CallFigures{Status: status, Calls: len(calls), RoundTrips: perf.RoundTrips(calls), Ops: perf.Ops(calls), RCU: rcu, WCU: wcu}
+	rcu, wcu := testenv.Capacity(calls)
+	return CallFigures{Status: status, Calls: len(calls), RoundTrips: testenv.RoundTrips(calls), Ops: testenv.Ops(calls), RCU: rcu, WCU: wcu}
 }
 
 // OperationCalls are an operation's figures on a warm and a cold instance.

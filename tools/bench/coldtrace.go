@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/bizplatform/api/internal/catalog"
+	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/tools/perf"
 )
 
@@ -191,7 +192,7 @@ func callSequence(runs []tracedRun) string {
 	byOps := map[string][]tracedRun{}
 	var order []string
 	for _, r := range runs {
-		ops := perf.Ops(r.calls)
+		ops := testenv.Ops(r.calls)
 		if byOps[ops] == nil {
 			order = append(order, ops)
 		}

@@ -21,12 +21,12 @@ import (
 
 	"github.com/bizplatform/api/areas/contacts"
 	"github.com/bizplatform/api/areas/contacts/contactstore"
+	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
-	"github.com/bizplatform/api/tools/perf"
 )
 
 // DatasetFigure is list latency for one dataset shape.
@@ -303,7 +303,7 @@ func (b benchClient) calls(eng *engine, q url.Values) (int, int, string, error) 
 		return 0, 0, "", err
 	}
 	calls := eng.proxy.Take()
-	return len(calls), perf.RoundTrips(calls), perf.Ops(calls), nil
+	return len(calls), testenv.RoundTrips(calls), testenv.Ops(calls), nil
 }
 
 // rawQuery is the p50 of the first page's Query sent straight to the engine.

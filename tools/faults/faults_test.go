@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/internal/demo"
-	"github.com/bizplatform/api/tools/faults"
+	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/tools/perf"
 )
 
@@ -27,7 +27,7 @@ func require503(t *testing.T, what string, a answer) {
 	secs, err := strconv.Atoi(a.header.Get("Retry-After"))
 	require.NoError(t, err, "%s: Retry-After %q", what, a.header.Get("Retry-After"))
 	assert.Positive(t, secs, what)
-	assert.Empty(t, faults.CheckErrorBody(http.StatusServiceUnavailable, a.header, a.body), what)
+	assert.Empty(t, testenv.CheckErrorBody(http.StatusServiceUnavailable, a.header, a.body), what)
 	assert.NotContains(t, string(a.body), "127.0.0.1", "%s: nothing internal in the body", what)
 	assert.Less(t, a.took, requestTimeout+slack, "%s: answered within the deadline", what)
 }

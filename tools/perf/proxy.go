@@ -13,18 +13,13 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/bizplatform/api/internal/testenv"
 )
 
-// Call is one DynamoDB API call seen on the wire.
-type Call struct {
-	Op         string // GetItem, UpdateItem, ... (from X-Amz-Target)
-	Start, End time.Time
-	// Read and write capacity units the engine says the call consumed
-	// (with CountingProxy.Capacity set; a transaction counts double, a
-	// strongly consistent read of up to 4 KB one unit, an eventually
-	// consistent one half).
-	RCU, WCU float64
-}
+// Call is one DynamoDB call the proxy forwarded (testenv's record, which
+// the tests' call counter makes too).
+type Call = testenv.Call
 
 // CountingProxy is a reverse proxy in front of a DynamoDB engine that
 // records every call it forwards, with its start and end times, so that
@@ -184,15 +179,6 @@ func isWrite(op string) bool {
 	return false
 }
 
-// Capacity sums the read and write units of calls.
-func Capacity(calls []Call) (rcu, wcu float64) {
-	for _, c := range calls {
-		rcu += c.RCU
-		wcu += c.WCU
-	}
-	return rcu, wcu
-}
-
 // Take waits until every call forwarded is recorded, then returns the
 // calls recorded so far, in start order, and forgets them.
 func (c *CountingProxy) Take() []Call {
@@ -205,33 +191,4 @@ func (c *CountingProxy) Take() []Call {
 	c.mu.Unlock()
 	sort.Slice(out, func(i, j int) bool { return out[i].Start.Before(out[j].Start) })
 	return out
-}
-
-// RoundTrips is the number of sequential round trips on the critical path
-// of calls: the longest chain of calls each starting after the previous one
-// ended. Calls that overlap in time count as one round trip.
-func RoundTrips(calls []Call) int {
-	sorted := append([]Call(nil), calls...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Start.Before(sorted[j].Start) })
-	chain := make([]int, len(sorted))
-	longest := 0
-	for i, c := range sorted {
-		chain[i] = 1
-		for j := 0; j < i; j++ {
-			if !sorted[j].End.After(c.Start) && chain[j]+1 > chain[i] {
-				chain[i] = chain[j] + 1
-			}
-		}
-		longest = max(longest, chain[i])
-	}
-	return longest
-}
-
-// Ops lists the calls' operation names in start order ("UpdateItem GetItem").
-func Ops(calls []Call) string {
-	names := make([]string, len(calls))
-	for i, c := range calls {
-		names[i] = c.Op
-	}
-	return strings.Join(names, " ")
 }

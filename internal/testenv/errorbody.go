@@ -1,7 +1,4 @@
-// Package faults holds what the fault tests and the fuzz targets share: the
-// check of the JSON error body. The fault tests themselves are this
-// package's tests; they send the operations' sample events (perf.ReadEvents).
-package faults
+package testenv
 
 import (
 	"encoding/json"
@@ -9,7 +6,9 @@ import (
 	"net/http"
 )
 
-// ErrorBody is the JSON shape of every error answer.
+// ErrorBody is the JSON shape of every error answer. CheckErrorBody holds
+// an answer to it: integration tests (RequireError), the fault tests and the
+// fuzz targets alike.
 type ErrorBody struct {
 	StatusCode int    `json:"statusCode"`
 	Message    any    `json:"message"`

@@ -1,7 +1,9 @@
 // Package fuzzapi drives an operation's real handler, through the whole
 // pipeline and router, with fuzzed paths, query strings and bodies against
-// DynamoDB Local, and checks what every answer must be: never a 5xx, an error body
-// that is the API's JSON error, a success body that is JSON.
+// DynamoDB Local, and checks what every answer must be: never a 5xx, an
+// error body that is the API's JSON error, a success body that is JSON. It
+// is a test kit of the product (every area's fuzz test drives it), beside
+// testenv and hardening.
 package fuzzapi
 
 import (
@@ -20,7 +22,6 @@ import (
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/app"
-	"github.com/bizplatform/api/tools/faults"
 )
 
 // Env is areas' API on the demo dataset, with the demo tokens.
@@ -91,7 +92,7 @@ func (e *Env) Check(t *testing.T, method, token, path, query string, body []byte
 	what := fmt.Sprintf("%s %s body %q", method, target, body)
 	require.Less(t, resp.StatusCode, 500, "%s answered %d: %s", what, resp.StatusCode, raw)
 	if resp.StatusCode >= 400 {
-		if msg := faults.CheckErrorBody(resp.StatusCode, resp.Header, raw); msg != "" {
+		if msg := testenv.CheckErrorBody(resp.StatusCode, resp.Header, raw); msg != "" {
 			t.Fatalf("%s: %s", what, msg)
 		}
 		return resp.StatusCode, raw
