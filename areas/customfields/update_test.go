@@ -279,7 +279,7 @@ func TestUpdateCustomFieldRejectsBrokenRules(t *testing.T) {
 			[]string{"showInForms is required", "name must not be empty", `options[1].label "A" repeats`}},
 		{"one answer names every rule the stored field breaks", "aNotes", ok(map[string]any{"acceptedFormats": ".pdf", "maxFileLimit": 3}),
 			[]string{"acceptedFormats is only allowed on FILE_UPLOAD fields; this field is TEXT", "maxFileLimit is only allowed on FILE_UPLOAD fields; this field is TEXT"}},
-		{"a body that is not JSON is refused", "aBreed", `{"locationId":`, []string{"not valid JSON"}},
+		{"a body that is not JSON is refused", "aBreed", `{"locationId":`, []string{"malformed JSON"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

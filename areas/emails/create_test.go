@@ -184,7 +184,7 @@ func TestCreateTemplateRejectsEachBrokenRuleNamingTheField(t *testing.T) {
 		{"templateDataUrl is bounded", valid(map[string]any{"templateDataUrl": "https://cdn.example.com/" + strings.Repeat("a", 2048)}), 422, "templateDataUrl must be at most 2048 characters long"},
 		{"isPlainText must be a boolean", valid(map[string]any{"isPlainText": "yes"}), 422, "isPlainText must be a boolean"},
 		{"an unknown property is refused", valid(map[string]any{"color": "red"}), 422, "property color should not exist"},
-		{"a body that is not JSON is a bad request", `{"locationId":`, 400, "not valid JSON"},
+		{"a body that is not JSON is a bad request", `{"locationId":`, 400, "malformed JSON"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -124,7 +124,7 @@ func TestRenameMediaRejectsBadRequests(t *testing.T) {
 		{"altId must be an id", "report", with("altId", "a b"), 422, "altId must be an id"},
 		{"an unknown property is refused", "report", with("colour", "red"), 422, "property colour should not exist"},
 		{"a malformed path id is refused", "a.b", renameBody("fine.pdf"), 422, "id must be an id"},
-		{"a body that is not JSON is a 400", "report", "{name:", 400, "not valid JSON"},
+		{"a body that is not JSON is a 400", "report", "{name:", 400, "malformed JSON"},
 		{"a missing body is a 400", "report", nil, 400, "JSON request body is required"},
 	}
 	for _, tc := range cases {

@@ -53,6 +53,9 @@ func TestBadInputBattery(t *testing.T) {
 					t.Run(c.name, func(t *testing.T) {
 						resp := d.Do(t, badRequest(c, token))
 						msg := errorBody(t, resp)
+						if c.status != 0 {
+							assert.Equal(t, c.status, resp.Status, "body: %s", clipBody(resp.Body))
+						}
 						if c.exact {
 							assert.Contains(t, msg, c.names, "the message names the problem as sent")
 						} else {

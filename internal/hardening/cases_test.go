@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"regexp"
 	"slices"
 	"strconv"
@@ -23,6 +24,7 @@ type badCase struct {
 	body   []byte // nil: no body
 	names  string
 	exact  bool
+	status int // the status it must answer (0: any 4xx)
 }
 
 // The sizes of over-long strings: beyond every field's bound, and big
@@ -322,9 +324,18 @@ func (g *generator) bodyCases() {
 	raw("a JSON boolean is refused", "true", "JSON object")
 	raw("JSON null is refused", "null", "JSON object")
 	raw("plain text is refused", "altId=demoLocAlpha00000001", "JSON object")
-	raw("an unclosed object is refused", "{", "JSON")
-	raw("a body cut in half is refused", good[:len(good)/2], "JSON")
-	raw("a body without its last brace is refused", good[:len(good)-1], "JSON")
+	// A body that is not JSON is a bad request saying so, whatever names it
+	// holds: its names are not checked before it parses.
+	malformed := func(desc, body string) {
+		raw(desc, body, "malformed JSON")
+		g.cases[len(g.cases)-1].status = http.StatusBadRequest
+	}
+	malformed("an unclosed object is malformed JSON", "{")
+	malformed("a body cut in half is malformed JSON", good[:len(good)/2])
+	malformed("a body without its last brace is malformed JSON", good[:len(good)-1])
+	malformed("a body cut short after an unknown property's name is malformed JSON", `{"altId":`)
+	malformed("a body cut short inside an unknown property's value is malformed JSON", `{"zzUnknown":"x`)
+	malformed("a body cut short after a known property's name is malformed JSON", `{"`+sortedKeys(decodeTree(good).(map[string]any))[0]+`":`)
 	raw("single-quoted JSON is refused", strings.ReplaceAll(good, `"`, `'`), "JSON")
 	raw("a trailing comma is refused", good[:len(good)-1]+",}", "JSON")
 	raw("a comment is refused", "/* c */"+good, "JSON")

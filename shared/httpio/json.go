@@ -114,9 +114,9 @@ func decodeError(err error) error {
 	var typeErr *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syntaxErr):
-		return apierror.BadRequest("The request body is not valid JSON (at byte %d)", syntaxErr.Offset)
+		return apierror.BadRequest("The request body is malformed JSON (at byte %d)", syntaxErr.Offset)
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return apierror.BadRequest("The request body is not valid JSON (it ends too early)")
+		return apierror.BadRequest("The request body is malformed JSON (it ends too early)")
 	case errors.As(err, &typeErr):
 		field := typeErr.Field
 		if field == "" {

@@ -49,10 +49,12 @@ func scanJSON(raw []byte, root string, want *shape) error {
 	for {
 		tok, err := dec.Token()
 		if err != nil {
-			if errors.Is(err, io.EOF) {
+			// The body ends inside an object or array (cut short), or is
+			// malformed: the decoder reports it, before any name.
+			if errors.Is(err, io.EOF) && len(stack) == 0 {
 				return unknown
 			}
-			return nil // malformed JSON: the decoder reports it
+			return nil
 		}
 		end := dec.InputOffset()
 		segment := raw[prev:end] // the token and the separators before it

@@ -40,8 +40,14 @@ import (
 	"github.com/bizplatform/api/shared/storage"
 )
 
-// APIVersion is the only accepted value of the Version header.
+// APIVersion is the contract's value of the Version header.
 const APIVersion = "2021-07-28"
+
+// SDKDefaultVersion is the Version the public API's official SDK (3.x)
+// sends when its user sets none: accepted as the same contract, which names
+// no other, so that `new HighLevel({privateIntegrationToken})` works as
+// built. Every other value is refused.
+const SDKDefaultVersion = "2023-02-21"
 
 // MaxBodyBytes is the largest request body accepted (1 MiB).
 const MaxBodyBytes = 1 << 20
@@ -265,12 +271,12 @@ func limitBody(r *http.Request) (bool, error) {
 
 func checkVersion(h http.Header) error {
 	switch v := h.Get("Version"); v {
-	case APIVersion:
+	case APIVersion, SDKDefaultVersion:
 		return nil
 	case "":
-		return apierror.BadRequest("The Version header is required: send Version: %s", APIVersion)
+		return apierror.BadRequest("The Version header is required: send Version: %s (%s, the official SDK's default, is accepted too)", APIVersion, SDKDefaultVersion)
 	default:
-		return apierror.BadRequest("Version %q is not supported: send Version: %s", v, APIVersion)
+		return apierror.BadRequest("Version %q is not supported: send Version: %s (%s, the official SDK's default, is accepted too)", clip(v), APIVersion, SDKDefaultVersion)
 	}
 }
 

@@ -69,7 +69,7 @@ func TestPipelineChecksHeadersBeforeAuthentication(t *testing.T) {
 		{"a body without Content-Type is 415", testenv.Request{Headers: map[string]string{"Content-Type": ""}}, 415, "Content-Type"},
 		{"a body in another charset is 415", testenv.Request{Headers: map[string]string{"Content-Type": "application/json; charset=latin1"}}, 415, "Content-Type"},
 		{"a body over 1 MiB is 413", testenv.Request{Body: `{"x":"` + strings.Repeat("a", 1<<20) + `"}`}, 413, "exceeds"},
-		{"malformed JSON is 400", testenv.Request{Body: `{"x":`}, 400, "not valid JSON"},
+		{"malformed JSON is 400", testenv.Request{Body: `{"x":`}, 400, "malformed JSON"},
 		{"a JSON array is 400", testenv.Request{Body: `[1]`}, 400, "JSON object"},
 	}
 	for _, tc := range cases {
