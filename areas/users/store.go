@@ -143,11 +143,11 @@ type emailClaim struct {
 // Create stores a new user of the company under a new id and returns it;
 // ErrEmailTaken when the address is in use in the company.
 //
-// Users a seed wrote have no claim: they are found through the e-mail
-// index first. The index is eventually consistent, so this check sees a
-// seeded user once the index has it (seeds load before requests are served)
-// but not one a seed wrote a moment ago; the claim, not the index, keeps
-// created users' addresses unique.
+// Users a seed wrote have no claim: they are looked up through the e-mail
+// index first. The index is eventually consistent, so this check finds a
+// seeded user once the index has caught up with the seed (a fraction of a
+// second), not one a seed is writing at the same moment; the claim, not the
+// index, keeps the addresses of created users unique.
 func (s *Directory) Create(ctx context.Context, companyID string, u User) (User, error) {
 	u.ID = ids.Alnum20()
 	if err := u.check(companyID); err != nil {
