@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/bizplatform/api/areas/associations"
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/operations"
+	"github.com/bizplatform/api/shared/storage"
 )
 
 var alnum20 = regexp.MustCompile(`^[A-Za-z0-9]{20}$`)
@@ -159,53 +161,84 @@ func TestCreateAssociationIsServedWithAndWithoutTrailingSlash(t *testing.T) {
 	}
 }
 
-func TestCreateAssociationConcurrentSameKeyCreatesOne(t *testing.T) {
-	env, token := newEnv(t, 1)
-	const n = 8
-	statuses := make([]int, n)
-	bodies := make([][]byte, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			body := associationBody("race_key", "contact", "contact")
-			body["firstObjectLabel"] = fmt.Sprintf("Label %d", i) // each request is distinguishable
-			resp := post(t, env, token, associationsPath, body)
-			statuses[i], bodies[i] = resp.Status, resp.Body
-		}()
+func TestConcurrentCreationsOfOneAssociationKeyCreateOne(t *testing.T) {
+	cases := []struct {
+		name      string
+		spellings []string // the key each request sends, in turn
+		requests  int
+	}{
+		{"two creations of one key at once make one association", []string{"race_key"}, 2},
+		{"many creations of one key at once make one association", []string{"race_key"}, 16},
+		{"many creations of one key in several letter cases make one association", []string{"race_key", "RACE_KEY", "Race_Key"}, 15},
 	}
-	wg.Wait()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			env, token := newEnv(t, 1)
+			ctx := context.Background()
+			statuses := make([]int, tc.requests)
+			bodies := make([][]byte, tc.requests)
+			var wg sync.WaitGroup
+			for i := range tc.requests {
+				wg.Go(func() {
+					body := associationBody(tc.spellings[i%len(tc.spellings)], "contact", "contact")
+					body["firstObjectLabel"] = fmt.Sprintf("Label %d", i) // each request is distinguishable
+					resp := post(t, env, token, associationsPath, body)
+					statuses[i], bodies[i] = resp.Status, resp.Body
+				})
+			}
+			wg.Wait()
 
-	var winner associations.Association
-	created := 0
-	for i, s := range statuses {
-		switch s {
-		case http.StatusCreated:
-			created++
-			(&testenv.Response{Body: bodies[i]}).JSON(t, &winner)
-		case http.StatusUnprocessableEntity:
-			assert.Contains(t, string(bodies[i]), "is already used")
-		default:
-			t.Errorf("unexpected status %d: %s", s, bodies[i])
-		}
-	}
-	require.Equal(t, 1, created, "exactly one request creates the association")
+			var winner associations.Association
+			created := 0
+			for i, s := range statuses {
+				switch s {
+				case http.StatusCreated:
+					created++
+					(&testenv.Response{Body: bodies[i]}).JSON(t, &winner)
+				case http.StatusUnprocessableEntity:
+					assert.Contains(t, string(bodies[i]), "is already used by another association")
+				default:
+					t.Errorf("unexpected status %d: %s", s, bodies[i])
+				}
+			}
+			require.Equal(t, 1, created, "exactly one request creates the association")
 
-	store := associations.NewGraph(env.Table)
-	all, err := store.Associations(context.Background(), acctA)
-	require.NoError(t, err)
-	var withKey []associations.Association
-	for _, a := range all {
-		if a.Key == "race_key" {
-			withKey = append(withKey, a)
-		}
+			store := associations.NewGraph(env.Table)
+			byID, err := store.Association(ctx, acctA, winner.ID)
+			require.NoError(t, err)
+			require.NotNil(t, byID, "the winner's association is found by its id")
+			assert.Equal(t, winner, *byID)
+			byKey, err := store.AssociationByKey(ctx, acctA, "race_key")
+			require.NoError(t, err)
+			require.NotNil(t, byKey, "and by its key")
+			assert.Equal(t, winner, *byKey)
+			idItems, claims := associationItems(t, env, acctA)
+			assert.Equal(t, winner, idItems[strings.ToLower(winner.Key)], "one id item holds the key: the losers wrote none")
+			assert.Equal(t, idItems, claims, "every id item has its key claim, and every claim its id item")
+		})
 	}
-	require.Len(t, withKey, 1, "one association with the key is stored")
-	assert.Equal(t, winner, withKey[0])
-	byKey, err := store.AssociationByKey(context.Background(), acctA, "race_key")
+}
+
+// associationItems reads the account's associations as stored: its id
+// items and its key claims, each by lower-cased key. It fails the test when
+// two id items hold one key.
+func associationItems(t *testing.T, env *testenv.Env, accountID string) (idItems, claims map[string]associations.Association) {
+	t.Helper()
+	ctx := context.Background()
+	byID, err := associations.NewGraph(env.Table).Associations(ctx, accountID)
 	require.NoError(t, err)
-	assert.Equal(t, winner, *byKey)
+	keyClaims, err := storage.QueryPartition[associations.Association](ctx, env.Table, storage.AccountPK(accountID), "ASSOCIATIONKEY#")
+	require.NoError(t, err)
+	idItems, claims = map[string]associations.Association{}, map[string]associations.Association{}
+	for _, a := range byID {
+		key := strings.ToLower(a.Key)
+		assert.NotContains(t, idItems, key, "one association per key")
+		idItems[key] = a
+	}
+	for _, a := range keyClaims {
+		claims[strings.ToLower(a.Key)] = a
+	}
+	return idItems, claims
 }
 
 func TestCreateAssociationAuth(t *testing.T) {

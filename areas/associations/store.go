@@ -45,19 +45,6 @@ type Relation struct {
 	CreatedAt      string `dynamodbav:"createdAt" json:"createdAt"`
 }
 
-// An association is two records in its account's partition, both holding
-// the whole association:
-//   - the key claim (ASSOCIATIONKEY#<lower-cased key>), written first with
-//     the condition that it is absent: it makes the key unique (keys compare
-//     case-insensitively) and is the commit point of a creation;
-//   - the id item (ASSOCIATION#<id>), written after the claim, which
-//     relations look the association up by.
-//
-// dynalite has no transactions. A creation that stops between the two writes
-// leaves a claim without its id item; the caller got an error and never saw
-// the id, and the next creation with that key completes the pair from the
-// claim (an idempotent absolute write) before answering that the key is
-// taken. An id item therefore always has its claim.
 // A relation is one item keyed by its association and its two record ids,
 // written with the condition that it is absent, so the same relation is
 // stored once however many requests race. A symmetric association's pair is
@@ -69,7 +56,19 @@ func relationID(a Association, firstID, secondID string) string {
 	return a.ID + "#" + firstID + "#" + secondID
 }
 
-// storedAssociation is an association and when it was created.
+// storedAssociation is an association and when it was created, as stored.
+//
+// An association is two items in its account's partition, both holding
+// the whole association, written in one transaction, each on condition that
+// it is absent:
+//   - the key claim (ASSOCIATIONKEY#<lower-cased key>): it makes the key
+//     unique (keys compare case-insensitively);
+//   - the id item (ASSOCIATION#<id>), which relations look the association
+//     up by.
+//
+// So an id item always has its claim and a claim its id item: of concurrent
+// creations with one key exactly one commits, and the others fail on the
+// claim's condition.
 type storedAssociation struct {
 	Association
 	CreatedAt string `dynamodbav:"createdAt"`
@@ -117,28 +116,10 @@ func NewGraph(table *storage.Table) *Graph {
 // use in the account.
 func (s *Graph) CreateAssociation(ctx context.Context, a Association, createdAt string) error {
 	stored := storedAssociation{Association: a, CreatedAt: createdAt}
-	claimed, err := s.byKey.Create(ctx, stored)
-	if err != nil {
-		return err
-	}
-	if !claimed {
-		if err := s.completeClaim(ctx, a.LocationID, a.Key); err != nil {
-			return err
-		}
-		return ErrKeyTaken
-	}
-	return s.table.Put(ctx, s.byID.Item(stored), nil)
-}
-
-// completeClaim writes the id item of the association holding the key claim,
-// in case its creation stopped half-way. Writing it again is harmless: it
-// holds the same content.
-func (s *Graph) completeClaim(ctx context.Context, accountID, key string) error {
-	claim, err := s.byKey.Get(ctx, accountID, strings.ToLower(key))
-	if err != nil || claim == nil {
-		return err
-	}
-	return s.table.Put(ctx, s.byID.Item(*claim), nil)
+	return s.table.Tx().
+		Put(s.byKey.Item(stored), storage.ItemAbsent()).Else(ErrKeyTaken).
+		Put(s.byID.Item(stored), storage.ItemAbsent()).
+		Commit(ctx)
 }
 
 // Association returns the account's association with that id, or nil.

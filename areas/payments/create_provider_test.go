@@ -197,7 +197,7 @@ func TestCreateProviderAuth(t *testing.T) {
 
 func TestCreateProviderConcurrentDuplicatesCreateExactlyOne(t *testing.T) {
 	env := newEnv(t)
-	const callers = 10
+	const callers = 16
 	statuses := make([]int, callers)
 	bodies := make([][]byte, callers)
 	var wg sync.WaitGroup
@@ -217,8 +217,11 @@ func TestCreateProviderConcurrentDuplicatesCreateExactlyOne(t *testing.T) {
 	count := map[int]int{}
 	for i, s := range statuses {
 		count[s]++
-		if s == http.StatusOK {
+		switch s {
+		case http.StatusOK:
 			require.NoError(t, json.Unmarshal(bodies[i], &winner))
+		case http.StatusUnprocessableEntity:
+			assert.Contains(t, string(bodies[i]), "uniqueName race-pay is already used", "a loser is told why")
 		}
 	}
 	assert.Equal(t, map[int]int{http.StatusOK: 1, http.StatusUnprocessableEntity: callers - 1}, count)

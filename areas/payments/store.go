@@ -15,12 +15,11 @@ type Records struct {
 
 // NewRecords returns the records on table. Coupons are stored by id: a
 // coupon id of another account is simply not found. A provider is stored
-// under its uniqueName rather than its _id: the key itself then enforces
-// "one provider per uniqueName per account", and a create is one
-// conditional PutItem (attribute_not_exists), so concurrent creates with the
-// same name produce exactly one item and a failure leaves nothing
-// half-written (dynalite has no transactions for a separate uniqueness
-// item).
+// under its uniqueName rather than its _id: the key itself keeps "one
+// provider per uniqueName per account", and a create is one conditional put
+// (attribute_not_exists), so of concurrent creates with one name exactly one
+// stores its provider, whole. No operation finds a provider by _id, so no
+// second item (and no transaction, at twice the write units) is needed.
 func NewRecords(table *storage.Table) *Records {
 	return &Records{
 		coupons:   storage.NewAccountItems(table, "COUPON#", func(c Coupon) (string, string) { return c.AltID, c.ID }),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/storage"
 )
 
 func TestCreateKeepsAnAddressToOneUserOfTheCompany(t *testing.T) {
@@ -23,15 +25,16 @@ func TestCreateKeepsAnAddressToOneUserOfTheCompany(t *testing.T) {
 			Roles: Roles{Type: "account", Role: "admin", LocationIDs: []string{"acctClaim0000000001"}}}
 	}
 
-	t.Run("creations of one address at the same moment make one user", func(t *testing.T) {
+	t.Run("creations of one address at the same moment make one user, and tell every other creator the address is taken", func(t *testing.T) {
 		spellings := []string{"ana@claims.example", "ANA@claims.example", "Ana@Claims.Example", "ana@CLAIMS.example"}
+		const rounds = 5
 		var (
 			wg      sync.WaitGroup
 			mu      sync.Mutex
 			created []User
 			taken   int
 		)
-		for range 3 {
+		for range rounds {
 			for _, email := range spellings {
 				wg.Go(func() {
 					u, err := dir.Create(ctx, "companyClaims01", newUser(email))
@@ -49,17 +52,23 @@ func TestCreateKeepsAnAddressToOneUserOfTheCompany(t *testing.T) {
 			}
 		}
 		wg.Wait()
-		require.Len(t, created, 1, "one creation wins")
-		assert.Equal(t, 3*len(spellings)-1, taken, "every other one is told the address is taken")
-		found, err := dir.FindByEmails(ctx, "companyClaims01", []string{"ana@claims.example"}, false)
+		require.Len(t, created, 1, "one creation wins, and its creator is told so")
+		assert.Equal(t, rounds*len(spellings)-1, taken, "every other one is told the address is taken")
+
+		stored, err := dir.Get(ctx, "companyClaims01", created[0].ID)
 		require.NoError(t, err)
-		require.Len(t, found, 1)
-		assert.Equal(t, created[0].ID, found[0].ID)
+		require.NotNil(t, stored, "the user the winner was answered is stored")
+		assert.Equal(t, created[0], *stored)
+		claims, users := claimsAndUsers(t, env.Table, "companyClaims01")
+		assert.Equal(t, map[string]string{"ana@claims.example": created[0].ID}, claims, "one claim, naming the winner")
+		assert.Equal(t, map[string]string{created[0].ID: "ana@claims.example"}, users, "one user item: the losers wrote nothing")
 	})
 
 	t.Run("another company may use the same address", func(t *testing.T) {
-		_, err := dir.Create(ctx, "companyClaims02", newUser("ana@claims.example"))
+		u, err := dir.Create(ctx, "companyClaims02", newUser("ana@claims.example"))
 		require.NoError(t, err)
+		claims, _ := claimsAndUsers(t, env.Table, "companyClaims02")
+		assert.Equal(t, map[string]string{"ana@claims.example": u.ID}, claims)
 	})
 
 	t.Run("the address of a user a seed wrote is taken", func(t *testing.T) {
@@ -71,20 +80,36 @@ func TestCreateKeepsAnAddressToOneUserOfTheCompany(t *testing.T) {
 		require.NoError(t, Area.Seed(ctx, env.Deps, raw))
 		_, err = dir.Create(ctx, "companyClaims01", newUser("Seeded@claims.example"))
 		assert.ErrorIs(t, err, ErrEmailTaken)
+		claims, _ := claimsAndUsers(t, env.Table, "companyClaims01")
+		assert.NotContains(t, claims, "seeded@claims.example", "the refused creation claimed nothing")
 	})
+}
 
-	t.Run("a creation that stopped after its claim is completed, and the address stays taken", func(t *testing.T) {
-		abandoned := newUser("half@claims.example")
-		abandoned.ID = "abandonedClaimUser01"
-		abandoned.normalize()
-		claim := emailClaim{Key: emailClaimKey("companyClaims01", "half@claims.example"), CompanyID: "companyClaims01", User: abandoned}
-		require.NoError(t, env.Table.Put(ctx, claim, nil))
-
-		_, err := dir.Create(ctx, "companyClaims01", newUser("half@claims.example"))
-		assert.ErrorIs(t, err, ErrEmailTaken)
-		got, err := dir.Get(ctx, "companyClaims01", "abandonedClaimUser01")
-		require.NoError(t, err)
-		require.NotNil(t, got, "the claimed user is written from its claim")
-		assert.Equal(t, "half@claims.example", got.Email)
-	})
+// claimsAndUsers reads the company's partition: its address claims
+// (address -> the user they name) and its users other than seeded ones,
+// whose ids begin with "seeded" (id -> lower-cased address). It fails the test when a claim names no user
+// with its address, or a created user has no claim.
+func claimsAndUsers(t *testing.T, table *storage.Table, companyID string) (claims, users map[string]string) {
+	t.Helper()
+	ctx := context.Background()
+	claimItems, err := storage.QueryPartition[emailClaim](ctx, table, storage.CompanyPK(companyID), "USEREMAILCLAIM#")
+	require.NoError(t, err)
+	userItems, err := storage.QueryPartition[userItem](ctx, table, storage.CompanyPK(companyID), "USER#")
+	require.NoError(t, err)
+	claims, users = map[string]string{}, map[string]string{}
+	for _, c := range claimItems {
+		claims[strings.TrimPrefix(c.SK, "USEREMAILCLAIM#")] = c.UserID
+	}
+	for _, u := range userItems {
+		if strings.HasPrefix(u.ID, "seeded") {
+			continue
+		}
+		lower := strings.ToLower(u.Email)
+		users[u.ID] = lower
+		assert.Equal(t, u.ID, claims[lower], "user %s has the claim of its address", u.ID)
+	}
+	for address, id := range claims {
+		assert.Equal(t, address, users[id], "the claim of %s names a user with that address", address)
+	}
+	return claims, users
 }

@@ -121,32 +121,33 @@ func (s *Directory) Get(ctx context.Context, companyID, id string) (*User, error
 // another user of the company (not deleted) has.
 var ErrEmailTaken = errors.New("another user of the company has this e-mail address")
 
-// A created user is two records in its company's partition, both holding
-// the whole user:
-//   - the address claim (USEREMAILCLAIM#<lower-cased address>), written
-//     first with the condition that it is absent: it makes the address
-//     unique in the company, strongly (the e-mail index is eventually
-//     consistent), and is the commit point of a creation;
-//   - the user item (USER#<id>), written after it.
+// A created user is two items in its company's partition, written in one
+// transaction, each on condition that it is absent:
+//   - the address claim (USEREMAILCLAIM#<lower-cased address>), naming the
+//     user: it makes the address unique in the company, strongly (the
+//     e-mail index is eventually consistent);
+//   - the user item (USER#<id>).
 //
-// dynalite has no transactions. A creation that stops between the two
-// writes leaves a claim without its user; the caller got an error and never
-// saw the id, and the next creation with that address writes the user from
-// the claim before answering that the address is taken. Users written by a
-// seed have no claim; the index finds those.
+// So a claim always has its user and a created user always has its claim:
+// of concurrent creations with one address exactly one commits, and the
+// others fail on the claim's condition.
 func emailClaimKey(companyID, lowerEmail string) storage.Key {
 	return storage.Key{PK: storage.CompanyPK(companyID), SK: "USEREMAILCLAIM#" + lowerEmail}
 }
 
 type emailClaim struct {
 	storage.Key
-	CompanyID string `dynamodbav:"companyId"`
-	User      User   `dynamodbav:"user"`
+	UserID string `dynamodbav:"userId"`
 }
 
-// Create stores a new user of the company under a new id and returns it.
-// The address must be unused in the company: by a user a seed wrote (the
-// e-mail index) or one created here (the address claim).
+// Create stores a new user of the company under a new id and returns it;
+// ErrEmailTaken when the address is in use in the company.
+//
+// Users a seed wrote have no claim: they are looked up through the e-mail
+// index first. The index is eventually consistent, so this check finds a
+// seeded user once the index has caught up with the seed (a fraction of a
+// second), not one a seed is writing at the same moment; the claim, not the
+// index, keeps the addresses of created users unique.
 func (s *Directory) Create(ctx context.Context, companyID string, u User) (User, error) {
 	u.ID = ids.Alnum20()
 	if err := u.check(companyID); err != nil {
@@ -161,34 +162,14 @@ func (s *Directory) Create(ctx context.Context, companyID string, u User) (User,
 		return User{}, ErrEmailTaken
 	}
 	u.normalize()
-	claim := emailClaim{Key: emailClaimKey(companyID, lower), CompanyID: companyID, User: u}
-	claimed, err := storage.Applied(s.table.Put(ctx, claim, storage.ItemAbsent()))
+	err = s.table.Tx().
+		Put(emailClaim{Key: emailClaimKey(companyID, lower), UserID: u.ID}, storage.ItemAbsent()).Else(ErrEmailTaken).
+		Put(newUserItem(companyID, u), storage.ItemAbsent()).
+		Commit(ctx)
 	if err != nil {
-		return User{}, fmt.Errorf("claim the address: %w", err)
-	}
-	if !claimed {
-		if err := s.completeClaim(ctx, claim.Key); err != nil {
-			return User{}, err
-		}
-		return User{}, ErrEmailTaken
-	}
-	if err := s.table.Put(ctx, newUserItem(companyID, u), storage.ItemAbsent()); err != nil {
-		return User{}, fmt.Errorf("store user: %w", err)
+		return User{}, err
 	}
 	return u, nil
-}
-
-// completeClaim writes the user of the claim at key when its creation
-// stopped before writing it; a user already there is left as it is.
-func (s *Directory) completeClaim(ctx context.Context, key storage.Key) error {
-	claim, err := storage.Get[emailClaim](ctx, s.table, key)
-	if err != nil || claim == nil {
-		return err
-	}
-	if _, err := storage.Applied(s.table.Put(ctx, newUserItem(claim.CompanyID, claim.User), storage.ItemAbsent())); err != nil {
-		return fmt.Errorf("complete the claimed user: %w", err)
-	}
-	return nil
 }
 
 // emailLookups bounds the e-mail index queries one search runs at once.
