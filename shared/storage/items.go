@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -352,34 +351,13 @@ func (t *Table) BatchWrite(ctx context.Context, puts []any, deletes []Key) error
 	for _, k := range deletes {
 		reqs = append(reqs, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: k.AV()}})
 	}
-	// Batches go out a few at a time: a load of thousands of items (the
-	// demo dataset, a reindex) waits on round trips, not on the table.
-	sem := make(chan struct{}, batchWriteConcurrency)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var first error
 	for start := 0; start < len(reqs); start += maxBatchWrite {
-		batch := reqs[start:min(start+maxBatchWrite, len(reqs))]
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			if err := t.writeBatch(ctx, batch); err != nil {
-				mu.Lock()
-				if first == nil {
-					first = err
-				}
-				mu.Unlock()
-			}
-		}()
+		if err := t.writeBatch(ctx, reqs[start:min(start+maxBatchWrite, len(reqs))]); err != nil {
+			return err
+		}
 	}
-	wg.Wait()
-	return first
+	return nil
 }
-
-// batchWriteConcurrency is how many BatchWriteItem calls of one BatchWrite
-// are in flight at once.
-const batchWriteConcurrency = 8
 
 // writeBatch writes one batch of at most 25 requests, retrying what
 // DynamoDB leaves unprocessed.
