@@ -19,6 +19,7 @@ package ratelimit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -204,7 +205,7 @@ const (
 )
 
 // maxAttempts bounds the retries when concurrent instances race over a
-// rollover.
+// rollover, or a transaction holds the state item.
 const maxAttempts = 5
 
 // Admit counts one request of tokenID against accountID's limits.
@@ -228,6 +229,15 @@ func (l *Limiter) Admit(ctx context.Context, accountID, tokenID string) (Decisio
 		if err == nil {
 			entry.win.Store(win)
 			return l.admitted(out), nil
+		}
+		if inTransaction(err) {
+			// A revocation or rotation is writing the state item in a
+			// transaction (AddRevocation, AddExpiry), which takes a few
+			// milliseconds: DynamoDB refuses other writes to it meanwhile.
+			if err := pause(ctx, time.Duration(attempt+1)*transactionPause); err != nil {
+				return Decision{}, storage.Classify(err)
+			}
+			continue
 		}
 		if !storage.IsConditionFailed(err) {
 			return Decision{}, err
@@ -261,6 +271,28 @@ func (l *Limiter) Admit(ctx context.Context, accountID, tokenID string) (Decisio
 		}
 	}
 	return Decision{}, apierror.Unavailable(fmt.Errorf("rate limit state of %s: too much contention", accountID), time.Second)
+}
+
+// transactionPause is the growth of the pause before another attempt at an
+// admission that met a transaction on the state item.
+const transactionPause = 10 * time.Millisecond
+
+// inTransaction reports whether a write failed because a transaction was
+// writing the item at the same moment.
+func inTransaction(err error) bool {
+	var conflict *types.TransactionConflictException
+	return errors.As(err, &conflict)
+}
+
+func pause(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 // The admission update of each variant, written once: building them with
