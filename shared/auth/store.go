@@ -166,8 +166,8 @@ type Tokens struct {
 	unknown *unknownTokens
 }
 
-// NewTokens returns the token store. admission is told about every
-// revocation and expiry.
+// NewTokens returns the token store. admission records every revocation and
+// expiry, in the transaction that makes it.
 func NewTokens(table *storage.Table, c clock.Clock, admission AdmissionState) *Tokens {
 	return &Tokens{table: table, clock: c, accounts: accounts.NewRegistry(table, c), admission: admission, unknown: newUnknownTokens(c, maxUnknownTokens)}
 }

@@ -234,8 +234,10 @@ func (l *Limiter) Admit(ctx context.Context, accountID, tokenID string) (Decisio
 			// A revocation or rotation is writing the state item in a
 			// transaction (AddRevocation, AddExpiry), which takes a few
 			// milliseconds: DynamoDB refuses other writes to it meanwhile.
-			if err := pause(ctx, time.Duration(attempt+1)*transactionPause); err != nil {
-				return Decision{}, storage.Classify(err)
+			select {
+			case <-ctx.Done():
+				return Decision{}, storage.Classify(ctx.Err())
+			case <-time.After(time.Duration(attempt+1) * transactionPause):
 			}
 			continue
 		}
@@ -282,17 +284,6 @@ const transactionPause = 10 * time.Millisecond
 func inTransaction(err error) bool {
 	var conflict *types.TransactionConflictException
 	return errors.As(err, &conflict)
-}
-
-func pause(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // The admission update of each variant, written once: building them with
