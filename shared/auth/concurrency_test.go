@@ -201,3 +201,46 @@ func TestARevokeRacingARotationEndsInOneConsistentState(t *testing.T) {
 		})
 	}
 }
+
+func TestEachChangeOfATokenIsItsReadsAndOneTransaction(t *testing.T) {
+	table := testenv.NewTable(t)
+	counted, calls := testenv.CountingTable(t, table)
+	a := testenv.New(t, nil, testenv.WithTable(counted))
+	a.Account(t, "acct1", "co1")
+	tokens, ctx := a.Server.Tokens, context.Background()
+	var id string
+	cases := []struct {
+		name   string
+		change func(t *testing.T)
+		calls  map[string]int
+	}{
+		{"a creation reads the account", func(t *testing.T) {
+			_, id = a.Token(t, "acct1")
+		}, map[string]int{"GetItem": 1, "TransactWriteItems": 1}},
+		{"a rotation keeping the old token reads its reference and listing", func(t *testing.T) {
+			_, next, _, err := tokens.Rotate(ctx, auth.Rotation{AccountID: "acct1", TokenID: id, KeepOld: true, By: admin})
+			require.NoError(t, err)
+			id = next.TokenID
+		}, map[string]int{"GetItem": 2, "TransactWriteItems": 1}},
+		{"a rotation revoking the old token reads its last use too", func(t *testing.T) {
+			_, next, _, err := tokens.Rotate(ctx, auth.Rotation{AccountID: "acct1", TokenID: id, By: admin})
+			require.NoError(t, err)
+			id = next.TokenID
+		}, map[string]int{"GetItem": 3, "TransactWriteItems": 1}},
+		{"a revocation reads its reference, listing and last use", func(t *testing.T) {
+			_, err := tokens.Revoke(ctx, id)
+			require.NoError(t, err)
+		}, map[string]int{"GetItem": 3, "TransactWriteItems": 1}},
+		{"a second revocation writes nothing", func(t *testing.T) {
+			_, err := tokens.Revoke(ctx, id)
+			require.ErrorIs(t, err, auth.ErrAlreadyRevoked)
+		}, map[string]int{"GetItem": 2}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			calls.Take()
+			tc.change(t)
+			assert.Equal(t, tc.calls, calls.Take())
+		})
+	}
+}
