@@ -230,7 +230,8 @@ func (p *Portal) rows(list []auth.Info) []tokenRow {
 
 // Settings page notices, by the code a redirect names.
 var settingsNotices = map[string]string{
-	"revoked": "The token %q is revoked: its next API request gets 401.",
+	"revoked":         "The token %q is revoked: its next API request gets 401.",
+	"already-revoked": "The token %q was revoked already: nothing was changed.",
 }
 
 type settingsData struct {
@@ -391,13 +392,16 @@ func (p *Portal) revokePage(w http.ResponseWriter, r *http.Request, v *visit) er
 
 func (p *Portal) revokeToken(w http.ResponseWriter, r *http.Request, v *visit) error {
 	info, err := p.tokens.RevokeInAccount(r.Context(), v.account.ID, r.PathValue("token"), actor(v))
-	if errors.Is(err, auth.ErrTokenUnknown) {
+	notice := "revoked"
+	switch {
+	case errors.Is(err, auth.ErrTokenUnknown):
 		return tokenNotFound(v.account.ID)
-	}
-	if err != nil {
+	case errors.Is(err, auth.ErrAlreadyRevoked):
+		notice = "already-revoked"
+	case err != nil:
 		return err
 	}
-	return redirect{accountPath(v.account.ID) + "?notice=revoked&token=" + info.TokenID}
+	return redirect{accountPath(v.account.ID) + "?notice=" + notice + "&token=" + info.TokenID}
 }
 
 func (p *Portal) rotatePage(w http.ResponseWriter, r *http.Request, v *visit) error {

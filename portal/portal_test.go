@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -450,6 +451,9 @@ func TestRevokeAndRotateTakeEffectOnTheAPI(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, s.ping(t, second))
 	notice := b.get(resp.header.Get("Location")).body
 	assert.Contains(t, notice, "is revoked: its next API request gets 401")
+	again := b.post("/portal/accounts/acct1/tokens/"+secondID+"/revoke", url.Values{"csrf": {csrf}})
+	require.Equal(t, http.StatusSeeOther, again.status, again.body)
+	assert.Contains(t, b.get(again.header.Get("Location")).body, "was revoked already: nothing was changed", "a second revoke says so")
 
 	audit := b.get("/portal/accounts/acct1/audit").body
 	for _, want := range []string{"Ada Admin", "created", "rotated", "revoked"} {
@@ -457,6 +461,54 @@ func TestRevokeAndRotateTakeEffectOnTheAPI(t *testing.T) {
 	}
 	assert.NotContains(t, audit, first)
 	assert.NotContains(t, audit, second)
+}
+
+func TestRotationsSentTogetherThroughTheFormMakeOneSuccessor(t *testing.T) {
+	s := newSite(t)
+	b := s.browser(t)
+	csrf := b.signIn("ada@co1.example")
+	first := b.create(csrf, "acct1", "CI", "contacts.readonly")
+	id := s.tokens(t, "acct1")[0].TokenID
+
+	// The form sent six times at once: a double click, several tabs.
+	const rotations = 6
+	answers := make([]page, rotations)
+	var wg sync.WaitGroup
+	for i := range rotations {
+		wg.Go(func() {
+			answers[i] = b.post("/portal/accounts/acct1/tokens/"+id+"/rotate", url.Values{"csrf": {csrf}, "old": {"keep"}})
+		})
+	}
+	wg.Wait()
+	statuses := map[int]int{}
+	for _, a := range answers {
+		statuses[a.status]++
+		if a.status == http.StatusConflict {
+			assert.Contains(t, a.body, "This token cannot be rotated")
+			assert.Contains(t, a.body, "rotated already")
+			assert.Contains(t, a.body, "Nothing was changed.")
+		}
+	}
+	assert.Equal(t, map[int]int{http.StatusSeeOther: 1, http.StatusConflict: rotations - 1}, statuses,
+		"one rotation shows its new value, every other one says why nothing was changed")
+
+	shown := b.get("/portal/accounts/acct1/tokens/shown-once")
+	require.Equal(t, http.StatusOK, shown.status, shown.body)
+	second := regexp.MustCompile(`value="(bpt_[A-Za-z0-9]+)"`).FindStringSubmatch(shown.body)[1]
+	assert.Equal(t, http.StatusOK, s.ping(t, second))
+	assert.Equal(t, http.StatusOK, s.ping(t, first), "kept for 7 days")
+
+	list := s.tokens(t, "acct1")
+	require.Len(t, list, 2, "the old token and one successor")
+	entries, err := s.env.Server.Tokens.Audit(context.Background(), "acct1", 50)
+	require.NoError(t, err)
+	rotated := 0
+	for _, e := range entries {
+		if e.Action == auth.AuditRotated {
+			rotated++
+		}
+	}
+	assert.Equal(t, 1, rotated, "the audit list names one rotation")
 }
 
 func TestTheSettingsPageAdvisesRotationAfterNinetyDaysAndShowsTheLastUse(t *testing.T) {

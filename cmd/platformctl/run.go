@@ -256,7 +256,11 @@ func (c *cli) revokeToken(ctx context.Context, args []string) error {
 		return usageError{"tokens revoke", "tokens revoke takes one TOKEN_ID"}
 	}
 	info, err := c.tokens.Revoke(ctx, args[0])
-	if err != nil {
+	switch {
+	case errors.Is(err, auth.ErrAlreadyRevoked):
+		fmt.Fprintf(c.out, "token %s was revoked already, at %s: nothing changed\n", info.TokenID, info.RevokedAt)
+		return nil
+	case err != nil:
 		return err
 	}
 	fmt.Fprintf(c.out, "token %s revoked at %s\n", info.TokenID, info.RevokedAt)

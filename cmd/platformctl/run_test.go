@@ -69,6 +69,9 @@ func TestATokenCreatedWithTheCLIWorksUntilTheCLIRevokesIt(t *testing.T) {
 	require.Equal(t, exitOK, code, errOut)
 	assert.Contains(t, out, "revoked")
 	ping(t, api, token).RequireError(t, http.StatusUnauthorized)
+	code, again, errOut := c.run("tokens", "revoke", tokenID)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, again, "revoked already", "a second revoke says it changed nothing")
 
 	_, out, _ = c.run("tokens", "list", "--account", "acctCli")
 	assert.NotEqual(t, "-", strings.Fields(strings.Split(out, "\n")[1])[4], "the listing shows the revocation time")

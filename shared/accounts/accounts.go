@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
@@ -61,8 +63,10 @@ func NewRegistry(table *storage.Table, c clock.Clock) *Registry {
 	return &Registry{table: table, clock: c}
 }
 
-// Create records a new account of company, creating the company record when
-// it is the company's first account.
+// Create records a new account of company, and the company when this is
+// its first account, in one transaction: the company (kept as it is when it
+// exists), the account, and the account's entry in the company's list. An id
+// already taken is ErrExists, with nothing written.
 func (s *Registry) Create(ctx context.Context, id, companyID, name string) (Account, error) {
 	var v validate.Errors
 	v.ID("id", id)
@@ -73,19 +77,21 @@ func (s *Registry) Create(ctx context.Context, id, companyID, name string) (Acco
 		return Account{}, err
 	}
 	now := s.clock.Now().Format(time.RFC3339Nano)
-	company := Company{Key: CompanyKey(companyID), ID: companyID, CreatedAt: now}
-	if err := s.table.Put(ctx, company, storage.ItemAbsent()); err != nil && !storage.IsConditionFailed(err) {
-		return Account{}, fmt.Errorf("create company %s: %w", companyID, err)
-	}
 	acct := Account{Key: AccountKey(id), ID: id, CompanyID: companyID, Name: name, CreatedAt: now}
-	if err := s.table.Put(ctx, acct, storage.ItemAbsent()); err != nil {
-		if storage.IsConditionFailed(err) {
-			return Account{}, ErrExists
-		}
-		return Account{}, fmt.Errorf("create account %s: %w", id, err)
+	// The company keeps the creation time of its first account.
+	createdAt := expression.Name("createdAt")
+	company := expression.Set(expression.Name("id"), expression.Value(companyID)).
+		Set(createdAt, createdAt.IfNotExists(expression.Value(now)))
+	err := s.table.Tx().
+		Update(CompanyKey(companyID), company, nil).
+		Put(acct, storage.ItemAbsent()).Else(ErrExists).
+		Put(memberItem{Key: memberKey(companyID, id), ID: id, Name: name}, nil).
+		Commit(ctx)
+	if errors.Is(err, ErrExists) {
+		return Account{}, ErrExists
 	}
-	if err := s.table.Put(ctx, memberItem{Key: memberKey(companyID, id), ID: id, Name: name}, nil); err != nil {
-		return Account{}, fmt.Errorf("list account %s in company %s: %w", id, companyID, err)
+	if err != nil {
+		return Account{}, fmt.Errorf("create account %s: %w", id, err)
 	}
 	return acct, nil
 }

@@ -2,7 +2,6 @@ package auth
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/bizplatform/api/shared/clock"
@@ -40,15 +39,14 @@ func auditKey(accountID string, at time.Time, tokenID, action string) storage.Ke
 	return storage.Key{PK: storage.AccountPK(accountID), SK: "AUDIT#" + clock.Timestamp(at) + "#" + tokenID + "#" + action}
 }
 
-func (s *Tokens) audit(ctx context.Context, at time.Time, by Actor, action string, info Info, detail string) error {
+// addAudit adds to tx the audit entry of the change tx makes: written
+// together, the list names every change made and no other.
+func addAudit(tx *storage.Tx, at time.Time, by Actor, action string, info Info, detail string) *storage.Tx {
 	entry := AuditEntry{
 		At: at.UTC().Format(time.RFC3339Nano), Action: action, TokenID: info.TokenID, TokenName: info.Name,
 		By: by.orOperator(), Detail: detail,
 	}
-	if err := s.table.Put(ctx, auditItem{Key: auditKey(info.AccountID, at, info.TokenID, action), AuditEntry: entry}, nil); err != nil {
-		return fmt.Errorf("record audit entry: %w", err)
-	}
-	return nil
+	return tx.Put(auditItem{Key: auditKey(info.AccountID, at, info.TokenID, action), AuditEntry: entry}, nil)
 }
 
 // Audit returns the account's latest audit entries, newest first, at most

@@ -18,11 +18,16 @@ import (
 // A token is stored as three items, none holding its value:
 //   - TOKEN#<sha256> / TOKEN: its facts, revocation and expiry time, read to
 //     authenticate;
-//   - ACCOUNT#<account> / TOKEN#<id>: its listing entry in the account (with
-//     its persisted last use);
+//   - ACCOUNT#<account> / TOKEN#<id>: its listing entry in the account (the
+//     same facts, with its persisted last use);
 //   - TOKENID#<id> / TOKENID: where to find it by id, to revoke or rotate it.
 //
 // Each change is also an audit entry, ACCOUNT#<account> / AUDIT#<time>#<n>.
+// Create, Revoke and Rotate each write every item of their change, the audit
+// entry and, for an end of a token, the admission state's record of it in
+// one transaction: a change is stored whole or not at all, and its
+// conditions (an id or hash not taken, a token not revoked yet or not
+// rotated yet) hold when it is written, however many changes race.
 func tokenKey(hash string) storage.Key { return storage.Key{PK: "TOKEN#" + hash, SK: "TOKEN"} }
 func listingKey(accountID, tokenID string) storage.Key {
 	return storage.Key{PK: storage.AccountPK(accountID), SK: "TOKEN#" + tokenID}
@@ -100,13 +105,13 @@ type refItem struct {
 	Hash      string `dynamodbav:"hash"`
 }
 
-// AdmissionState is the account's admission state (ratelimit.Limiter): told
-// about each revocation and expiry so that warm instances, which cache token
-// facts, refuse the token on its very next use, and asked for the last uses
-// it records.
+// AdmissionState is the account's admission state (ratelimit.Limiter): it
+// records each revocation and expiry in the transaction that makes it, so
+// that warm instances, which cache token facts, refuse the token on its very
+// next use, and it is asked for the last uses it records.
 type AdmissionState interface {
-	RecordRevocation(ctx context.Context, accountID, tokenID string) error
-	RecordExpiry(ctx context.Context, accountID, tokenID string, end time.Time) error
+	AddRevocation(tx *storage.Tx, accountID, tokenID string) *storage.Tx
+	AddExpiry(tx *storage.Tx, accountID, tokenID string, end time.Time) *storage.Tx
 	LastUses(ctx context.Context, accountID string) (map[string]time.Time, error)
 }
 
@@ -115,6 +120,8 @@ var (
 	ErrNoAccount    = errors.New("account does not exist")
 	ErrTokenUnknown = errors.New("token does not exist")
 	ErrTokenExists  = errors.New("token already exists")
+	// ErrAlreadyRevoked: the token was revoked before; nothing changed.
+	ErrAlreadyRevoked = errors.New("token was revoked already")
 	// ErrTokenInactive: the token is revoked or expired, so it cannot be
 	// rotated.
 	ErrTokenInactive = errors.New("token is revoked or expired")
@@ -159,8 +166,8 @@ type Tokens struct {
 	unknown *unknownTokens
 }
 
-// NewTokens returns the token store. admission is told about every
-// revocation and expiry.
+// NewTokens returns the token store. admission records every revocation and
+// expiry, in the transaction that makes it.
 func NewTokens(table *storage.Table, c clock.Clock, admission AdmissionState) *Tokens {
 	return &Tokens{table: table, clock: c, accounts: accounts.NewRegistry(table, c), admission: admission, unknown: newUnknownTokens(c, maxUnknownTokens)}
 }
@@ -174,8 +181,6 @@ type NewToken struct {
 	Description string
 	// By is who creates it (zero: the operator).
 	By Actor
-	// replaces is the token a rotation replaces.
-	replaces string
 }
 
 func (n NewToken) validate() error {
@@ -203,20 +208,29 @@ func clip(s string) string {
 // Create issues a new token and returns its value, the only time the value
 // exists outside the client.
 func (s *Tokens) Create(ctx context.Context, n NewToken) (string, Info, error) {
-	value, err := GenerateToken()
+	value, tokenID, err := newToken()
 	if err != nil {
-		return "", Info{}, fmt.Errorf("generate token: %w", err)
+		return "", Info{}, err
 	}
-	tokenID, err := randomBase62(16)
-	if err != nil {
-		return "", Info{}, fmt.Errorf("generate token id: %w", err)
-	}
-	info, err := s.CreateWithValue(ctx, value, "tok_"+tokenID, n)
+	info, err := s.CreateWithValue(ctx, value, tokenID, n)
 	return value, info, err
 }
 
+// newToken draws a new token's value and id.
+func newToken() (value, tokenID string, err error) {
+	if value, err = GenerateToken(); err != nil {
+		return "", "", fmt.Errorf("generate token: %w", err)
+	}
+	random, err := randomBase62(16)
+	if err != nil {
+		return "", "", fmt.Errorf("generate token id: %w", err)
+	}
+	return value, "tok_" + random, nil
+}
+
 // CreateWithValue stores a token whose value and id the caller chose. Only
-// the local demo seed uses it, for its documented demo tokens.
+// the local demo seed uses it, for its documented demo tokens. An id or a
+// value already taken is ErrTokenExists, with nothing written.
 func (s *Tokens) CreateWithValue(ctx context.Context, value, tokenID string, n NewToken) (Info, error) {
 	if err := CheckFormat(value); err != nil {
 		return Info{}, err
@@ -231,37 +245,29 @@ func (s *Tokens) CreateWithValue(ctx context.Context, value, tokenID string, n N
 	if acct == nil {
 		return Info{}, ErrNoAccount
 	}
-	hash := HashToken(value)
 	now := s.clock.Now()
 	info := Info{
 		TokenID: tokenID, AccountID: acct.ID, CompanyID: acct.CompanyID, Kind: n.Kind,
 		Scopes: dedupe(n.Scopes), Name: n.Name, Description: n.Description,
-		CreatedAt: now.Format(time.RFC3339Nano), Replaces: n.replaces,
+		CreatedAt: now.Format(time.RFC3339Nano),
 	}
-	// The token is usable only once its TOKEN# item exists, so that item is
-	// written last: a failure half-way leaves no usable, unlisted token.
-	if err := s.table.Put(ctx, refItem{Key: refKey(tokenID), TokenID: tokenID, AccountID: acct.ID, Hash: hash}, storage.ItemAbsent()); err != nil {
-		if storage.IsConditionFailed(err) {
-			return Info{}, ErrTokenExists
-		}
-		return Info{}, fmt.Errorf("store token reference: %w", err)
-	}
-	if err := s.table.Put(ctx, tokenItem{Key: listingKey(acct.ID, tokenID), Info: info}, nil); err != nil {
-		return Info{}, fmt.Errorf("store token listing: %w", err)
-	}
-	if err := s.table.Put(ctx, tokenItem{Key: tokenKey(hash), Info: info}, storage.ItemAbsent()); err != nil {
-		if storage.IsConditionFailed(err) {
-			return Info{}, ErrTokenExists
-		}
+	hash := HashToken(value)
+	tx := addToken(s.table.Tx(), info, hash)
+	addAudit(tx, now, n.By, AuditCreated, info, "")
+	if err := tx.Commit(ctx); err != nil {
 		return Info{}, fmt.Errorf("store token: %w", err)
 	}
 	s.unknown.Forget(hash) // usable at once here, even if just tried
-	if n.replaces == "" {
-		if err := s.audit(ctx, now, n.By, AuditCreated, info, ""); err != nil {
-			return Info{}, err
-		}
-	}
 	return info, nil
+}
+
+// addToken adds a new token's three items to tx, each on condition that its
+// key is free: a token id or value already taken is ErrTokenExists.
+func addToken(tx *storage.Tx, info Info, hash string) *storage.Tx {
+	return tx.
+		Put(refItem{Key: refKey(info.TokenID), TokenID: info.TokenID, AccountID: info.AccountID, Hash: hash}, storage.ItemAbsent()).Else(ErrTokenExists).
+		Put(tokenItem{Key: listingKey(info.AccountID, info.TokenID), Info: info}, storage.ItemAbsent()).Else(ErrTokenExists).
+		Put(tokenItem{Key: tokenKey(hash), Info: info}, storage.ItemAbsent()).Else(ErrTokenExists)
 }
 
 // List returns the account's tokens, revoked ones included, never values,
@@ -292,19 +298,27 @@ func (s *Tokens) List(ctx context.Context, accountID string) ([]Info, error) {
 // persistLastUse writes used as info's last use when it is later than the
 // stored one (a condition keeps a concurrent, later write).
 func (s *Tokens) persistLastUse(ctx context.Context, info *Info, used time.Time) error {
-	at := used.UTC().Format(time.RFC3339)
-	if info.LastUsedAt != "" && !parseTime(info.LastUsedAt).Before(used) {
+	if !info.noteUse(used) {
 		return nil
 	}
-	info.LastUsedAt = at
-	name := expression.Name("lastUsedAt")
+	name := expression.Name(attrLastUsedAt)
 	cond := expression.AttributeExists(expression.Name(storage.AttrPK)).
-		And(expression.Or(expression.AttributeNotExists(name), name.LessThan(expression.Value(at))))
-	err := s.table.Update(ctx, listingKey(info.AccountID, info.TokenID), expression.Set(name, expression.Value(at)), &cond)
+		And(expression.Or(expression.AttributeNotExists(name), name.LessThan(expression.Value(info.LastUsedAt))))
+	err := s.table.Update(ctx, listingKey(info.AccountID, info.TokenID), expression.Set(name, expression.Value(info.LastUsedAt)), &cond)
 	if err != nil && !storage.IsConditionFailed(err) {
 		return fmt.Errorf("persist last use of %s: %w", info.TokenID, err)
 	}
 	return nil
+}
+
+// noteUse makes used the token's last use when it is later than the one it
+// has, and reports whether it was.
+func (i *Info) noteUse(used time.Time) bool {
+	if i.LastUsedAt != "" && !parseTime(i.LastUsedAt).Before(used) {
+		return false
+	}
+	i.LastUsedAt = used.UTC().Format(time.RFC3339)
+	return true
 }
 
 // Get returns the account's token with that id. Another account's token is
@@ -325,7 +339,8 @@ func (s *Tokens) Get(ctx context.Context, accountID, tokenID string) (Info, erro
 
 // Revoke revokes a token by id, whatever its account (the operator's
 // form; see RevokeInAccount). It takes effect on the token's next request
-// on every instance. Revoking twice is harmless.
+// on every instance. A token revoked before is left as it is: the answer
+// is ErrAlreadyRevoked, with the token as it was revoked.
 func (s *Tokens) Revoke(ctx context.Context, tokenID string) (Info, error) {
 	ref, err := s.ref(ctx, tokenID)
 	if err != nil {
@@ -334,8 +349,9 @@ func (s *Tokens) Revoke(ctx context.Context, tokenID string) (Info, error) {
 	return s.revoke(ctx, ref, Operator)
 }
 
-// RevokeInAccount revokes the account's token with that id on behalf of by.
-// Another account's token is ErrTokenUnknown and is left as it is.
+// RevokeInAccount revokes the account's token with that id on behalf of by,
+// like Revoke. Another account's token is ErrTokenUnknown and is left as it
+// is.
 func (s *Tokens) RevokeInAccount(ctx context.Context, accountID, tokenID string, by Actor) (Info, error) {
 	ref, err := s.refInAccount(ctx, accountID, tokenID)
 	if err != nil {
@@ -344,55 +360,44 @@ func (s *Tokens) RevokeInAccount(ctx context.Context, accountID, tokenID string,
 	return s.revoke(ctx, ref, by)
 }
 
-// revoke marks the token item first (cold instances read it), then the
-// account's admission state learns the id (warm instances check it on
-// every request).
 func (s *Tokens) revoke(ctx context.Context, ref *refItem, by Actor) (Info, error) {
-	now := s.clock.Now()
-	before, err := s.Get(ctx, ref.AccountID, ref.TokenID)
+	info, err := s.Get(ctx, ref.AccountID, ref.TokenID)
 	if err != nil {
 		return Info{}, err
 	}
-	if err := s.keepLastUse(ctx, &before); err != nil {
+	if err := revocable(info); err != nil {
+		return info, err
+	}
+	tx := s.table.Tx()
+	if err := s.addRevocation(ctx, tx, ref, &info, s.clock.Now(), by, notRevoked()); err != nil {
 		return Info{}, err
 	}
-	stamp := now.Format(time.RFC3339Nano)
-	for _, key := range []storage.Key{tokenKey(ref.Hash), listingKey(ref.AccountID, ref.TokenID)} {
-		if err := s.markRevoked(ctx, key, stamp); err != nil {
-			return Info{}, err
-		}
+	if err := tx.Commit(ctx); err != nil {
+		return refusal(err, ref, revocable)
 	}
-	if err := s.admission.RecordRevocation(ctx, ref.AccountID, ref.TokenID); err != nil {
-		return Info{}, fmt.Errorf("record revocation: %w", err)
-	}
-	after, err := s.Get(ctx, ref.AccountID, ref.TokenID)
-	if err != nil {
-		return Info{}, fmt.Errorf("read revoked token: %w", err)
-	}
-	if before.RevokedAt == "" {
-		if err := s.audit(ctx, now, by, AuditRevoked, after, ""); err != nil {
-			return Info{}, err
-		}
-	}
-	return after, nil
+	return info, nil
 }
 
-// keepLastUse persists the token's last use from the admission state,
-// which forgets it once the token is revoked.
-func (s *Tokens) keepLastUse(ctx context.Context, info *Info) error {
+// addRevocation adds to tx the revocation of the token info describes (info
+// becomes the token as revoked), on condition cond of its listing: both its
+// items marked, its last use kept on its listing (the admission state
+// forgets it), the admission state's record and the audit entry.
+func (s *Tokens) addRevocation(ctx context.Context, tx *storage.Tx, ref *refItem, info *Info, now time.Time, by Actor, cond expression.ConditionBuilder) error {
 	uses, err := s.admission.LastUses(ctx, info.AccountID)
 	if err != nil {
 		return fmt.Errorf("read last uses: %w", err)
 	}
-	if used, ok := uses[info.TokenID]; ok {
-		return s.persistLastUse(ctx, info, used)
+	// A use between this read and the transaction is lost with the state's
+	// record of it: the listing then shows the one before.
+	var lastUse string
+	if used, ok := uses[info.TokenID]; ok && info.noteUse(used) {
+		lastUse = info.LastUsedAt
 	}
+	info.RevokedAt = now.Format(time.RFC3339Nano)
+	markToken(tx, ref, *info, lastUse, cond)
+	s.admission.AddRevocation(tx, ref.AccountID, ref.TokenID)
+	addAudit(tx, now, by, AuditRevoked, *info, "")
 	return nil
-}
-
-func (s *Tokens) markRevoked(ctx context.Context, key storage.Key, now string) error {
-	update := expression.Set(expression.Name("revokedAt"), expression.Name("revokedAt").IfNotExists(expression.Value(now)))
-	return s.table.Update(ctx, key, update, storage.ItemExists())
 }
 
 // Rotation asks for a token's replacement.
@@ -410,7 +415,8 @@ type Rotation struct {
 // old one as it is now. The old token is revoked at once, or keeps working
 // until RotationGrace from now, on every instance. Another account's token
 // is ErrTokenUnknown; a revoked or expired token ErrTokenInactive; a token
-// already rotated ErrAlreadyRotated.
+// already rotated ErrAlreadyRotated. Of rotations of one token at the same
+// moment one succeeds, and the others answer so and write nothing.
 func (s *Tokens) Rotate(ctx context.Context, r Rotation) (string, Info, Info, error) {
 	ref, err := s.refInAccount(ctx, r.AccountID, r.TokenID)
 	if err != nil {
@@ -421,66 +427,124 @@ func (s *Tokens) Rotate(ctx context.Context, r Rotation) (string, Info, Info, er
 		return "", Info{}, Info{}, err
 	}
 	now := s.clock.Now()
-	switch {
-	case !old.Usable(now):
-		return "", Info{}, Info{}, ErrTokenInactive
-	case old.ReplacedBy != "":
-		return "", Info{}, Info{}, ErrAlreadyRotated
-	}
-	value, created, err := s.Create(ctx, NewToken{
-		AccountID: old.AccountID, Kind: old.Kind, Scopes: old.Scopes, Name: old.Name,
-		Description: old.Description, By: r.By, replaces: old.TokenID,
-	})
-	if err != nil {
-		return "", Info{}, Info{}, fmt.Errorf("create the new token: %w", err)
-	}
-	if err := s.setReplacedBy(ctx, old, created.TokenID); err != nil {
+	if err := rotatable(old, now); err != nil {
 		return "", Info{}, Info{}, err
 	}
-	detail := "replaced by " + created.TokenID + "; the old token was revoked"
+	value, tokenID, err := newToken()
+	if err != nil {
+		return "", Info{}, Info{}, err
+	}
+	next := Info{
+		TokenID: tokenID, AccountID: old.AccountID, CompanyID: old.CompanyID, Kind: old.Kind, Scopes: old.Scopes,
+		Name: old.Name, Description: old.Description, CreatedAt: now.Format(time.RFC3339Nano), Replaces: old.TokenID,
+	}
+	hash := HashToken(value)
+	tx := addToken(s.table.Tx(), next, hash)
+	after := old
+	after.ReplacedBy = next.TokenID
+	detail := "replaced by " + next.TokenID + "; the old token was revoked"
 	if r.KeepOld {
 		end := now.Add(RotationGrace)
-		if err := s.expire(ctx, ref, end); err != nil {
-			return "", Info{}, Info{}, err
-		}
-		detail = "replaced by " + created.TokenID + "; the old token works until " + end.UTC().Format("2006-01-02 15:04 UTC")
-	} else if _, err := s.revoke(ctx, ref, r.By); err != nil {
-		return "", Info{}, Info{}, fmt.Errorf("revoke the old token: %w", err)
-	}
-	after, err := s.Get(ctx, r.AccountID, r.TokenID)
-	if err != nil {
+		after.ExpiresAt = end.UTC().Format(time.RFC3339Nano)
+		markToken(tx, ref, after, "", notRotated())
+		s.admission.AddExpiry(tx, ref.AccountID, ref.TokenID, end)
+		detail = "replaced by " + next.TokenID + "; the old token works until " + end.UTC().Format("2006-01-02 15:04 UTC")
+	} else if err := s.addRevocation(ctx, tx, ref, &after, now, r.By, notRotated()); err != nil {
 		return "", Info{}, Info{}, err
 	}
-	if err := s.audit(ctx, now, r.By, AuditRotated, after, detail); err != nil {
+	addAudit(tx, now, r.By, AuditRotated, after, detail)
+	if err := tx.Commit(ctx); err != nil {
+		_, err = refusal(err, ref, func(found Info) error { return rotatable(found, now) })
 		return "", Info{}, Info{}, err
 	}
-	return value, created, after, nil
+	s.unknown.Forget(hash)
+	return value, next, after, nil
 }
 
-func (s *Tokens) setReplacedBy(ctx context.Context, old Info, newID string) error {
-	err := s.table.Update(ctx, listingKey(old.AccountID, old.TokenID),
-		expression.Set(expression.Name("replacedBy"), expression.Value(newID)), storage.ItemExists())
-	if err != nil {
-		return fmt.Errorf("link the rotated token: %w", err)
+// Attributes of a token's items that changes set.
+const (
+	attrRevokedAt  = "revokedAt"
+	attrReplacedBy = "replacedBy"
+	attrLastUsedAt = "lastUsedAt"
+)
+
+// notRevoked is a revocation's condition on the token's listing: the token
+// exists and is not revoked.
+func notRevoked() expression.ConditionBuilder {
+	return expression.AttributeExists(expression.Name(storage.AttrPK)).
+		And(expression.AttributeNotExists(expression.Name(attrRevokedAt)))
+}
+
+// notRotated is a rotation's condition on the token's listing: the token
+// exists, is not revoked and has no successor. Only a rotation gives a
+// token an end, so a token without a successor has not expired either.
+func notRotated() expression.ConditionBuilder {
+	return notRevoked().And(expression.AttributeNotExists(expression.Name(attrReplacedBy)))
+}
+
+// revocable tells whether the token can be revoked: not a second time.
+func revocable(info Info) error {
+	if info.RevokedAt != "" {
+		return ErrAlreadyRevoked
 	}
 	return nil
 }
 
-// expire ends the token at end, like revoke does: the token item first, then
-// the account's admission state. An earlier end already set is kept.
-func (s *Tokens) expire(ctx context.Context, ref *refItem, end time.Time) error {
-	stamp := end.UTC().Format(time.RFC3339Nano)
-	name := expression.Name(attrTokenEnd)
-	update := expression.Set(name, name.IfNotExists(expression.Value(stamp)))
-	for _, key := range []storage.Key{tokenKey(ref.Hash), listingKey(ref.AccountID, ref.TokenID)} {
-		if err := s.table.Update(ctx, key, update, storage.ItemExists()); err != nil {
-			return fmt.Errorf("set the token's end: %w", err)
-		}
-	}
-	if err := s.admission.RecordExpiry(ctx, ref.AccountID, ref.TokenID, end); err != nil {
-		return fmt.Errorf("record expiry: %w", err)
+// rotatable tells whether the token can be rotated at now: a working token
+// without a successor.
+func rotatable(info Info, now time.Time) error {
+	switch {
+	case !info.Usable(now):
+		return ErrTokenInactive
+	case info.ReplacedBy != "":
+		return ErrAlreadyRotated
 	}
 	return nil
+}
+
+// markToken adds to tx the update of the token's two items to after's
+// revocation, end and successor, those it has, on condition cond of its
+// listing; the listing also gets lastUse unless it is empty. Each of these
+// attributes is set once and never changes (the conditions see to that),
+// so a value read before the transaction is still right, and one not read
+// is left as it is.
+func markToken(tx *storage.Tx, ref *refItem, after Info, lastUse string, cond expression.ConditionBuilder) *storage.Tx {
+	marks := func() expression.UpdateBuilder {
+		var upd expression.UpdateBuilder
+		for name, value := range map[string]string{attrRevokedAt: after.RevokedAt, attrTokenEnd: after.ExpiresAt, attrReplacedBy: after.ReplacedBy} {
+			if value != "" {
+				upd = upd.Set(expression.Name(name), expression.Value(value))
+			}
+		}
+		return upd
+	}
+	listing := marks()
+	if lastUse != "" {
+		listing = listing.Set(expression.Name(attrLastUsedAt), expression.Value(lastUse))
+	}
+	return tx.Update(listingKey(ref.AccountID, ref.TokenID), listing, &cond).
+		Update(tokenKey(ref.Hash), marks(), storage.ItemExists())
+}
+
+// refusal turns the failure of a transaction that changes a token into its
+// answer, from the token's listing that DynamoDB returns with a failed
+// condition: what answer says of it (with the listing as found),
+// ErrTokenUnknown when there is no listing, or the failure itself.
+func refusal(err error, ref *refItem, answer func(Info) error) (Info, error) {
+	if !storage.IsConditionFailed(err) {
+		return Info{}, err
+	}
+	found, decodeErr := storage.FailedConditionItem[tokenItem](err, listingKey(ref.AccountID, ref.TokenID))
+	switch {
+	case decodeErr != nil:
+		return Info{}, decodeErr
+	case found == nil:
+		return Info{}, ErrTokenUnknown
+	}
+	if refused := answer(found.Info); refused != nil {
+		return found.Info, refused
+	}
+	return Info{}, fmt.Errorf("change token %s: %w", ref.TokenID, err)
 }
 
 func (s *Tokens) ref(ctx context.Context, tokenID string) (*refItem, error) {

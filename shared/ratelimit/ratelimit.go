@@ -19,6 +19,7 @@ package ratelimit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -204,7 +205,7 @@ const (
 )
 
 // maxAttempts bounds the retries when concurrent instances race over a
-// rollover.
+// rollover, or a transaction holds the state item.
 const maxAttempts = 5
 
 // Admit counts one request of tokenID against accountID's limits.
@@ -228,6 +229,17 @@ func (l *Limiter) Admit(ctx context.Context, accountID, tokenID string) (Decisio
 		if err == nil {
 			entry.win.Store(win)
 			return l.admitted(out), nil
+		}
+		if inTransaction(err) {
+			// A revocation or rotation is writing the state item in a
+			// transaction (AddRevocation, AddExpiry), which takes a few
+			// milliseconds: DynamoDB refuses other writes to it meanwhile.
+			select {
+			case <-ctx.Done():
+				return Decision{}, storage.Classify(ctx.Err())
+			case <-time.After(time.Duration(attempt+1) * transactionPause):
+			}
+			continue
 		}
 		if !storage.IsConditionFailed(err) {
 			return Decision{}, err
@@ -261,6 +273,17 @@ func (l *Limiter) Admit(ctx context.Context, accountID, tokenID string) (Decisio
 		}
 	}
 	return Decision{}, apierror.Unavailable(fmt.Errorf("rate limit state of %s: too much contention", accountID), time.Second)
+}
+
+// transactionPause is the growth of the pause before another attempt at an
+// admission that met a transaction on the state item.
+const transactionPause = 10 * time.Millisecond
+
+// inTransaction reports whether a write failed because a transaction was
+// writing the item at the same moment.
+func inTransaction(err error) bool {
+	var conflict *types.TransactionConflictException
+	return errors.As(err, &conflict)
 }
 
 // The admission update of each variant, written once: building them with
@@ -476,33 +499,34 @@ func (l *Limiter) refused(st *state, win int64, retry time.Duration, byDay bool)
 	return d
 }
 
-// RecordRevocation adds tokenID to the account's revoked list, so that the
-// next admission of that token fails on every instance, and drops the
-// token's own attributes (the caller has kept its last use; see LastUses).
-// When the account has no state item there is nothing to update: instances
-// confirm cached tokens against the token item whenever a state item is new
-// to them.
-func (l *Limiter) RecordRevocation(ctx context.Context, accountID, tokenID string) error {
+// AddRevocation adds to tx the record of tokenID's revocation in the
+// account's state item: the id joins the revoked list, so that the token's
+// next admission fails on every instance, warm caches included, and the
+// token's own attributes go (the caller keeps its last use; see LastUses).
+// Made in the transaction that revokes the token, the record exists exactly
+// when the revocation does.
+func (l *Limiter) AddRevocation(tx *storage.Tx, accountID, tokenID string) *storage.Tx {
 	upd := expression.Add(expression.Name(attrRevoked), expression.Value(&types.AttributeValueMemberSS{Value: []string{tokenID}})).
 		Remove(expression.Name(lastUsePrefix + tokenID)).
 		Remove(expression.Name(expiryPrefix + tokenID))
-	return l.updateIfExists(ctx, accountID, upd)
+	return tx.Update(StateKey(accountID), l.withLifetime(upd), nil)
 }
 
-// RecordExpiry records that tokenID stops working at end, so that from then
-// on its admission fails on every instance, warm caches included. Like a
-// revocation, it needs no state item where there is none.
-func (l *Limiter) RecordExpiry(ctx context.Context, accountID, tokenID string, end time.Time) error {
+// AddExpiry adds to tx the record that tokenID stops working at end, so that
+// from then on its admission fails on every instance, warm caches included.
+func (l *Limiter) AddExpiry(tx *storage.Tx, accountID, tokenID string, end time.Time) *storage.Tx {
 	upd := expression.Set(expression.Name(expiryPrefix+tokenID), expression.Value(end.UnixMilli()))
-	return l.updateIfExists(ctx, accountID, upd)
+	return tx.Update(StateKey(accountID), l.withLifetime(upd), nil)
 }
 
-func (l *Limiter) updateIfExists(ctx context.Context, accountID string, upd expression.UpdateBuilder) error {
-	err := l.table.Update(ctx, StateKey(accountID), upd, storage.ItemExists())
-	if storage.IsConditionFailed(err) {
-		return nil
-	}
-	return err
+// withLifetime gives the state item a TTL when it has none: a record's update
+// creates the item of an account that has none (idle, or deleted by its
+// TTL), and such an item must not outlive the account's requests either. It
+// gets a birth time at its first admission, which makes every instance
+// re-read its cached tokens (auth.Session.Confirm).
+func (l *Limiter) withLifetime(upd expression.UpdateBuilder) expression.UpdateBuilder {
+	exp := expression.Name(storage.AttrExpiresAt)
+	return upd.Set(exp, exp.IfNotExists(expression.Value(l.clock.Now().Add(StateLifetime).Unix())))
 }
 
 // LastUses returns, per token id, the minute of the token's last request as

@@ -6,13 +6,18 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/internal/testenv"
+	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/ratelimit"
@@ -246,6 +251,66 @@ func TestARefusalSaysHowLongToWaitInWordsAndHeader(t *testing.T) {
 			assert.Equal(t, tc.retryAfter, resp.Header.Get("Retry-After"))
 			assert.True(t, strings.HasSuffix(msg, tc.message), "message: %s", msg)
 			assert.Contains(t, msg, "limit of 1 request per 10s", "a limit of one request reads in the singular too")
+		})
+	}
+}
+
+func TestARevocationOfAnIdleAccountIsRecordedInANewStateItemThatExpires(t *testing.T) {
+	a, b, _ := twoInstances(t, 1000, 10*time.Second, 100000)
+	token, id := a.Token(t, "acct1")
+	require.Equal(t, http.StatusOK, ping(t, b, token).Status) // b caches the token
+	ctx := context.Background()
+	// The account goes idle and its state item expires by TTL.
+	require.NoError(t, a.Table.Delete(ctx, ratelimit.StateKey("acct1"), nil))
+
+	_, err := a.Server.Tokens.Revoke(ctx, id)
+	require.NoError(t, err)
+	st, err := storage.Get[map[string]any](ctx, a.Table, ratelimit.StateKey("acct1"))
+	require.NoError(t, err)
+	require.NotNil(t, st, "the revocation's record made a state item")
+	assert.Contains(t, (*st)["revoked"], id)
+	assert.Contains(t, *st, storage.AttrExpiresAt, "which expires like any other")
+	assert.Contains(t, ping(t, b, token).RequireError(t, http.StatusUnauthorized), "revoked")
+}
+
+// conflicting answers the first writes of the state items as DynamoDB does
+// while a transaction is writing the item.
+type conflicting struct {
+	storage.API
+	left atomic.Int32
+}
+
+func (c *conflicting) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
+	if pk, ok := in.Key[storage.AttrPK].(*types.AttributeValueMemberS); ok && strings.HasPrefix(pk.Value, "RATE#") && c.left.Add(-1) >= 0 {
+		return nil, &types.TransactionConflictException{Message: aws.String("Transaction is ongoing for the item")}
+	}
+	return c.API.UpdateItem(ctx, in, opts...)
+}
+
+func TestAnAdmissionWaitsForATransactionOnTheStateItem(t *testing.T) {
+	cases := []struct {
+		name      string
+		conflicts int32
+		admitted  bool
+	}{
+		{"a request that meets a revocation's transaction is admitted once it is over", 2, true},
+		{"a state item held for longer answers 503", 100, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			table := testenv.NewTable(t)
+			db := &conflicting{API: table.DB}
+			db.left.Store(tc.conflicts)
+			limiter := ratelimit.New(&storage.Table{DB: storage.Classified(db), Name: table.Name}, clock.NewManual(testenv.Start),
+				ratelimit.Limits{Burst: 10, Window: 10 * time.Second, Daily: 100})
+			d, err := limiter.Admit(context.Background(), "acct1", "tok1")
+			if !tc.admitted {
+				assert.True(t, apierror.HasCode(err, apierror.CodeUnavailable), "err: %v", err)
+				return
+			}
+			require.NoError(t, err)
+			assert.True(t, d.Allowed)
+			assert.Equal(t, 9, d.BurstRemaining, "counted once")
 		})
 	}
 }
