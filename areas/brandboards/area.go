@@ -4,8 +4,6 @@
 package brandboards
 
 import (
-	"log/slog"
-
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/idempotency"
@@ -17,12 +15,11 @@ import (
 var Area = app.Area{Name: "brand-boards", Routes: routes, Seed: app.Seeder("brand-boards", seed), GuardRetries: idempotency.GuardRoutes}
 
 type handler struct {
-	store  *Boards
-	clock  clock.Clock
-	logger *slog.Logger
+	store *Boards
+	clock clock.Clock
 }
 
 func routes(d app.Deps) []route.Route {
-	h := &handler{store: NewBoards(d.Table), clock: d.Clock, logger: d.Logger}
+	h := &handler{store: NewBoards(d.Table), clock: d.Clock}
 	return []route.Route{{Op: operations.CreateBrandBoard, Handle: h.create}}
 }

@@ -1,7 +1,6 @@
 package brandboards
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 
@@ -10,7 +9,6 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/ids"
-	"github.com/bizplatform/api/shared/pipeline"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -169,7 +167,7 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
 	makeDefault := req.Default != nil && *req.Default
 	// One round trip of reads, while admission runs: the source (looked up
 	// in the caller's account only: another account's board is not found)
-	// and, for a default board, the pointer and the account's boards.
+	// and, for a default board, the pointer.
 	c, err := h.store.prepare(ctx, p.AccountID, sourceID, makeDefault)
 	if err != nil {
 		return err
@@ -213,15 +211,7 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
 		b.Fonts = fonts(*req.Fonts)
 	}
 
-	err = h.store.create(ctx, b, c)
-	var unsettled *SettleError
-	if errors.As(err, &unsettled) {
-		// The board is created and is the default (the pointer says so);
-		// only older flags are left for the next default change to clear.
-		h.logger.WarnContext(ctx, "brand board default flags not settled", "requestId", pipeline.RequestID(ctx), "account", p.AccountID, "board", b.ID, "error", unsettled.Err)
-		err = nil
-	}
-	if err != nil {
+	if err := h.store.create(ctx, b, c); err != nil {
 		return err
 	}
 	return httpio.WriteJSON(w, http.StatusCreated, b)

@@ -2,19 +2,26 @@ package brandboards
 
 import (
 	"context"
+	"net/http"
+	"sync/atomic"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/internal/testenv"
+	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/storage"
 )
 
-const acct = "acctProto"
+const (
+	acct = "acctProto"
+	at   = "2026-01-01T00:00:00.000Z"
+)
 
 func newBoard(id string, def bool) Board {
-	return Board{ID: id, LocationID: acct, Name: id, Logos: []Logo{}, Colors: []Color{}, Fonts: []Font{}, Default: def,
-		CreatedAt: "2026-01-01T00:00:00.000Z", UpdatedAt: "2026-01-01T00:00:00.000Z"}
+	return Board{ID: id, LocationID: acct, Name: id, Logos: []Logo{}, Colors: []Color{}, Fonts: []Font{}, Default: def, CreatedAt: at, UpdatedAt: at}
 }
 
 func storedFlags(t *testing.T, s *Boards) map[string]bool {
@@ -31,80 +38,49 @@ func defaultID(t *testing.T, s *Boards) string {
 	return id
 }
 
-// begin runs steps 1 and 2 of a default creation (the reads, then the
-// board written flagged) and stops before step 3: a writer that is slow, or
-// stopped.
-func begin(t *testing.T, s *Boards, id string) creation {
+// derivedDefaults is each board's Default as List answers it.
+func derivedDefaults(t *testing.T, s *Boards) map[string]bool {
 	t.Helper()
-	ctx := context.Background()
-	c, err := s.prepare(ctx, acct, "", true)
+	list, err := s.List(context.Background(), acct)
 	require.NoError(t, err)
-	b := newBoard(id, true)
-	rec := boardRecord{Board: b, DefaultVersion: c.version + 1, Version: 1}
-	require.NoError(t, s.table.Put(ctx, s.boards.Item(rec), nil))
-	return c
+	out := map[string]bool{}
+	for _, b := range list {
+		out[b.ID] = b.Default
+	}
+	return out
 }
 
-// finish runs step 3 of a creation begun with c.
-func finish(t *testing.T, s *Boards, id string, c creation) {
-	t.Helper()
-	require.NoError(t, s.takeDefault(context.Background(), acct, id, "2026-01-01T00:00:00.000Z", c))
-}
+// Items as the protocol before transactions wrote them: boards stamped with
+// the pointer version of their flag, a pointer with a version.
+type (
+	stampedBoard struct {
+		Board
+		DefaultVersion int64 `dynamodbav:"defaultVersion"`
+		Version        int64 `dynamodbav:"version"`
+	}
+	versionedPointer struct {
+		BoardID   string `dynamodbav:"boardId"`
+		Version   int64  `dynamodbav:"version"`
+		UpdatedAt string `dynamodbav:"updatedAt"`
+	}
+)
 
-func TestDefaultProtocolInterleavings(t *testing.T) {
+func TestDefaultChangeInterleavings(t *testing.T) {
 	ctx := context.Background()
 
-	t.Run("of two writers that read the same pointer, the one that moves it second drops its flag", func(t *testing.T) {
-		s := NewBoards(testenv.NewTable(t))
+	t.Run("a creation that read the pointer before another default moved it becomes the default after it, without reading again", func(t *testing.T) {
+		table := testenv.NewTable(t)
+		s := NewBoards(table)
 		require.NoError(t, s.Create(ctx, newBoard("first", true)))
-		cSlow := begin(t, s, "slow")
-		cFast := begin(t, s, "fast")
-		finish(t, s, "fast", cFast)
-		finish(t, s, "slow", cSlow) // its move finds the pointer moved
-		assert.Equal(t, "fast", defaultID(t, s))
-		assert.Equal(t, map[string]bool{"first": false, "slow": false, "fast": true}, storedFlags(t, s))
-	})
-
-	t.Run("a writer that stopped before moving the pointer is cleared by the next default of its version", func(t *testing.T) {
-		s := NewBoards(testenv.NewTable(t))
-		require.NoError(t, s.Create(ctx, newBoard("first", true)))
-		begin(t, s, "stopped")
-		assert.Equal(t, map[string]bool{"first": true, "stopped": true}, storedFlags(t, s), "in between, the flags lag the pointer")
-		assert.Equal(t, "first", defaultID(t, s), "reads follow the pointer")
-		require.NoError(t, s.Create(ctx, newBoard("next", true)))
-		assert.Equal(t, "next", defaultID(t, s))
-		assert.Equal(t, map[string]bool{"first": false, "stopped": false, "next": true}, storedFlags(t, s))
-	})
-
-	t.Run("a writer that stopped after moving the pointer is repaired by the next default", func(t *testing.T) {
-		s := NewBoards(testenv.NewTable(t))
-		require.NoError(t, s.Create(ctx, newBoard("previous", true)))
-		c := begin(t, s, "stopped")
-		require.NoError(t, s.movePointer(ctx, acct, "stopped", "2026-01-01T00:00:00.000Z", c.version))
-		b, err := s.Get(ctx, acct, "previous")
+		stale, err := s.prepare(ctx, acct, "", true)
 		require.NoError(t, err)
-		assert.False(t, b.Default, "reads follow the pointer at once")
-		b, err = s.Get(ctx, acct, "stopped")
-		require.NoError(t, err)
-		assert.True(t, b.Default)
-		assert.Equal(t, map[string]bool{"previous": true, "stopped": true}, storedFlags(t, s), "the stored flags lag")
+		require.NoError(t, s.Create(ctx, newBoard("fast", true)))
 
-		require.NoError(t, s.Create(ctx, newBoard("next", true)))
-		assert.Equal(t, map[string]bool{"previous": false, "stopped": false, "next": true}, storedFlags(t, s))
-	})
-
-	t.Run("an old writer finishing late cannot unflag a newer default", func(t *testing.T) {
-		s := NewBoards(testenv.NewTable(t))
-		require.NoError(t, s.Create(ctx, newBoard("first", true)))
-		cOld, err := s.prepare(ctx, acct, "", true) // read before the newer creations
-		require.NoError(t, err)
-		require.NoError(t, s.Create(ctx, newBoard("newer", true)))
-		require.NoError(t, s.Create(ctx, newBoard("newest", true)))
-		rec := boardRecord{Board: newBoard("old", true), DefaultVersion: cOld.version + 1, Version: 1}
-		require.NoError(t, s.table.Put(ctx, s.boards.Item(rec), nil))
-		finish(t, s, "old", cOld) // clears under its old version, then loses the move
-		assert.Equal(t, "newest", defaultID(t, s))
-		assert.Equal(t, map[string]bool{"first": false, "newer": false, "newest": true, "old": false}, storedFlags(t, s))
+		counted, calls := testenv.CountingTable(t, table)
+		require.NoError(t, NewBoards(counted).create(ctx, newBoard("slow", true), stale))
+		assert.Equal(t, map[string]int{"TransactWriteItems": 2}, calls.Take(), "the lost transaction returned the pointer it found")
+		assert.Equal(t, "slow", defaultID(t, s))
+		assert.Equal(t, map[string]bool{"first": false, "fast": false, "slow": true}, storedFlags(t, s))
 	})
 
 	t.Run("a board created without default leaves the pointer and the flags alone", func(t *testing.T) {
@@ -114,4 +90,85 @@ func TestDefaultProtocolInterleavings(t *testing.T) {
 		assert.Equal(t, "main", defaultID(t, s))
 		assert.Equal(t, map[string]bool{"main": true, "plain": false}, storedFlags(t, s))
 	})
+
+	t.Run("a pointer naming a missing board fails the creation, which writes nothing", func(t *testing.T) {
+		s := NewBoards(testenv.NewTable(t))
+		require.NoError(t, s.table.Put(ctx, storage.Keyed{Key: s.pointers.Key(acct, ""), Record: defaultPointer{BoardID: "ghost", UpdatedAt: at}}, nil))
+		require.ErrorContains(t, s.Create(ctx, newBoard("new", true)), "names board ghost, which does not exist")
+		assert.Empty(t, storedFlags(t, s), "the new board was not stored")
+		assert.Equal(t, "ghost", defaultID(t, s))
+	})
+
+	t.Run("a creation that keeps losing the pointer answers 503 and writes nothing", func(t *testing.T) {
+		table := testenv.NewTable(t)
+		s := NewBoards(table)
+		require.NoError(t, s.Create(ctx, newBoard("a", true)))
+		require.NoError(t, s.Create(ctx, newBoard("b", false)))
+		mover := &pointerMover{API: table.DB, boards: s, between: [2]string{"a", "b"}}
+		err := NewBoards(&storage.Table{DB: mover, Name: table.Name}).Create(ctx, newBoard("loser", true))
+		assert.Equal(t, http.StatusServiceUnavailable, apierror.Status(err, 0), "%v", err)
+		assert.ErrorIs(t, err, storage.ErrContention)
+		assert.EqualValues(t, maxDefaultMoves, mover.moves.Load())
+		assert.NotContains(t, storedFlags(t, s), "loser")
+		assert.Equal(t, 1, countTrue(storedFlags(t, s)), "one board is flagged")
+		assert.Equal(t, storedFlags(t, s), derivedDefaults(t, s), "and it is the pointer's")
+	})
+
+	t.Run("boards and a pointer stamped with versions read right and take the next default", func(t *testing.T) {
+		s := NewBoards(testenv.NewTable(t))
+		stamped := []stampedBoard{
+			{Board: newBoard("old", false), DefaultVersion: 2, Version: 1},
+			{Board: newBoard("current", true), DefaultVersion: 3, Version: 1},
+			// Left flagged by a creation that stopped before the pointer
+			// moved to it.
+			{Board: newBoard("stopped", true), DefaultVersion: 3, Version: 1},
+		}
+		for _, b := range stamped {
+			require.NoError(t, s.table.Put(ctx, storage.Keyed{Key: s.boards.Key(acct, b.ID), Record: b}, nil))
+		}
+		require.NoError(t, s.table.Put(ctx, storage.Keyed{Key: s.pointers.Key(acct, ""), Record: versionedPointer{BoardID: "current", Version: 3, UpdatedAt: at}}, nil))
+		assert.Equal(t, map[string]bool{"old": false, "current": true, "stopped": false}, derivedDefaults(t, s), "reads follow the pointer")
+
+		require.NoError(t, s.Create(ctx, newBoard("next", true)))
+		assert.Equal(t, map[string]bool{"old": false, "current": false, "stopped": false, "next": true}, derivedDefaults(t, s))
+		flags := storedFlags(t, s)
+		assert.False(t, flags["current"], "the board the pointer named lost its flag")
+		assert.True(t, flags["next"])
+		p, err := storage.Get[versionedPointer](ctx, s.table, s.pointers.Key(acct, ""))
+		require.NoError(t, err)
+		assert.Equal(t, versionedPointer{BoardID: "next", UpdatedAt: at}, *p, "the pointer is written whole, without a version")
+	})
+}
+
+func countTrue(flags map[string]bool) int {
+	n := 0
+	for _, on := range flags {
+		if on {
+			n++
+		}
+	}
+	return n
+}
+
+// pointerMover moves the default pointer between two boards (flags
+// included, in one transaction) before every transaction it forwards: a
+// creation racing an endless stream of default changes.
+type pointerMover struct {
+	storage.API
+	boards  *Boards
+	between [2]string
+	moves   atomic.Int32
+}
+
+func (m *pointerMover) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	n := m.moves.Add(1)
+	from, to := m.between[(n-1)%2], m.between[n%2]
+	direct := NewBoards(&storage.Table{DB: m.API, Name: m.boards.table.Name})
+	err := direct.takeDefault(ctx, acct, to, at, from, func(tx *storage.Tx) *storage.Tx {
+		return tx.Update(direct.boards.Key(acct, to), setDefault(true), storage.ItemExists())
+	})
+	if err != nil {
+		return nil, err
+	}
+	return m.API.TransactWriteItems(ctx, in, opts...)
 }

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -17,14 +17,14 @@ type SeedData struct {
 }
 
 // seed writes the boards unflagged, then makes each account's default board
-// the default as a creation does (reading the pointer and the boards, then
-// flagging the board, moving the pointer and clearing the other flags), so
-// boards created through the API before a reload lose their flag too.
+// the default as a creation does (one transaction: the board flagged, the
+// flag of the board the pointer named cleared, the pointer moved), so that a
+// board created through the API before a reload loses its flag too.
 func seed(ctx context.Context, d app.Deps, data SeedData) error {
 	store := NewBoards(d.Table)
 	defaults := map[string]Board{}
 	var order []string
-	records := make([]boardRecord, len(data.BrandBoards))
+	boards := make([]Board, len(data.BrandBoards))
 	for i, b := range data.BrandBoards {
 		if b.Default {
 			if other, ok := defaults[b.LocationID]; ok {
@@ -34,10 +34,10 @@ func seed(ctx context.Context, d app.Deps, data SeedData) error {
 			order = append(order, b.LocationID)
 		}
 		b.Logos, b.Colors, b.Fonts, b.Default = orEmpty(b.Logos), orEmpty(b.Colors), orEmpty(b.Fonts), false
-		records[i] = boardRecord{Board: b, Version: 1}
+		boards[i] = b
 	}
-	err := store.boards.Seed(ctx, records, func(r *boardRecord) error {
-		return errorOf(validate.IDProblem("brand board id", r.ID) + validate.IDProblem("locationId", r.LocationID))
+	err := store.boards.Seed(ctx, boards, func(b *Board) error {
+		return errorOf(validate.IDProblem("brand board id", b.ID) + validate.IDProblem("locationId", b.LocationID))
 	})
 	if err != nil {
 		return err
@@ -52,18 +52,14 @@ func seed(ctx context.Context, d app.Deps, data SeedData) error {
 
 // seedDefault makes the stored board b the account's default.
 func (s *Boards) seedDefault(ctx context.Context, b Board) error {
-	c, err := s.prepare(ctx, b.LocationID, "", true)
+	current, err := s.DefaultID(ctx, b.LocationID)
 	if err != nil {
 		return err
 	}
-	v := c.version + 1
-	flag := expression.Set(expression.Name(attrDefault), expression.Value(true)).
-		Set(expression.Name(attrDefaultVersion), expression.Value(v))
-	older := expression.Name(attrDefaultVersion).LessThan(expression.Value(v))
-	if err := s.table.Update(ctx, s.boards.Key(b.LocationID, b.ID), flag, &older); err != nil {
-		return err
-	}
-	return s.takeDefault(ctx, b.LocationID, b.ID, b.UpdatedAt, c)
+	return s.takeDefault(ctx, b.LocationID, b.ID, b.UpdatedAt, current, func(tx *storage.Tx) *storage.Tx {
+		return tx.Update(s.boards.Key(b.LocationID, b.ID), setDefault(true), storage.ItemExists()).
+			Else(fmt.Errorf("brand board %s is not stored", b.ID))
+	})
 }
 
 // errorOf is the error of a rule's message ("": none).

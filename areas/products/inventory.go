@@ -1,33 +1,29 @@
 package products
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"net/http"
-	"slices"
 	"strings"
-	"sync"
 
 	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
+	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
 // Limits of an inventory update.
 const (
 	// MaxInventoryItems bounds one request: the spec sets no size, and 100
-	// prices are checked in one BatchGetItem (DynamoDB's limit per call) and
-	// written well within the function's time limit.
-	MaxInventoryItems = 100
+	// prices are checked in one BatchGetItem and written in one transaction
+	// (DynamoDB's limits per call).
+	MaxInventoryItems = storage.MaxTxItems
 	// MaxAvailableQuantity keeps quantities exact integers whatever the
 	// client's JSON number type (far below 2^53).
 	MaxAvailableQuantity = 1_000_000_000
-	// writeConcurrency is how many prices are written at the same time.
-	writeConcurrency = 8
 )
 
 type inventoryRequest struct {
@@ -124,23 +120,24 @@ func parseInventory(req inventoryRequest, v *validate.Errors) []parsedItem {
 	return parsed
 }
 
-// updateInventory sets the inventory of several prices.
-//
-// dynalite (like DynamoDB without transactions) cannot write many items
-// atomically, so the request is made safe to retry instead:
+// updateInventory sets the inventory of several prices, all of them or
+// none:
 //  1. Everything is validated before anything is written: the shape of every
 //     item (a problem answers 422 naming every bad item), then the existence
 //     of every price in the caller's account (one consistent BatchGetItem; a
-//     missing one answers 422 naming every missing item). Nothing has been
-//     written then.
-//  2. Each price is then written with one UpdateItem that SETs absolute
-//     values (never ADDs), so a price is never half-updated, and writing it
-//     again gives the same item.
-//  3. If the function fails part-way (timeout, throttling: 5xx), some prices
-//     hold the new values and the rest the old ones; the client retries the
-//     same request, which validates again and writes the same absolute
-//     values, completing the job. Prices that already hold the requested
-//     values are not rewritten, so a repeat leaves even updatedAt alone.
+//     missing one answers 422 naming every missing item).
+//  2. When every price already holds the values asked, nothing is written:
+//     a repeated request changes nothing, not even updatedAt.
+//  3. Otherwise every price of the request is written, in one transaction
+//     (setInventory), each on condition that it still exists: a price
+//     deleted since the check cancels the whole request (422 naming it).
+//     Prices that already hold their values are written too: left out on
+//     the strength of the check, one could take a concurrent request's
+//     values before the transaction applies and end mixed with this one's.
+//     So concurrent requests naming the same prices apply one after the
+//     other. The values are absolute (SET, never ADD): a request sent again
+//     after a timeout writes the same values, or nothing when the first
+//     attempt was applied.
 func (h *handler) updateInventory(w http.ResponseWriter, r *http.Request) error {
 	req, p, err := request.Body(r, (*inventoryRequest).check)
 	if err != nil {
@@ -157,33 +154,29 @@ func (h *handler) updateInventory(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	var v validate.Errors
-	var writes []parsedItem
+	changed := false
 	for _, it := range items {
 		price, ok := current[it.priceID]
 		if !ok {
 			v.Add(notInAccount(it))
 			continue
 		}
-		if changes(price, it.inventoryChange) {
-			writes = append(writes, it)
-		}
+		changed = changed || changes(price, it.inventoryChange)
 	}
 	if err := v.Err(); err != nil {
 		return err
 	}
 
-	gone, err := h.write(ctx, p.AccountID, writes, clock.Timestamp(h.clock.Now()))
-	if err != nil {
-		return err
-	}
-	if len(gone) > 0 {
-		// Prices deleted between the check and the write: the others are
-		// written; the answer names the missing ones.
-		slices.SortFunc(gone, func(a, b parsedItem) int { return a.index - b.index })
-		for _, it := range gone {
-			v.Add(notInAccount(it))
+	if changed {
+		err := h.store.setInventory(ctx, p.AccountID, items, clock.Timestamp(h.clock.Now()))
+		var gone *priceGoneError
+		if errors.As(err, &gone) {
+			v.Add(notInAccount(gone.item))
+			return v.Err()
 		}
-		return v.Err()
+		if err != nil {
+			return err
+		}
 	}
 	return httpio.WriteJSON(w, http.StatusCreated, inventoryResponse{
 		Status:  true,
@@ -201,48 +194,6 @@ func changes(price Price, c inventoryChange) bool {
 		return true
 	}
 	return c.allowOutOfStockPurchases != nil && price.AllowOutOfStockPurchases != *c.allowOutOfStockPurchases
-}
-
-// write applies the changes, a few at a time. It returns the items whose
-// price vanished meanwhile, or the first storage error (the other writes
-// stop; see updateInventory for why a retry then completes the job).
-func (h *handler) write(ctx context.Context, accountID string, items []parsedItem, now string) ([]parsedItem, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		mu       sync.Mutex
-		gone     []parsedItem
-		firstErr error
-		wg       sync.WaitGroup
-		slots    = make(chan struct{}, writeConcurrency)
-	)
-	for _, it := range items {
-		slots <- struct{}{}
-		if ctx.Err() != nil { // a write failed: start no more
-			<-slots
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer func() { <-slots; wg.Done() }()
-			err := h.store.setInventory(ctx, accountID, it.inventoryChange, now)
-			mu.Lock()
-			defer mu.Unlock()
-			switch {
-			case err == nil:
-			case errors.Is(err, errPriceGone):
-				gone = append(gone, it)
-			case firstErr == nil:
-				firstErr = err
-				cancel()
-			}
-		}()
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	return gone, nil
 }
 
 func plural(n int, one, many string) string {

@@ -145,19 +145,19 @@ func TestUpdateInventoryTwiceLeavesTheSameState(t *testing.T) {
 	second := snapshot(t, store, acctA, priceA1, priceA2, priceA3)
 	assert.Equal(t, first, second, "a repeated request changes nothing, not even updatedAt")
 
-	t.Run("a retry after a partial write completes it", func(t *testing.T) {
-		// As if an earlier attempt had written priceA1 and failed before
-		// priceA2: only priceA2 still needs the new values.
+	t.Run("a request that changes one of its prices writes them all, at one instant", func(t *testing.T) {
+		env.Clock.Advance(time.Hour)
+		later := clock.Timestamp(env.Clock.Now())
 		req := body(
-			item(priceA1, "availableQuantity", 21),
+			item(priceA1, "availableQuantity", 11, "allowOutOfStockPurchases", true), // as stored
 			item(priceA2, "availableQuantity", 22),
 		)
-		single := body(item(priceA1, "availableQuantity", 21))
-		require.Equal(t, http.StatusCreated, post(t, env, token, single).Status)
 		require.Equal(t, http.StatusCreated, post(t, env, token, req).Status)
 		got := snapshot(t, store, acctA, priceA1, priceA2)
-		assert.Equal(t, int64(21), *got[priceA1].AvailableQuantity)
+		assert.Equal(t, int64(11), *got[priceA1].AvailableQuantity)
 		assert.Equal(t, int64(22), *got[priceA2].AvailableQuantity)
+		assert.Equal(t, later, got[priceA1].UpdatedAt)
+		assert.Equal(t, later, got[priceA2].UpdatedAt)
 	})
 }
 

@@ -2,7 +2,6 @@ package products
 
 import (
 	"context"
-	"errors"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
@@ -96,25 +95,27 @@ type inventoryChange struct {
 	allowOutOfStockPurchases *bool
 }
 
-// errPriceGone reports a price deleted between validation and its write.
-var errPriceGone = errors.New("price no longer exists")
+// priceGoneError is setInventory's answer when a price of the request was
+// deleted after the request was checked.
+type priceGoneError struct{ item parsedItem }
 
-// setInventory writes one price's inventory in one UpdateItem: both fields
-// and updatedAt change together or not at all. The values are absolute (SET,
-// never ADD), so writing the same change again leaves the same item: a
-// retried request completes whatever an interrupted one left undone. The
+func (e *priceGoneError) Error() string { return "price " + e.item.priceID + " no longer exists" }
+
+// setInventory writes the inventory of every item's price in one
+// transaction: all of them, or none when a price no longer exists (a
+// *priceGoneError). Each price's fields and updatedAt change together. The
 // condition keeps a price deleted meanwhile from coming back as a stub.
-func (s *Catalog) setInventory(ctx context.Context, accountID string, c inventoryChange, now string) error {
-	upd := expression.Set(expression.Name("updatedAt"), expression.Value(now))
-	if c.availableQuantity != nil {
-		upd = upd.Set(expression.Name("availableQuantity"), expression.Value(*c.availableQuantity))
+func (s *Catalog) setInventory(ctx context.Context, accountID string, items []parsedItem, now string) error {
+	tx := s.table.Tx()
+	for _, it := range items {
+		upd := expression.Set(expression.Name("updatedAt"), expression.Value(now))
+		if q := it.availableQuantity; q != nil {
+			upd = upd.Set(expression.Name("availableQuantity"), expression.Value(*q))
+		}
+		if allow := it.allowOutOfStockPurchases; allow != nil {
+			upd = upd.Set(expression.Name("allowOutOfStockPurchases"), expression.Value(*allow))
+		}
+		tx = tx.Update(s.prices.Key(accountID, it.priceID), upd, storage.ItemExists()).Else(&priceGoneError{item: it})
 	}
-	if c.allowOutOfStockPurchases != nil {
-		upd = upd.Set(expression.Name("allowOutOfStockPurchases"), expression.Value(*c.allowOutOfStockPurchases))
-	}
-	err := s.table.Update(ctx, s.prices.Key(accountID, c.priceID), upd, storage.ItemExists())
-	if storage.IsConditionFailed(err) {
-		return errPriceGone
-	}
-	return err
+	return tx.Commit(ctx)
 }
