@@ -1,15 +1,11 @@
 package perf
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -39,6 +35,11 @@ type CountingProxy struct {
 	// signed, not its signature, so the added field passes.
 	Capacity bool
 
+	// upstream and side reach the engine directly, for the reads that
+	// size a transaction's items (never recorded).
+	upstream string
+	side     *http.Client
+
 	mu    sync.Mutex
 	calls []Call
 	// inFlight counts the calls forwarded and not yet recorded: the client
@@ -57,8 +58,9 @@ func NewCountingProxy(upstream string) (*CountingProxy, error) {
 	p := httputil.NewSingleHostReverseProxy(u)
 	// The SDK keeps connections open; so must the proxy, or every call would
 	// pay a TCP handshake the engine alone does not.
-	p.Transport = &http.Transport{MaxIdleConnsPerHost: 256}
-	c := &CountingProxy{proxy: p}
+	transport := &http.Transport{MaxIdleConnsPerHost: 256}
+	p.Transport = transport
+	c := &CountingProxy{proxy: p, upstream: upstream, side: &http.Client{Transport: transport}}
 	p.ModifyResponse = c.readCapacity
 	c.recorded = sync.NewCond(&c.mu)
 	return c, nil
@@ -77,11 +79,20 @@ func (c *CountingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(c.Delay)
 	}
 	call := &Call{Op: op, Start: start}
-	if c.Capacity && capacityOps[op] {
+	var tx *txSizes
+	switch {
+	case c.Capacity && (op == "TransactWriteItems" || op == "TransactGetItems"):
+		tx = c.sizeTransaction(r, op)
+		r = r.WithContext(context.WithValue(r.Context(), callKey{}, call))
+	case c.Capacity && capacityOps[op]:
 		askCapacity(r)
 		r = r.WithContext(context.WithValue(r.Context(), callKey{}, call))
 	}
-	c.proxy.ServeHTTP(w, r)
+	status := &statusWriter{ResponseWriter: w}
+	c.proxy.ServeHTTP(status, r)
+	if tx != nil && status.code == http.StatusOK {
+		c.finishTransaction(call, tx)
+	}
 	call.End = time.Now()
 	c.mu.Lock()
 	c.calls = append(c.calls, *call)
@@ -90,93 +101,15 @@ func (c *CountingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c.mu.Unlock()
 }
 
-// capacityOps are the operations that report consumed capacity.
-var capacityOps = map[string]bool{
-	"GetItem": true, "PutItem": true, "UpdateItem": true, "DeleteItem": true, "Query": true, "Scan": true,
-	"BatchGetItem": true, "BatchWriteItem": true, "TransactWriteItems": true, "TransactGetItems": true,
+// statusWriter notes the status of the answer it passes on.
+type statusWriter struct {
+	http.ResponseWriter
+	code int
 }
 
-type callKey struct{}
-
-// askCapacity adds ReturnConsumedCapacity TOTAL to a DynamoDB request.
-func askCapacity(r *http.Request) {
-	body, err := io.ReadAll(r.Body)
-	_ = r.Body.Close()
-	var in map[string]json.RawMessage
-	if err == nil && json.Unmarshal(body, &in) == nil {
-		in["ReturnConsumedCapacity"] = json.RawMessage(`"TOTAL"`)
-		if b, err := json.Marshal(in); err == nil {
-			body = b
-		}
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	r.ContentLength = int64(len(body))
-	r.Header.Set("Content-Length", strconv.Itoa(len(body)))
-}
-
-// consumed is DynamoDB's ConsumedCapacity: one object, or one per table.
-type consumed struct {
-	ReadCapacityUnits, WriteCapacityUnits, CapacityUnits float64
-}
-
-// readCapacity records the capacity an answer reports on its call.
-func (c *CountingProxy) readCapacity(resp *http.Response) error {
-	call, ok := resp.Request.Context().Value(callKey{}).(*Call)
-	if !ok {
-		return nil
-	}
-	body, err := io.ReadAll(resp.Body)
-	_ = resp.Body.Close()
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	var out struct {
-		Type             string `json:"__type"`
-		ConsumedCapacity json.RawMessage
-	}
-	if json.Unmarshal(body, &out) != nil {
-		return nil
-	}
-	// DynamoDB charges a write whose condition fails (at least one unit),
-	// but the engine reports nothing with the failure: the proxy counts the
-	// minimum. (A canceled transaction is not counted.)
-	if strings.HasSuffix(out.Type, "ConditionalCheckFailedException") && isWrite(call.Op) {
-		call.WCU++
-		return nil
-	}
-	if len(out.ConsumedCapacity) == 0 {
-		return nil
-	}
-	var list []consumed
-	if json.Unmarshal(out.ConsumedCapacity, &list) != nil {
-		var one consumed
-		if json.Unmarshal(out.ConsumedCapacity, &one) != nil {
-			return nil
-		}
-		list = []consumed{one}
-	}
-	for _, cc := range list {
-		r, w := cc.ReadCapacityUnits, cc.WriteCapacityUnits
-		if r == 0 && w == 0 { // TOTAL may give only the sum: a read op's is reads
-			if isWrite(call.Op) {
-				w = cc.CapacityUnits
-			} else {
-				r = cc.CapacityUnits
-			}
-		}
-		call.RCU += r
-		call.WCU += w
-	}
-	return nil
-}
-
-func isWrite(op string) bool {
-	switch op {
-	case "PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems":
-		return true
-	}
-	return false
+func (s *statusWriter) WriteHeader(code int) {
+	s.code = code
+	s.ResponseWriter.WriteHeader(code)
 }
 
 // Take waits until every call forwarded is recorded, then returns the

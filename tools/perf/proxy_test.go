@@ -3,8 +3,10 @@ package perf
 import (
 	"context"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -47,6 +49,23 @@ func TestTheProxyRecordsTheCapacityEachCallConsumes(t *testing.T) {
 		{"a transaction of two puts counts double", func() error {
 			return through.Tx().Put(item{Key: a, V: "y"}, nil).Put(item{Key: b, V: "y"}, nil).Commit(ctx)
 		}, 0, 4},
+		{"a transaction of three writes counts two units each", func() error {
+			return through.Tx().Put(item{Key: a, V: "z"}, nil).Delete(b, nil).
+				Update(storage.Key{PK: "P", SK: "c"}, expression.Set(expression.Name("v"), expression.Value("w")), nil).Commit(ctx)
+		}, 0, 6},
+		{"a transaction writing an item over 1 KB counts 2 units per KB", func() error {
+			return through.Tx().Put(item{Key: a, V: strings.Repeat("x", 1500)}, nil).Commit(ctx)
+		}, 0, 4},
+		{"a canceled transaction counts nothing", func() error {
+			err := through.Tx().Put(item{Key: a, V: "q"}, storage.ItemAbsent()).Commit(ctx)
+			if storage.IsConditionFailed(err) {
+				return nil
+			}
+			return err
+		}, 0, 0},
+		{"reading two small items together counts two units each", func() error {
+			return through.ReadTogether(ctx, storage.Read{Key: a}, storage.Read{Key: storage.Key{PK: "P", SK: "c"}})
+		}, 4, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			proxy.Take()
