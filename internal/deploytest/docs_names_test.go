@@ -24,7 +24,7 @@ var skippedDirs = map[string]bool{".git": true, "node_modules": true, "bin": tru
 // and cmd/.
 func TestTheLayoutBlockNamesWhatExistsAndEveryFolderOfNote(t *testing.T) {
 	root := repoRoot(t)
-	raw, err := os.ReadFile(filepath.Join(root, "docs", "design.md"))
+	raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash("docs/design.md")))
 	require.NoError(t, err)
 	named := layoutNames(t, string(raw))
 	require.NotEmpty(t, named)
