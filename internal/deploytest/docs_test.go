@@ -18,14 +18,13 @@ import (
 // output or local data), relative to root.
 func repoFiles(t *testing.T, root string, exts ...string) []string {
 	t.Helper()
-	skip := map[string]bool{".git": true, "node_modules": true, "bin": true, ".local": true, "testdata": true}
 	var out []string
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() {
-			if skip[d.Name()] {
+			if skippedDirs[d.Name()] {
 				return filepath.SkipDir
 			}
 			return nil

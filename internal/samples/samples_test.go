@@ -3,7 +3,8 @@ package samples
 import (
 	"bytes"
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,8 +54,8 @@ func TestEverySampleIsARequestItsOperationTakes(t *testing.T) {
 				require.NoError(t, json.Unmarshal([]byte(r.Body), &body))
 				bodyInputs("", body, inputs)
 			}
-			for _, name := range append(keys(r.Kinds), append(r.Optional, r.Nullable...)...) {
-				assert.True(t, inputs[name], "%s names an input the request has (%v)", name, keys(inputs))
+			for _, name := range append(slices.Collect(maps.Keys(r.Kinds)), append(r.Optional, r.Nullable...)...) {
+				assert.True(t, inputs[name], "%s names an input the request has (%v)", name, slices.Sorted(maps.Keys(inputs)))
 			}
 		})
 	}
@@ -75,15 +76,6 @@ func bodyInputs(path string, v any, out map[string]bool) {
 			bodyInputs(path+"[]", e, out)
 		}
 	}
-}
-
-func keys[V any](m map[string]V) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func TestPathValuesAreTheRoutesNamesFilledInOrder(t *testing.T) {
