@@ -166,7 +166,7 @@ func portalEvent() apiEvent {
 			DomainName:   apiDomain,
 			DomainPrefix: apiID,
 			HTTP:         httpContext{Method: "GET", Path: path, Protocol: "HTTP/1.1", SourceIP: clientIP, UserAgent: browser},
-			RequestID:    "EvtPortalSignInReq=",
+			RequestID:    "EvtPortalSignIn=",
 			RouteKey:     route,
 			Stage:        "$default",
 			Time:         eventTime,
