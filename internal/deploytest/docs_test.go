@@ -11,23 +11,20 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
-	"github.com/bizplatform/api/shared/operations"
 )
 
 // repoFiles lists the repository's own text files (no dependencies, build
 // output or local data), relative to root.
 func repoFiles(t *testing.T, root string, exts ...string) []string {
 	t.Helper()
-	skip := map[string]bool{".git": true, "node_modules": true, "bin": true, ".local": true, "testdata": true}
 	var out []string
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() {
-			if skip[d.Name()] {
+			if skippedDirs[d.Name()] {
 				return filepath.SkipDir
 			}
 			return nil
@@ -101,27 +98,4 @@ func TestTheReadmeStatesTheGoVersionAndTheDemoTokens(t *testing.T) {
 	for _, tok := range demo.Tokens {
 		assert.Contains(t, string(readme), tok.Value(), "the README lists the demo token %s", tok.ID)
 	}
-}
-
-// docs/api.md's table of operations is the operations table: each
-// operation once, with its function and scope.
-func TestTheDocsTableOfOperationsIsTheOperationsTable(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "api.md"))
-	require.NoError(t, err)
-	row := regexp.MustCompile("(?m)^\\| `([A-Z]+ [^`]+)` \\| (\\w+) \\| (.+) \\|$")
-	documented := map[string]string{}
-	for _, m := range row.FindAllStringSubmatch(string(raw), -1) {
-		_, dup := documented[m[1]]
-		assert.False(t, dup, "%s is listed twice", m[1])
-		documented[m[1]] = m[2] + " | " + m[3]
-	}
-	want := map[string]string{}
-	for _, op := range operations.All {
-		scope := "`" + op.Scope + "`"
-		if op.MarketplaceOnly {
-			scope += ", marketplace token only"
-		}
-		want[op.ID()] = catalog.FunctionName(op.Area) + " | " + scope
-	}
-	assert.Equal(t, want, documented)
 }

@@ -25,7 +25,7 @@ func TestBadInputBattery(t *testing.T) {
 	d := newDemoEnv(t)
 	covered := map[string]bool{}
 	for _, in := range allInputs {
-		covered[in.op.ID()] = true
+		covered[in.Op.ID()] = true
 	}
 	for _, op := range operations.All {
 		require.True(t, covered[op.ID()], "%s has no inputs described", op.ID())
@@ -38,16 +38,16 @@ func TestBadInputBattery(t *testing.T) {
 	)
 	t.Run("every bad request answers 4xx naming the problem", func(t *testing.T) {
 		for _, in := range allInputs {
-			name := in.op.ID()
+			name := in.Op.ID()
 			if in.variant != "" {
 				name += " on " + in.variant
 			}
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
-				token := d.tokenFor(demo.AccountAlpha, in.op.MarketplaceOnly)
+				token := d.tokenFor(demo.AccountAlpha, in.Op.MarketplaceOnly)
 				cases := casesFor(in)
 				mu.Lock()
-				counts[in.op.ID()] += len(cases)
+				counts[in.Op.ID()] += len(cases)
 				mu.Unlock()
 				for _, c := range cases {
 					t.Run(c.name, func(t *testing.T) {
@@ -78,8 +78,8 @@ func TestBadInputBattery(t *testing.T) {
 	})
 	t.Run("each good request the bad ones were made from succeeds", func(t *testing.T) {
 		for _, in := range allInputs {
-			resp := d.Do(t, in.request(d.tokenFor(demo.AccountAlpha, in.op.MarketplaceOnly)))
-			assert.Equal(t, in.ok, resp.Status, "%s: %s", in.op.ID(), clipBody(resp.Body))
+			resp := d.Do(t, in.request(d.tokenFor(demo.AccountAlpha, in.Op.MarketplaceOnly)))
+			assert.Equal(t, in.Status, resp.Status, "%s: %s", in.Op.ID(), clipBody(resp.Body))
 		}
 	})
 }

@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/bizplatform/api/internal/samples"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -39,7 +40,7 @@ const (
 func casesFor(in opInputs) []badCase {
 	g := &generator{in: in}
 	if in.variant != "" {
-		tree := decodeTree(in.body)
+		tree := decodeTree(in.Body)
 		walk(tree, func(p jsonPath, v any) {
 			if g.inFocus(p) {
 				g.valueCases(tree, p, v)
@@ -49,7 +50,7 @@ func casesFor(in opInputs) []badCase {
 	}
 	g.pathCases()
 	g.queryCases()
-	if in.op.TakesBody() {
+	if in.Op.TakesBody() {
 		g.bodyCases()
 	} else {
 		g.unwantedBodyCases()
@@ -67,26 +68,26 @@ func (g *generator) add(name, path, query string, body []byte, names string) {
 	if query != "" {
 		path += "?" + query
 	}
-	g.cases = append(g.cases, badCase{name: name, method: g.in.op.Method, path: path, body: body, names: names})
+	g.cases = append(g.cases, badCase{name: name, method: g.in.Op.Method, path: path, body: body, names: names})
 }
 
 // addExact adds a body case whose message must hold names exactly as
 // written (case included).
 func (g *generator) addExact(name string, body []byte, names string) {
-	g.add(name, g.in.path, g.in.query, body, names)
+	g.add(name, g.in.Path, g.in.Query, body, names)
 	g.cases[len(g.cases)-1].exact = true
 }
 
 // good returns the good request's body, nil when it has none.
 func (g *generator) goodBody() []byte {
-	if g.in.body == "" {
+	if g.in.Body == "" {
 		return nil
 	}
-	return []byte(g.in.body)
+	return []byte(g.in.Body)
 }
 
-func (g *generator) kindOf(key string, fallback kind) kind {
-	if k, ok := g.in.kinds[key]; ok {
+func (g *generator) kindOf(key string, fallback samples.Kind) samples.Kind {
+	if k, ok := g.in.Kinds[key]; ok {
 		return k
 	}
 	return fallback
@@ -103,10 +104,10 @@ func (g *generator) inFocus(p jsonPath) bool {
 	return false
 }
 
-func (g *generator) isOptional(key string) bool { return slices.Contains(g.in.optional, key) }
+func (g *generator) isOptional(key string) bool { return slices.Contains(g.in.Optional, key) }
 
 func (g *generator) isNullable(key string) bool {
-	return slices.Contains(g.in.nullable, key)
+	return slices.Contains(g.in.Nullable, key)
 }
 
 // Path values.
@@ -114,27 +115,27 @@ func (g *generator) isNullable(key string) bool {
 var pathValue = regexp.MustCompile(`\{([A-Za-z]+)\}`)
 
 func (g *generator) pathCases() {
-	specSegs := strings.Split(g.in.op.Path, "/")
-	goodSegs := strings.Split(g.in.path, "/")
+	specSegs := strings.Split(g.in.Op.Path, "/")
+	goodSegs := strings.Split(g.in.Path, "/")
 	for i, seg := range specSegs {
 		m := pathValue.FindStringSubmatch(seg)
 		if m == nil {
 			continue
 		}
 		name := m[1]
-		k := g.kindOf("{"+name+"}", id)
+		k := g.kindOf("{"+name+"}", samples.ID)
 		with := func(v string) string {
 			segs := slices.Clone(goodSegs)
 			segs[i] = v
 			return strings.Join(segs, "/")
 		}
 		for _, bad := range badPathIDs(k) {
-			g.add(fmt.Sprintf("%s %s is refused", name, bad.desc), with(bad.escaped), g.in.query, g.goodBody(), name)
+			g.add(fmt.Sprintf("%s %s is refused", name, bad.desc), with(bad.escaped), g.in.Query, g.goodBody(), name)
 		}
 		// A whole '.' or '..' segment makes the path non-canonical: no
 		// operation is served there, whatever the segments around it.
 		for _, seg := range []string{"..", "."} {
-			g.add(fmt.Sprintf("%s as the segment %q is refused", name, seg), with(seg), g.in.query, g.goodBody(), "No operation")
+			g.add(fmt.Sprintf("%s as the segment %q is refused", name, seg), with(seg), g.in.Query, g.goodBody(), "No operation")
 		}
 	}
 }
@@ -144,7 +145,7 @@ type badValue struct {
 	escaped string // as it goes in a URL
 }
 
-func badPathIDs(k kind) []badValue {
+func badPathIDs(k samples.Kind) []badValue {
 	vs := []badValue{
 		{"holding '#'", "demo%23id"},
 		{"being '#'", "%23"},
@@ -160,7 +161,7 @@ func badPathIDs(k kind) []badValue {
 		{"of 65 characters", strings.Repeat("a", 65)},
 		{"of 1000 characters", strings.Repeat("a", 1000)},
 	}
-	if k == hexID {
+	if k == samples.HexID {
 		vs = append(vs,
 			badValue{"of 23 hexadecimal digits", strings.Repeat("a", 23)},
 			badValue{"of 25 hexadecimal digits", strings.Repeat("a", 25)},
@@ -195,20 +196,20 @@ func encodeParams(ps []param) string {
 }
 
 func (g *generator) queryCases() {
-	ps := parseParams(g.in.query)
+	ps := parseParams(g.in.Query)
 	if len(ps) == 0 {
 		return
 	}
 	for i, p := range ps {
 		key := "?" + p.name
-		k := g.kindOf(key, text)
+		k := g.kindOf(key, samples.Text)
 		with := func(v string) string {
 			c := slices.Clone(ps)
 			c[i].value = v
 			return encodeParams(c)
 		}
 		add := func(desc, query string) {
-			g.add(fmt.Sprintf("query parameter %s %s is refused", p.name, desc), g.in.path, query, nil, p.name)
+			g.add(fmt.Sprintf("query parameter %s %s is refused", p.name, desc), g.in.Path, query, nil, p.name)
 		}
 		add("given twice with the same value", encodeParams(slices.Insert(slices.Clone(ps), i, p)))
 		add("given twice with different values", encodeParams(slices.Insert(slices.Clone(ps), i, param{p.name, g.otherValue(k, p.value)})))
@@ -222,7 +223,7 @@ func (g *generator) queryCases() {
 		for _, bad := range badQueryValues(k) {
 			add(bad.desc, with(bad.escaped))
 		}
-		if k == enum {
+		if k == samples.Enum {
 			other := strings.ToUpper(p.value)
 			if other == p.value {
 				other = strings.ToLower(p.value)
@@ -230,25 +231,25 @@ func (g *generator) queryCases() {
 			add("in another case", with(other))
 		}
 	}
-	g.add("a query string with a malformed escape is refused", g.in.path, g.in.query+"&x=%zz", nil, "query string")
-	g.add("a query string with a semicolon separator is refused", g.in.path, g.in.query+";x=1", nil, "query string")
+	g.add("a query string with a malformed escape is refused", g.in.Path, g.in.Query+"&x=%zz", nil, "query string")
+	g.add("a query string with a semicolon separator is refused", g.in.Path, g.in.Query+";x=1", nil, "query string")
 }
 
 // otherValue is a second value of the same kind as v, for repeats.
-func (g *generator) otherValue(k kind, v string) string {
+func (g *generator) otherValue(k samples.Kind, v string) string {
 	switch k {
-	case integer:
+	case samples.Integer:
 		return "7"
-	case boolean:
+	case samples.Boolean:
 		return "true"
-	case date:
+	case samples.Date:
 		return "2026-09-02"
 	default:
 		return v + "x"
 	}
 }
 
-func badQueryValues(k kind) []badValue {
+func badQueryValues(k samples.Kind) []badValue {
 	vs := []badValue{
 		{"holding a NUL", "a%00b"},
 		{"holding an escape character", "a%1Bb"},
@@ -259,7 +260,7 @@ func badQueryValues(k kind) []badValue {
 		{fmt.Sprintf("of %d characters", longLen), strings.Repeat("a", longLen)},
 	}
 	switch k {
-	case id:
+	case samples.ID:
 		vs = append(vs,
 			badValue{"holding '#'", "demo%23id"},
 			badValue{"holding '/'", "demo%2Fid"},
@@ -268,7 +269,7 @@ func badQueryValues(k kind) []badValue {
 			badValue{"of 65 characters", strings.Repeat("a", 65)},
 			badValue{"naming a key prefix", "ACCOUNT%23other"},
 		)
-	case integer:
+	case samples.Integer:
 		vs = append(vs,
 			badValue{"being a word", "ten"},
 			badValue{"being NaN", "NaN"},
@@ -280,11 +281,11 @@ func badQueryValues(k kind) []badValue {
 			badValue{"overflowing 64 bits", "99999999999999999999999"},
 			badValue{"beyond its range", "99999999999999"},
 		)
-	case boolean:
+	case samples.Boolean:
 		vs = append(vs, badValue{"being a number", "1"}, badValue{"being yes", "yes"}, badValue{"being True", "True"})
-	case enum:
+	case samples.Enum:
 		vs = append(vs, badValue{"naming no known value", "notAKnownValue"})
-	case date:
+	case samples.Date:
 		vs = append(vs,
 			badValue{"being no date", "yesterday"},
 			badValue{"being a date that does not exist", "2026-02-30"},
@@ -304,13 +305,13 @@ func (g *generator) unwantedBodyCases() {
 		{"plain text", "hello"},
 		{"one space", " "},
 	} {
-		g.add(fmt.Sprintf("a body of %s on an operation that takes none is refused", b.desc), g.in.path, g.in.query, []byte(b.body), "takes no request body")
+		g.add(fmt.Sprintf("a body of %s on an operation that takes none is refused", b.desc), g.in.Path, g.in.Query, []byte(b.body), "takes no request body")
 	}
 }
 
 func (g *generator) bodyCases() {
-	good := g.in.body
-	path, query := g.in.path, g.in.query
+	good := g.in.Body
+	path, query := g.in.Path, g.in.Query
 	raw := func(desc, body, names string) {
 		g.add(desc, path, query, []byte(body), names)
 	}
@@ -386,10 +387,10 @@ func (g *generator) valueCases(tree any, p jsonPath, v any) {
 	name := p.name()
 	k := g.kindOf(key, inferKind(v))
 	set := func(desc string, nv any, names string) {
-		g.add(fmt.Sprintf("%s %s is refused", p.String(), desc), g.in.path, g.in.query, render(replaceAt(tree, p, nv)), names)
+		g.add(fmt.Sprintf("%s %s is refused", p.String(), desc), g.in.Path, g.in.Query, render(replaceAt(tree, p, nv)), names)
 	}
 	if p.inObject() && !g.isOptional(key) {
-		g.add(fmt.Sprintf("%s left out is refused", p.String()), g.in.path, g.in.query, render(removeAt(tree, p)), name)
+		g.add(fmt.Sprintf("%s left out is refused", p.String()), g.in.Path, g.in.Query, render(removeAt(tree, p)), name)
 	}
 	if !g.isNullable(key) && !(g.isOptional(key) && !g.strictNull()) {
 		set("as null", nil, name)
@@ -421,7 +422,7 @@ func (g *generator) valueCases(tree any, p jsonPath, v any) {
 		return
 	}
 	switch k {
-	case text, id, hexID, enum, intText, webURL:
+	case samples.Text, samples.ID, samples.HexID, samples.Enum, samples.IntText, samples.WebURL:
 		set("as a number", 12345, name)
 		set("as an object", map[string]any{}, name)
 		set(fmt.Sprintf("of %d characters", longLen), strings.Repeat("x", longLen), name)
@@ -441,7 +442,7 @@ func (g *generator) valueCases(tree any, p jsonPath, v any) {
 			set("holding a lone surrogate escape", rawJSON(`"a\ud800b"`), name)
 			set("holding an overlong UTF-8 encoding", rawJSON("\"a\xc0\xafb\""), name)
 		}
-	case number, integer:
+	case samples.Number, samples.Integer:
 		set("as a string", "12", name)
 		set("as a boolean", true, name)
 		set("as an object", map[string]any{}, name)
@@ -460,29 +461,29 @@ func (g *generator) valueCases(tree any, p jsonPath, v any) {
 		set("as -1", -1, name)
 		set("as a hexadecimal literal", rawJSON("0x10"), "JSON")
 		set("with a leading zero", rawJSON("007"), "JSON")
-		if k == integer {
+		if k == samples.Integer {
 			set("as a fraction", 1.5, name)
 			set("as 2^63", rawJSON("9223372036854775808"), name)
 		}
-	case boolean:
+	case samples.Boolean:
 		set("as a string", "true", name)
 		set("as a number", 1, name)
 		set("as an object", map[string]any{}, name)
 		set("as an array", []any{true}, name)
 	}
 	switch k {
-	case id, hexID:
+	case samples.ID, samples.HexID:
 		for _, bad := range []string{"demo#id", "demo/id", "..", "demo%00id", "demo id", "", strings.Repeat("a", 65), "ACCOUNT#other", "dém"} {
 			set(fmt.Sprintf("as %q", clipName(bad)), bad, name)
 		}
-		if k == hexID {
+		if k == samples.HexID {
 			set("of 23 hexadecimal digits", strings.Repeat("a", 23), name)
 			set("of 24 non-hexadecimal letters", strings.Repeat("z", 24), name)
 		}
-	case enum:
+	case samples.Enum:
 		set("naming no known value", "notAKnownValue", name)
 		set("empty", "", name)
-	case webURL:
+	case samples.WebURL:
 		for _, bad := range []string{
 			"https://example.com/café", "not a url", "ftp://example.com/x", "https://", "//example.com/x",
 			"https://user:pw@example.com/", "https://exa mple.com/", "javascript:alert(1)",
@@ -495,7 +496,7 @@ func (g *generator) valueCases(tree any, p jsonPath, v any) {
 		for _, bad := range nonPublicURLs {
 			set(fmt.Sprintf("as %s", bad), bad, name+" "+validate.OutsideURLRule)
 		}
-	case intText:
+	case samples.IntText:
 		for _, bad := range []string{"NaN", "Infinity", "1e400", "-1", "1.5", "ten", "99999999999999999999", ""} {
 			set(fmt.Sprintf("as %q", bad), bad, name)
 		}
@@ -544,7 +545,7 @@ var nonPublicURLs = []string{
 	"https://[ff02::1]/x",
 }
 
-func (g *generator) strictNull() bool { return g.in.strictNull }
+func (g *generator) strictNull() bool { return g.in.StrictNull }
 
 func clipName(s string) string {
 	if len(s) > 12 {
@@ -553,14 +554,14 @@ func clipName(s string) string {
 	return s
 }
 
-func inferKind(v any) kind {
+func inferKind(v any) samples.Kind {
 	switch v.(type) {
 	case json.Number:
-		return number
+		return samples.Number
 	case bool:
-		return boolean
+		return samples.Boolean
 	default:
-		return text
+		return samples.Text
 	}
 }
 

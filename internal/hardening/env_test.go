@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -104,7 +105,9 @@ func takeSnapshot(t testing.TB, table *storage.Table) snapshot {
 // tables' own clients may offer only the calls the product makes).
 func rawClient(t testing.TB) *dynamodb.Client {
 	t.Helper()
-	db, err := storage.NewClient(context.Background(), testenv.Endpoint(t), "us-east-1", nil)
+	// A page of the whole-table scan takes more than a request's 3 s on a
+	// busy machine; the snapshot is the test's, not a request's.
+	db, err := storage.NewClient(context.Background(), testenv.Endpoint(t), "us-east-1", nil, storage.WithCallTimeout(time.Minute))
 	require.NoError(t, err)
 	return db
 }

@@ -78,7 +78,7 @@ func init() {
 func goodInputs(t testing.TB, op operations.Operation) opInputs {
 	t.Helper()
 	for _, in := range allInputs {
-		if in.op == op && in.variant == "" {
+		if in.Op == op && in.variant == "" {
 			return in
 		}
 	}
@@ -89,13 +89,13 @@ func goodInputs(t testing.TB, op operations.Operation) opInputs {
 // request builds the good request of in, every old string replaced by new.
 func (in opInputs) request(token string, replace ...string) testenv.Request {
 	r := strings.NewReplacer(replace...)
-	path := r.Replace(in.path)
-	if in.query != "" {
-		path += "?" + r.Replace(in.query)
+	path := r.Replace(in.Path)
+	if in.Query != "" {
+		path += "?" + r.Replace(in.Query)
 	}
-	req := testenv.Request{Method: in.op.Method, Path: path, Token: token}
-	if in.body != "" {
-		req.Body = r.Replace(in.body)
+	req := testenv.Request{Method: in.Op.Method, Path: path, Token: token}
+	if in.Body != "" {
+		req.Body = r.Replace(in.Body)
 	}
 	return req
 }
@@ -123,7 +123,7 @@ func TestIsolationMatrix(t *testing.T) {
 			for _, other := range others {
 				t.Run(op.ID()+" naming "+other, func(t *testing.T) {
 					t.Parallel()
-					require.True(t, strings.Contains(in.path+in.query+in.body, own), "the good request names %s", own)
+					require.True(t, strings.Contains(in.Path+in.Query+in.Body, own), "the good request names %s", own)
 					resp := d.Do(t, in.request(token, own, other))
 					msg := resp.RequireError(t, http.StatusForbidden)
 					assert.Contains(t, msg, "does not have access")

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/bizplatform/api/internal/demo"
+	"github.com/bizplatform/api/internal/samples"
 )
 
 // publicURLs are outside URLs every outside-URL field takes: public names
@@ -28,26 +29,26 @@ var publicURLs = []string{
 func TestOutsideURLFieldsTakePublicHosts(t *testing.T) {
 	d := newDemoEnv(t)
 	for _, in := range allInputs {
-		if in.body == "" {
+		if in.Body == "" {
 			continue
 		}
-		tree := decodeTree(in.body)
+		tree := decodeTree(in.Body)
 		walk(tree, func(p jsonPath, v any) {
-			if in.kinds[p.pattern()] != webURL {
+			if in.Kinds[p.pattern()] != samples.WebURL {
 				return
 			}
 			for i, u := range publicURLs {
-				name := fmt.Sprintf("%s %s as %s is taken", in.op.ID(), p, u)
+				name := fmt.Sprintf("%s %s as %s is taken", in.Op.ID(), p, u)
 				body := replaceAt(tree, p, u)
 				// A provider's uniqueName may be used once.
 				if top := body.(map[string]any); top["uniqueName"] != nil {
 					top["uniqueName"] = fmt.Sprintf("%s-%s", top["uniqueName"], strings.Repeat("x", i+1))
 				}
 				t.Run(name, func(t *testing.T) {
-					req := in.request(d.tokenFor(demo.AccountAlpha, in.op.MarketplaceOnly))
+					req := in.request(d.tokenFor(demo.AccountAlpha, in.Op.MarketplaceOnly))
 					req.Body = render(body)
 					resp := d.Do(t, req)
-					assert.Equal(t, in.ok, resp.Status, "body: %s", clipBody(resp.Body))
+					assert.Equal(t, in.Status, resp.Status, "body: %s", clipBody(resp.Body))
 				})
 			}
 		})

@@ -5,6 +5,10 @@ package operations
 
 // Operation is one endpoint of the spec.
 type Operation struct {
+	// Name is the operation's name, the same as its variable below: it
+	// names the operation's route events in template.yaml and its sample
+	// event (events/<area>/<name in kebab case>.json).
+	Name   string
 	Method string
 	// Path is the path as the spec writes it, with {name} for path values.
 	Path string
@@ -22,48 +26,43 @@ type Operation struct {
 // ID names the operation as "METHOD /path".
 func (o Operation) ID() string { return o.Method + " " + o.Path }
 
-const (
-	s400 = 400
-	s422 = 422
-)
-
 // The operations, by area. docs/design.md says how each scope was chosen.
 var (
-	ListContacts = Operation{"GET", "/contacts/", "contacts", "contacts.readonly", false, s422}
-	DeleteTask   = Operation{"DELETE", "/contacts/{contactId}/tasks/{taskId}", "contacts", "contacts.write", false, s400}
+	ListContacts = Operation{Name: "ListContacts", Method: "GET", Path: "/contacts/", Area: "contacts", Scope: "contacts.readonly", ValidationStatus: 422}
+	DeleteTask   = Operation{Name: "DeleteTask", Method: "DELETE", Path: "/contacts/{contactId}/tasks/{taskId}", Area: "contacts", Scope: "contacts.write", ValidationStatus: 400}
 
-	CreateWhitelabelProvider = Operation{"POST", "/payments/integrations/provider/whitelabel", "payments", "payments/integration.write", true, s422}
-	DeleteCoupon             = Operation{"DELETE", "/payments/coupon", "payments", "payments/coupons.write", false, s422}
+	CreateWhitelabelProvider = Operation{Name: "CreateWhitelabelProvider", Method: "POST", Path: "/payments/integrations/provider/whitelabel", Area: "payments", Scope: "payments/integration.write", MarketplaceOnly: true, ValidationStatus: 422}
+	DeleteCoupon             = Operation{Name: "DeleteCoupon", Method: "DELETE", Path: "/payments/coupon", Area: "payments", Scope: "payments/coupons.write", ValidationStatus: 422}
 
-	UpdateInventory = Operation{"POST", "/products/inventory", "products", "products/prices.write", false, s422}
+	UpdateInventory = Operation{Name: "UpdateInventory", Method: "POST", Path: "/products/inventory", Area: "products", Scope: "products/prices.write", ValidationStatus: 422}
 
-	UpdateShippingZone = Operation{"PUT", "/store/shipping-zone/{shippingZoneId}", "store", "products.write", false, s422}
-	UpdateShippingRate = Operation{"PUT", "/store/shipping-zone/{shippingZoneId}/shipping-rate/{shippingRateId}", "store", "products.write", false, s422}
+	UpdateShippingZone = Operation{Name: "UpdateShippingZone", Method: "PUT", Path: "/store/shipping-zone/{shippingZoneId}", Area: "store", Scope: "products.write", ValidationStatus: 422}
+	UpdateShippingRate = Operation{Name: "UpdateShippingRate", Method: "PUT", Path: "/store/shipping-zone/{shippingZoneId}/shipping-rate/{shippingRateId}", Area: "store", Scope: "products.write", ValidationStatus: 422}
 
-	UpdateCustomField = Operation{"PUT", "/custom-fields/{id}", "custom-fields", "locations/customFields.write", false, s400}
+	UpdateCustomField = Operation{Name: "UpdateCustomField", Method: "PUT", Path: "/custom-fields/{id}", Area: "custom-fields", Scope: "locations/customFields.write", ValidationStatus: 400}
 
-	CreateAssociation = Operation{"POST", "/associations/", "associations", "associations.write", false, s422}
-	CreateRelation    = Operation{"POST", "/associations/relations", "associations", "associations/relation.write", false, s422}
+	CreateAssociation = Operation{Name: "CreateAssociation", Method: "POST", Path: "/associations/", Area: "associations", Scope: "associations.write", ValidationStatus: 422}
+	CreateRelation    = Operation{Name: "CreateRelation", Method: "POST", Path: "/associations/relations", Area: "associations", Scope: "associations/relation.write", ValidationStatus: 422}
 
-	CreateBrandBoard = Operation{"POST", "/brand-boards/", "brand-boards", "brand-boards/design-kit.write", false, s422}
+	CreateBrandBoard = Operation{Name: "CreateBrandBoard", Method: "POST", Path: "/brand-boards/", Area: "brand-boards", Scope: "brand-boards/design-kit.write", ValidationStatus: 422}
 
-	CreateEmailTemplate = Operation{"POST", "/emails/builder", "emails", "emails/builder.write", false, s422}
+	CreateEmailTemplate = Operation{Name: "CreateEmailTemplate", Method: "POST", Path: "/emails/builder", Area: "emails", Scope: "emails/builder.write", ValidationStatus: 422}
 
-	UpdateVoiceAction = Operation{"PUT", "/voice-ai/actions/{actionId}", "voice-ai", "voice-ai-agent-goals.write", false, s422}
+	UpdateVoiceAction = Operation{Name: "UpdateVoiceAction", Method: "PUT", Path: "/voice-ai/actions/{actionId}", Area: "voice-ai", Scope: "voice-ai-agent-goals.write", ValidationStatus: 422}
 
-	GetMessage = Operation{"GET", "/conversations/messages/{id}", "conversations", "conversations/message.readonly", false, s400}
+	GetMessage = Operation{Name: "GetMessage", Method: "GET", Path: "/conversations/messages/{id}", Area: "conversations", Scope: "conversations/message.readonly", ValidationStatus: 400}
 
-	ListMediaFiles = Operation{"GET", "/medias/files", "medias", "medias.readonly", false, s422}
-	UpdateMedia    = Operation{"POST", "/medias/{id}", "medias", "medias.write", false, s422}
+	ListMediaFiles = Operation{Name: "ListMediaFiles", Method: "GET", Path: "/medias/files", Area: "medias", Scope: "medias.readonly", ValidationStatus: 422}
+	UpdateMedia    = Operation{Name: "UpdateMedia", Method: "POST", Path: "/medias/{id}", Area: "medias", Scope: "medias.write", ValidationStatus: 422}
 
-	FilterUsersByEmail = Operation{"POST", "/users/search/filter-by-email", "users", "users.readonly", false, s422}
+	FilterUsersByEmail = Operation{Name: "FilterUsersByEmail", Method: "POST", Path: "/users/search/filter-by-email", Area: "users", Scope: "users.readonly", ValidationStatus: 422}
 
-	ListSurveys = Operation{"GET", "/surveys/", "surveys", "surveys.readonly", false, s400}
+	ListSurveys = Operation{Name: "ListSurveys", Method: "GET", Path: "/surveys/", Area: "surveys", Scope: "surveys.readonly", ValidationStatus: 400}
 
-	ListCampaigns = Operation{"GET", "/campaigns/", "campaigns", "campaigns.readonly", false, s422}
+	ListCampaigns = Operation{Name: "ListCampaigns", Method: "GET", Path: "/campaigns/", Area: "campaigns", Scope: "campaigns.readonly", ValidationStatus: 422}
 
-	SearchAdsReportingList     = Operation{"GET", "/ad-publishing/searchads/reporting/list", "ad-publishing", "adPublishing.readonly", false, s422}
-	DeleteSocialAdsIntegration = Operation{"DELETE", "/ad-publishing/socialads/integration", "ad-publishing", "adPublishing.write", false, s422}
+	SearchAdsReportingList     = Operation{Name: "SearchAdsReportingList", Method: "GET", Path: "/ad-publishing/searchads/reporting/list", Area: "ad-publishing", Scope: "adPublishing.readonly", ValidationStatus: 422}
+	DeleteSocialAdsIntegration = Operation{Name: "DeleteSocialAdsIntegration", Method: "DELETE", Path: "/ad-publishing/socialads/integration", Area: "ad-publishing", Scope: "adPublishing.write", ValidationStatus: 422}
 )
 
 // All lists every operation.

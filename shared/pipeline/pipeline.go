@@ -1,18 +1,9 @@
 // Package pipeline is the request pipeline every function and the local
-// server put in front of their routes, in this order (docs/design.md):
-//
-//  1. request id and one JSON log line per request
-//  2. panic recovery
-//  3. the path names an operation (404, 405), as API Gateway routes
-//  4. body size limit (413)
-//  5. Version header (400)
-//  6. Accept (406); a body's Content-Type (one header, JSON: 400, 415) and
-//     Content-Encoding (none: 415)
-//  7. bearer authentication (401)
-//  8. per-account rate limit (429), while the handler already reads (see check)
-//
-// Steps 9 (scope) and 10 (the handler, with its account check) run in the
-// router (package route).
+// server put in front of their routes, up to admission: request id and log
+// line, panic recovery, the path, body limit, Version, Accept and
+// Content-Type, authentication, admission. docs/design.md ("The request
+// pipeline") describes every step in order, with its answer; the router
+// (package route) runs the steps that follow.
 package pipeline
 
 import (
@@ -140,8 +131,8 @@ func (p *pipeline) handle(w *responseWriter, r *http.Request) {
 	p.next.ServeHTTP(w, authed)
 }
 
-// check runs steps 3 to 7 and starts step 8, admission, and returns the
-// request carrying its principal.
+// check runs the steps from the path to authentication and starts
+// admission, and returns the request carrying its principal.
 //
 // Admission is one conditional write; the handler's reads need not wait for
 // it, so they run at the same time and a read-then-write operation costs two
@@ -196,7 +187,7 @@ func (p *pipeline) check(w *responseWriter, r *http.Request) (*http.Request, err
 	return r.WithContext(auth.WithPrincipal(ctx, principal)), nil
 }
 
-// admission is one request's step 7, possibly still running.
+// admission is one request's admission, possibly still running.
 type admission struct {
 	done     chan struct{}
 	decision ratelimit.Decision

@@ -1,6 +1,10 @@
-// Package route serves a set of operations on the standard library's router:
-// it checks the operation's scope and token kind (pipeline step 8), runs the
-// handler (step 9), and writes every error through apierror.
+// Package route serves a set of operations on the standard library's router.
+// Match tells the pipeline whether a path names an operation (404, 405);
+// once the pipeline has authenticated the request (its admission may still
+// run), the router refuses a body where the operation takes none, checks the
+// operation's scope and token kind, runs the handler, and writes every
+// error through apierror. docs/design.md ("The request
+// pipeline") describes every step in order.
 package route
 
 import (

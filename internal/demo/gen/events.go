@@ -2,104 +2,21 @@ package main
 
 import (
 	"fmt"
-	"net/url"
 	"strings"
+	"unicode"
 
-	"github.com/bizplatform/api/internal/demo"
+	"github.com/bizplatform/api/internal/samples"
 	"github.com/bizplatform/api/shared/operations"
 )
 
 // The sample events: events/<area>/<name>.json, one API Gateway HTTP API
 // (payload 2.0) event per operation, for `sam local invoke <Function> -e
 // <file>` and for the packaging test, which feeds each to the real function
-// binary against the demo dataset. Every event succeeds once on a freshly
-// loaded demo dataset. The method, route and area come from the operations
-// table; the request's values name demo records. The token is the documented
-// local demo token; it exists only in local engines.
-
-// sampleRequest is one operation's sample: its file name, the values of the
-// route's {names} in order, its query and body, and the demo token it uses.
-type sampleRequest struct {
-	op         operations.Operation
-	name       string
-	pathValues []string
-	query      obj
-	body       any
-	token      demo.Token
-}
-
-// samples are the operations' sample requests, in the order of
-// operations.All.
-func samples() []sampleRequest {
-	marketplace := demo.Tokens[1]
-	loc := obj{{"locationId", alpha.id}}
-	account := func(more ...kv) obj { return append(obj{{"altId", alpha.id}, {"altType", "account"}}, more...) }
-	return []sampleRequest{
-		{op: operations.ListContacts, name: "list-contacts",
-			query: obj{{"locationId", alpha.id}, {"limit", "5"}, {"query", "lopez"}}},
-		{op: operations.DeleteTask, name: "delete-task",
-			pathValues: []string{alpha.recordID("Ctc", 1), alpha.recordID("Tsk", 1)}},
-		{op: operations.CreateWhitelabelProvider, name: "create-whitelabel-provider", token: marketplace,
-			body: account(kv{"uniqueName", "alpha-direct-pay"}, kv{"title", "Alpha Direct Pay"},
-				kv{"provider", "authorize-net"}, kv{"description", "Card payments for Alpha Dental Care through Authorize.net"},
-				kv{"imageUrl", "https://assets.example.com/payments/alpha-direct-pay.png"})},
-		{op: operations.DeleteCoupon, name: "delete-coupon",
-			body: account(kv{"id", alpha.recordID("Cpn", 3)})},
-		{op: operations.UpdateInventory, name: "update-inventory",
-			body: account(kv{"items", []obj{
-				{{"priceId", hexID(alpha, "02", nthOf(2, 1))}, {"availableQuantity", 35}, {"allowOutOfStockPurchases", false}},
-				{{"priceId", hexID(alpha, "02", nthOf(2, 2))}, {"availableQuantity", 12}, {"allowOutOfStockPurchases", true}},
-				{{"priceId", hexID(alpha, "02", nthOf(4, 1))}, {"availableQuantity", 800}}}})},
-		{op: operations.UpdateShippingZone, name: "update-shipping-zone", pathValues: []string{hexID(alpha, "03", 2)},
-			body: account(kv{"name", "West Coast and BC"},
-				kv{"countries", []country{countryOf("US", "CA", "OR", "WA", "NV"), countryOf("CA", "BC")}})},
-		{op: operations.UpdateShippingRate, name: "update-shipping-rate",
-			pathValues: []string{hexID(alpha, "03", 1), hexID(alpha, "04", nthOf(1, 2))},
-			body:       account(kv{"name", "Free over $75"}, kv{"minCondition", 75}, kv{"maxCondition", nil})},
-		{op: operations.UpdateCustomField, name: "update-custom-field", pathValues: []string{"demoFldPetBreedAlpha"},
-			body: append(loc, kv{"showInForms", true}, kv{"placeholder", "Pick a breed"},
-				kv{"options", []obj{{{"key", "labrador"}, {"label", "Labrador"}}, {{"label", "Beagle"}}, {{"label", "Poodle"}},
-					{{"label", "Golden Retriever"}}}})},
-		{op: operations.CreateAssociation, name: "create-association",
-			body: append(loc, kv{"key", "vehicle_driver"}, kv{"firstObjectLabel", "Vehicle"},
-				kv{"firstObjectKey", "custom_objects.vehicle"}, kv{"secondObjectLabel", "Driver"}, kv{"secondObjectKey", "contact"})},
-		{op: operations.CreateRelation, name: "create-relation",
-			body: append(loc, kv{"associationId", alpha.recordID("Asc", 1)}, kv{"firstRecordId", alpha.recordID("Pet", 3)},
-				kv{"secondRecordId", alpha.recordID("Ctc", 10)})},
-		{op: operations.CreateBrandBoard, name: "create-brand-board",
-			body: append(loc, kv{"name", "Summer campaign 2026"}, kv{"brandBoardId", "bbd0a1000000000000000001"},
-				kv{"type", "template"}, kv{"default", true},
-				kv{"colors", []obj{{{"id", "color_sun"}, {"hexa", "#ffc300ff"}, {"rgba", "rgba(255, 195, 0, 1)"}, {"hex", "#ffc300"},
-					{"rgb", "rgb(255, 195, 0)"}, {"label", "Sunshine"}}}})},
-		{op: operations.CreateEmailTemplate, name: "create-template",
-			body: append(loc, kv{"type", "html"}, kv{"title", "Summer check-up reminder"}, kv{"name", "Summer reminder"},
-				kv{"builderVersion", "2"}, kv{"parentId", alpha.recordID("Fld", 2)}, kv{"isPlainText", false})},
-		{op: operations.UpdateVoiceAction, name: "update-action", pathValues: []string{"demoActAlphaCallTransfer"},
-			body: obj{{"agentId", alpha.recordID("Agt", 1)}, {"locationId", alpha.id}, {"actionType", "CALL_TRANSFER"},
-				{"name", "Transfer to front desk lead"},
-				{"actionParameters", obj{{"triggerPrompt", "When the caller asks for a person or is upset"}, {"transferToType", "number"},
-					{"transferToValue", "+15550104478"},
-					{"triggerMessage", "Let me put you through to our front desk lead."},
-					{"hearWhisperMessage", true}}}}},
-		{op: operations.GetMessage, name: "get-message", pathValues: []string{alpha.recordID("Msg", 4)}},
-		{op: operations.ListMediaFiles, name: "list-files",
-			query: obj{{"altType", "account"}, {"altId", alpha.id}, {"type", "file"}, {"sortBy", "createdAt"}, {"sortOrder", "asc"},
-				{"parentId", alpha.recordID("Fld", 3)}, {"limit", "20"}, {"offset", "20"}}},
-		{op: operations.UpdateMedia, name: "rename", pathValues: []string{alpha.recordID("Fld", 5)},
-			body: obj{{"name", "Leaflets"}, {"altType", "account"}, {"altId", alpha.id}}},
-		{op: operations.FilterUsersByEmail, name: "filter-users-by-email",
-			body: obj{{"companyId", demo.CompanyNorth}, {"emails", "zoe.garcia@alphadental.example, Casey.Morgan@freelance.example"},
-				{"projection", "name,roles"}}},
-		{op: operations.ListSurveys, name: "list-surveys",
-			query: append(loc, kv{"type", "folder"}, kv{"limit", "3"})},
-		{op: operations.ListCampaigns, name: "list-campaigns",
-			query: append(loc, kv{"status", "draft"})},
-		{op: operations.SearchAdsReportingList, name: "searchads-reporting-list",
-			query: append(loc, kv{"listType", "adGroups"}, kv{"type", "INTEGRATION"}, kv{"startDate", "2026-09-01"},
-				kv{"endDate", "2026-09-30"}, kv{"campaignId", "demoSearchCmpAlpha02"})},
-		{op: operations.DeleteSocialAdsIntegration, name: "socialads-delete-integration", body: loc},
-	}
-}
+// binary against the demo dataset. Each is the operation's sample request
+// (internal/samples), which succeeds once on a freshly loaded demo dataset,
+// with the documented local demo token it takes (which exists only in local
+// engines). Its file and request id come from the operation's name, so that
+// a new operation adds one event and changes no other.
 
 type apiEvent struct {
 	Version         string         `json:"version"`
@@ -154,28 +71,27 @@ const (
 	userAgent = "curl/8.5.0"
 )
 
-// event is the n-th sample's event.
-func (s sampleRequest) event(n int) (apiEvent, error) {
-	path, params, err := fillPath(s.op.Path, s.pathValues)
+// eventTime is when every sample event was sent (requestContext.time).
+const eventTime, eventTimeEpoch = "21/Nov/2026:09:30:00 +0000", 1795253400000
+
+// sampleEvent is the event of an operation's sample request.
+func sampleEvent(s samples.Request) (apiEvent, error) {
+	values, err := s.PathValues()
 	if err != nil {
 		return apiEvent{}, err
 	}
-	token := s.token
-	if token.ID == "" {
-		token = demo.Tokens[0]
-	}
-	var query []string
-	for _, p := range s.query {
-		query = append(query, url.QueryEscape(p.k)+"="+url.QueryEscape(fmt.Sprint(p.v)))
+	params, err := s.QueryParams()
+	if err != nil {
+		return apiEvent{}, err
 	}
 	ev := apiEvent{
 		Version:        "2.0",
-		RouteKey:       s.op.ID(),
-		RawPath:        path,
-		RawQueryString: strings.Join(query, "&"),
+		RouteKey:       s.Op.ID(),
+		RawPath:        s.Path,
+		RawQueryString: s.Query,
 		Headers: eventHeaders{
 			Accept:         "application/json",
-			Authorization:  "Bearer " + token.Value(),
+			Authorization:  "Bearer " + s.Token().Value(),
 			Host:           apiDomain,
 			UserAgent:      userAgent,
 			Version:        "2021-07-28",
@@ -183,34 +99,57 @@ func (s sampleRequest) event(n int) (apiEvent, error) {
 			ForwardedPort:  "443",
 			ForwardedProto: "https",
 		},
-		Query:          s.query,
-		PathParameters: params,
+		Query:          pairs(params),
+		PathParameters: pairs(values),
 		RequestContext: requestContext{
 			AccountID:    "123456789012",
 			APIID:        apiID,
 			DomainName:   apiDomain,
 			DomainPrefix: apiID,
-			HTTP:         httpContext{Method: s.op.Method, Path: path, Protocol: "HTTP/1.1", SourceIP: clientIP, UserAgent: userAgent},
-			RequestID:    fmt.Sprintf("Evt%02d%.8sReq=", n, strings.ReplaceAll(s.op.Area, "-", "")),
-			RouteKey:     s.op.ID(),
+			HTTP:         httpContext{Method: s.Op.Method, Path: s.Path, Protocol: "HTTP/1.1", SourceIP: clientIP, UserAgent: userAgent},
+			RequestID:    "Evt" + s.Op.Name + "=",
+			RouteKey:     s.Op.ID(),
 			Stage:        "$default",
-			Time:         "21/Nov/2026:09:30:00 +0000",
-			TimeEpoch:    1795253400000 + int64(n),
+			Time:         eventTime,
+			TimeEpoch:    eventTimeEpoch,
 		},
 	}
-	if s.body != nil {
+	if s.Body != "" {
 		ev.Headers.ContentType = "application/json"
-		if ev.Body, err = dumps(s.body, compact); err != nil {
-			return apiEvent{}, err
-		}
+		ev.Body = s.Body
 	}
 	return ev, nil
+}
+
+// pairs is a JSON object of name-value pairs, in order; nil when empty.
+func pairs(ps [][2]string) obj {
+	var o obj
+	for _, p := range ps {
+		o = append(o, kv{p[0], p[1]})
+	}
+	return o
+}
+
+// eventFile is the file of op's sample event: its name in kebab case
+// (UpdateMedia: events/medias/update-media.json).
+func eventFile(op operations.Operation) string {
+	var b strings.Builder
+	for i, r := range op.Name {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return "events/" + op.Area + "/" + b.String() + ".json"
 }
 
 // portalEvent is a browser asking the portal function for its sign-in page
 // (sam local invoke PortalFunction): the portal serves pages, not
 // operations, so it has no entry in the operations table.
-func portalEvent(n int) apiEvent {
+func portalEvent() apiEvent {
 	const route, path, browser = "ANY /portal/{proxy+}", "/portal/sign-in", "Mozilla/5.0"
 	return apiEvent{
 		Version:  "2.0",
@@ -227,68 +166,35 @@ func portalEvent(n int) apiEvent {
 			DomainName:   apiDomain,
 			DomainPrefix: apiID,
 			HTTP:         httpContext{Method: "GET", Path: path, Protocol: "HTTP/1.1", SourceIP: clientIP, UserAgent: browser},
-			RequestID:    "EvtPortalSignInReq=",
+			RequestID:    "EvtPortalSignIn=",
 			RouteKey:     route,
 			Stage:        "$default",
-			Time:         "21/Nov/2026:09:30:00 +0000",
-			TimeEpoch:    1795253400000 + int64(n),
+			Time:         eventTime,
+			TimeEpoch:    eventTimeEpoch,
 		},
 	}
 }
 
-// fillPath puts values into route's {names} in order, and returns the path
-// parameters API Gateway passes with it.
-func fillPath(route string, values []string) (string, obj, error) {
-	segments := strings.Split(route, "/")
-	var params obj
-	for i, seg := range segments {
-		name, ok := strings.CutPrefix(seg, "{")
-		if !ok {
-			continue
-		}
-		if len(params) == len(values) {
-			return "", nil, fmt.Errorf("%s needs more path values than %q", route, values)
-		}
-		segments[i] = values[len(params)]
-		params = append(params, kv{strings.TrimSuffix(name, "}"), values[len(params)]})
-	}
-	if len(params) != len(values) {
-		return "", nil, fmt.Errorf("%s takes %d path values, not %q", route, len(params), values)
-	}
-	return strings.Join(segments, "/"), params, nil
-}
-
-// events makes one event per operation of the operations table, in its
-// order, and the sam local environment.
+// events makes one event per operation of the operations table, the
+// portal's, and the sam local environment.
 func events() ([]file, error) {
-	byOp := map[string]sampleRequest{}
-	for _, s := range samples() {
-		if _, dup := byOp[s.op.ID()]; dup {
-			return nil, fmt.Errorf("%s has two sample requests", s.op.ID())
-		}
-		byOp[s.op.ID()] = s
-	}
 	var files []file
-	for i, op := range operations.All {
-		s, ok := byOp[op.ID()]
+	for _, op := range operations.All {
+		s, ok := samples.Of(op)
 		if !ok {
-			return nil, fmt.Errorf("%s has no sample request: add one to samples in internal/demo/gen/events.go", op.ID())
+			return nil, fmt.Errorf("%s has no sample request: add one to internal/samples", op.ID())
 		}
-		delete(byOp, op.ID())
-		ev, err := s.event(i + 1)
+		ev, err := sampleEvent(s)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", op.ID(), err)
+			return nil, err
 		}
 		text, err := dumps(ev, indented(2))
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, file{"events/" + s.op.Area + "/" + s.name + ".json", text + "\n"})
+		files = append(files, file{eventFile(op), text + "\n"})
 	}
-	for id := range byOp {
-		return nil, fmt.Errorf("%s has a sample request but is not in operations.All", id)
-	}
-	portal, err := dumps(portalEvent(len(operations.All)+1), indented(2))
+	portal, err := dumps(portalEvent(), indented(2))
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bizplatform/api/internal/catalog"
+	"github.com/bizplatform/api/internal/samples"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -18,7 +20,7 @@ import (
 func TestTheCommittedFilesAreWhatTheGeneratorMakes(t *testing.T) {
 	root, err := moduleRoot()
 	require.NoError(t, err)
-	files, err := generate()
+	files, err := generate(root)
 	require.NoError(t, err)
 	for _, f := range files {
 		t.Run(f.path, func(t *testing.T) {
@@ -77,29 +79,75 @@ func TestEveryOperationHasOneSampleEventInItsAreasFolder(t *testing.T) {
 	assert.Len(t, byRoute, len(operations.All), "no event names a route the operations table does not have")
 }
 
-func TestPathValuesFillTheRoutesNamesInOrder(t *testing.T) {
+func TestASampleRequestIsACurlCommandTheShellPassesAsItIs(t *testing.T) {
 	for _, c := range []struct {
-		name, route string
-		values      []string
-		want        string
-		params      obj
-		err         bool
+		name string
+		req  samples.Request
+		want string
 	}{
-		{"a route without names takes no value", "/payments/coupon", nil, "/payments/coupon", nil, false},
-		{"two names take two values in order", "/contacts/{contactId}/tasks/{taskId}", []string{"c1", "t1"},
-			"/contacts/c1/tasks/t1", obj{{"contactId", "c1"}, {"taskId", "t1"}}, false},
-		{"a missing value is an error", "/contacts/{contactId}/tasks/{taskId}", []string{"c1"}, "", nil, true},
-		{"a value too many is an error", "/medias/{id}", []string{"a", "b"}, "", nil, true},
+		{"a read is one line with the private token",
+			samples.Request{Op: operations.ListCampaigns, Path: "/campaigns/", Query: "locationId=a&status=draft"},
+			`curl -s "${h[@]}" "$API/campaigns/?locationId=a&status=draft"`},
+		{"a body is quoted whole, its quotes included",
+			samples.Request{Op: operations.UpdateMedia, Path: "/medias/f1", Body: `{"name":"Bob's $5"}`},
+			"curl -s -X POST \"${h[@]}\" \"${j[@]}\" \\\n  -d '{\"name\":\"Bob'\\''s $5\"}' \\\n  \"$API/medias/f1\""},
+		{"what the shell expands in a URL is escaped",
+			samples.Request{Op: operations.ListCampaigns, Path: "/campaigns/", Query: "q=$HOME%60x\"y"},
+			`curl -s "${h[@]}" "$API/campaigns/?q=\$HOME%60x\"y"`},
+		{"a marketplace-only operation carries the marketplace token",
+			samples.Request{Op: operations.CreateWhitelabelProvider, Path: "/payments/integrations/provider/whitelabel", Body: `{}`},
+			"curl -s -X POST \"${m[@]}\" \"${j[@]}\" \\\n  -d '{}' \\\n  \"$API/payments/integrations/provider/whitelabel\""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			path, params, err := fillPath(c.route, c.values)
-			if c.err {
-				require.Error(t, err)
-				return
-			}
-			require.NoError(t, err)
-			assert.Equal(t, c.want, path)
-			assert.Equal(t, c.params, params)
+			assert.Equal(t, c.want, curlCommand(c.req))
 		})
 	}
+}
+
+func TestAGeneratedBlockNeedsBothItsMarkers(t *testing.T) {
+	begin := "<!-- table: generated from shared/operations and internal/samples by go generate ./internal/demo -->\n"
+	end := "<!-- end of table -->\n"
+	got, err := replaceBlock("a\n"+begin+"old\n"+end+"b\n", "table", "new\n")
+	require.NoError(t, err)
+	assert.Equal(t, "a\n"+begin+"new\n"+end+"b\n", got, "only the lines between the markers change")
+
+	for name, text := range map[string]string{
+		"no markers":          "a\nb\n",
+		"no end":              begin + "old\n",
+		"the end first":       end + begin,
+		"the beginning twice": begin + begin + end,
+	} {
+		_, err := replaceBlock(text, "table", "new\n")
+		assert.Error(t, err, name)
+	}
+}
+
+func TestEachAreaFunctionOfTheTemplateGetsTheRouteEventsOfItsOperations(t *testing.T) {
+	template := func(unmarked string) string {
+		var b strings.Builder
+		b.WriteString("Resources:\n")
+		for _, area := range operations.Areas {
+			fn := catalog.FunctionName(area)
+			b.WriteString("  " + fn + ":\n    Type: AWS::Serverless::Function\n    Properties:\n")
+			if fn == unmarked {
+				b.WriteString("      Events:\n")
+			} else {
+				b.WriteString("      Events: " + templateMarker + "\n        Stale:\n          Type: HttpApi\n")
+			}
+			b.WriteString("\n")
+		}
+		return b.String()
+	}
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "template.yaml"), []byte(template("")), 0o644))
+	f, err := templateEvents(root)
+	require.NoError(t, err)
+	assert.NotContains(t, f.content, "Stale:", "the events made before are replaced")
+	assert.Contains(t, f.content, "  SurveysFunction:\n    Type: AWS::Serverless::Function\n    Properties:\n      Events: "+templateMarker+"\n"+
+		"        ListSurveys:\n          Type: HttpApi\n          Properties:\n            ApiId: !Ref HttpApi\n            Method: GET\n            Path: /surveys/\n"+
+		"        ListSurveysNoSlash:\n          Type: HttpApi\n          Properties:\n            ApiId: !Ref HttpApi\n            Method: GET\n            Path: /surveys\n\n")
+
+	require.NoError(t, os.WriteFile(filepath.Join(root, "template.yaml"), []byte(template("CampaignsFunction")), 0o644))
+	_, err = templateEvents(root)
+	require.ErrorContains(t, err, "CampaignsFunction", "a function without the marker is named")
 }

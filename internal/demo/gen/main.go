@@ -1,11 +1,18 @@
-// Command gen writes the generated parts of the demo dataset
-// (internal/demo/data/<part>.json) and the sample events (events/): run it
-// with `go generate ./internal/demo`. Every file is a pure function of the
-// code (fixed seeds, fixed dates), so running it again changes nothing, and
-// a test fails when a committed file differs from what it makes.
+// Command gen writes what the code declares and a file would otherwise
+// repeat by hand: run it with `go generate ./internal/demo`. It makes
 //
-// The data parts it does not make (accounts, associations, brand-boards,
-// emails, voice-ai) are written by hand.
+//   - the generated parts of the demo dataset (internal/demo/data/<part>.json;
+//     the parts accounts, associations, brand-boards, emails and voice-ai are
+//     written by hand);
+//   - from the operations table (shared/operations) and each operation's
+//     sample request (internal/samples): the sample events
+//     (events/<area>/<name>.json), each area function's route events in
+//     template.yaml, and docs/api.md's table of operations and example
+//     calls, between markers in files otherwise written by hand.
+//
+// Every file is a pure function of the code (fixed seeds, fixed dates), so
+// running it again changes nothing, and a test fails when a committed file
+// differs from what it makes.
 package main
 
 import (
@@ -35,7 +42,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	files, err := generate()
+	files, err := generate(root)
 	if err != nil {
 		return err
 	}
@@ -62,8 +69,9 @@ func run() error {
 	return nil
 }
 
-// generate makes every file: the data parts, then the events.
-func generate() ([]file, error) {
+// generate makes every file: the data parts, the events, then the
+// generated parts of template.yaml and docs/api.md (read from root).
+func generate(root string) ([]file, error) {
 	parts := []struct {
 		name string
 		make func() (string, error)
@@ -92,7 +100,15 @@ func generate() ([]file, error) {
 	if err != nil {
 		return nil, fmt.Errorf("events: %w", err)
 	}
-	return append(files, evs...), nil
+	files = append(files, evs...)
+	for _, part := range []func(root string) (file, error){templateEvents, apiDoc} {
+		f, err := part(root)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	return files, nil
 }
 
 // staleEvents lists the event files under root/events that generate no
