@@ -61,7 +61,7 @@ var allInputs = []opInputs{
 	{
 		op:    operations.ListContacts,
 		path:  "/contacts/",
-		query: "locationId=demoLocAlpha00000001&limit=5&query=lopez&startAfter=1736564113000&startAfterId=demoCtcAlpha00000005",
+		query: "locationId=demoLocAlpha00000001&limit=5&query=lopez&startAfter=1736445310000&startAfterId=demoCtcAlpha00000005",
 		ok:    http.StatusOK,
 		kinds: map[string]kind{
 			"?locationId": id, "?limit": integer, "?query": text, "?startAfter": integer, "?startAfterId": id,

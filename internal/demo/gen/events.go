@@ -200,7 +200,7 @@ func (s sampleRequest) event(n int) (apiEvent, error) {
 	}
 	if s.body != nil {
 		ev.Headers.ContentType = "application/json"
-		if ev.Body, err = dumps(s.body, compact); err != nil {
+		if ev.Body, err = compactJSON(s.body); err != nil {
 			return apiEvent{}, err
 		}
 	}
@@ -279,22 +279,22 @@ func events() ([]file, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", op.ID(), err)
 		}
-		text, err := dumps(ev, indented(2))
+		text, err := jsonFile(ev)
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, file{"events/" + s.op.Area + "/" + s.name + ".json", text + "\n"})
+		files = append(files, file{"events/" + s.op.Area + "/" + s.name + ".json", text})
 	}
 	for id := range byOp {
 		return nil, fmt.Errorf("%s has a sample request but is not in operations.All", id)
 	}
-	portal, err := dumps(portalEvent(len(operations.All)+1), indented(2))
+	portal, err := jsonFile(portalEvent(len(operations.All) + 1))
 	if err != nil {
 		return nil, err
 	}
-	files = append(files, file{"events/portal/sign-in-page.json", portal + "\n"})
+	files = append(files, file{"events/portal/sign-in-page.json", portal})
 	// sam local's environment: the local engine, as `make run` starts it.
-	env, err := dumps(map[string]obj{"Parameters": {
+	env, err := jsonFile(map[string]obj{"Parameters": {
 		{"DYNAMODB_ENDPOINT", "http://host.docker.internal:4567"},
 		{"TABLE_NAME", "platform"},
 		{"AWS_REGION", "us-east-1"},
@@ -305,9 +305,9 @@ func events() ([]file, error) {
 		// of its container's instead.
 		{"SECRETS_KEY_ID", ""},
 		{"SECRETS_LOCAL_KEY_FILE", "/tmp/platform-secrets.key"},
-	}}, indented(2))
+	}})
 	if err != nil {
 		return nil, err
 	}
-	return append(files, file{"events/env.json", env + "\n"}), nil
+	return append(files, file{"events/env.json", env}), nil
 }
