@@ -101,7 +101,7 @@ func launch(ctx context.Context, dir string, opts Options, lock *os.File) (*Serv
 	for attempt := 0; ; attempt++ {
 		port := opts.Port
 		if port == 0 {
-			p, err := freePort()
+			p, err := FreePort()
 			if err != nil {
 				return nil, err
 			}
@@ -312,7 +312,9 @@ func lockDataDir(dir string) (*os.File, error) {
 	return f, nil
 }
 
-func freePort() (int, error) {
+// FreePort is a TCP port nothing listens on at 127.0.0.1 now (another
+// process may take it before the caller binds it).
+func FreePort() (int, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, err

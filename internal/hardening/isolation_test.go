@@ -31,7 +31,7 @@ type foreignRecord struct {
 var foreignRecords = []foreignRecord{
 	// Without startAfter, the page starts after the contact startAfterId
 	// names, which is looked up.
-	{operations.ListContacts, "Bravo's contact as startAfterId", []swap{{"demoCtcAlpha00000005", "demoCtcBravo00000001", "zzMissingContact0001"}, {"&startAfter=1736564113000", "", ""}}},
+	{operations.ListContacts, "Bravo's contact as startAfterId", []swap{{"demoCtcAlpha00000005", "demoCtcBravo00000001", "zzMissingContact0001"}, {"&startAfter=1736445310000", "", ""}}},
 	{operations.DeleteTask, "Bravo's contact and task", []swap{{"demoCtcAlpha00000001", "demoCtcBravo00000002", "zzMissingContact0001"}, {"demoTskAlpha00000001", "demoTskBravo00000001", "zzMissingTask0000001"}}},
 	{operations.DeleteTask, "Bravo's task under Alpha's contact", []swap{{"demoTskAlpha00000001", "demoTskBravo00000001", "zzMissingTask0000001"}}},
 	{operations.DeleteCoupon, "Bravo's coupon", []swap{{"demoCpnAlpha00000003", "demoCpnBravo00000001", "zzMissingCoupon00001"}}},

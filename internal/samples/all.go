@@ -11,7 +11,7 @@ var All = []Request{
 	{
 		Op:     operations.ListContacts,
 		Path:   "/contacts/",
-		Query:  "locationId=demoLocAlpha00000001&limit=5&query=lopez&startAfter=1736564113000&startAfterId=demoCtcAlpha00000005",
+		Query:  "locationId=demoLocAlpha00000001&limit=5&query=lopez&startAfter=1736445310000&startAfterId=demoCtcAlpha00000005",
 		Status: http.StatusOK,
 		Answer: `{"contacts":[the five Lopez contacts after the cursor, from demoCtcAlpha00000021],"count":18,"meta":{"total":18,"currentPage":2,"nextPage":3,"prevPage":1,"startAfterId":"demoCtcAlpha00000099",...,"nextPageUrl":"..."}}`,
 		Kinds: map[string]Kind{

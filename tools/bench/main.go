@@ -2,7 +2,8 @@
 // operation, cold starts, a mixed load against the local server, and list
 // latency against dataset size; `bench report` prints them as one table.
 // Each step writes its figures as JSON under -out, so the table can be
-// printed again without measuring again.
+// printed again without measuring again. Each step is a package of its own
+// here; what they share is in kit.
 //
 //	go run ./tools/bench calls      # calls and round trips per operation (warm, cold)
 //	go run ./tools/bench coldstart  # process start to first answer vs hello world and one GetItem
@@ -14,13 +15,15 @@
 package main
 
 import (
-	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 
-	"github.com/bizplatform/api/internal/dynamodblocal"
+	"github.com/bizplatform/api/tools/bench/calls"
+	"github.com/bizplatform/api/tools/bench/coldstart"
+	"github.com/bizplatform/api/tools/bench/cost"
+	"github.com/bizplatform/api/tools/bench/dataset"
+	"github.com/bizplatform/api/tools/bench/load"
+	"github.com/bizplatform/api/tools/bench/report"
 )
 
 func main() {
@@ -29,13 +32,13 @@ func main() {
 		os.Exit(2)
 	}
 	steps := map[string]func(args []string) error{
-		"calls":     runCalls,
-		"coldstart": runColdStart,
-		"coldtrace": runColdTrace,
-		"load":      runLoad,
-		"dataset":   runDataset,
-		"cost":      runCost,
-		"report":    runReport,
+		"calls":     calls.Run,
+		"coldstart": coldstart.Run,
+		"coldtrace": coldstart.Trace,
+		"load":      load.Run,
+		"dataset":   dataset.Run,
+		"cost":      cost.Run,
+		"report":    report.Run,
 	}
 	step, ok := steps[os.Args[1]]
 	if !ok {
@@ -46,44 +49,4 @@ func main() {
 		fmt.Fprintf(os.Stderr, "bench %s: %v\n", os.Args[1], err)
 		os.Exit(1)
 	}
-}
-
-// common flags of every step
-type common struct {
-	out  string
-	root string
-}
-
-func (c *common) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.out, "out", "bin/bench", "directory of the JSON results")
-}
-
-func (c *common) init() error {
-	wd, err := os.Getwd()
-	if err != nil {
-		return err
-	}
-	if c.root, err = dynamodblocal.FindRoot(wd); err != nil {
-		return err
-	}
-	if !filepath.IsAbs(c.out) {
-		c.out = filepath.Join(c.root, c.out)
-	}
-	return os.MkdirAll(c.out, 0o755)
-}
-
-func (c *common) save(name string, v any) error {
-	raw, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(c.out, name), raw, 0o644)
-}
-
-func (c *common) load(name string, v any) error {
-	raw, err := os.ReadFile(filepath.Join(c.out, name))
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(raw, v)
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,7 +71,7 @@ func run(ctx context.Context, o options, out io.Writer) (bool, error) {
 	}
 	port := o.port
 	if port == 0 {
-		if port, err = freePort(); err != nil {
+		if port, err = dynamodblocal.FreePort(); err != nil {
 			return false, err
 		}
 	}
@@ -138,15 +137,6 @@ func run(ctx context.Context, o options, out io.Writer) (bool, error) {
 		return false, fmt.Errorf("read back: %w", err)
 	}
 	return report(out, o, w, out2, items), nil
-}
-
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 type server struct {

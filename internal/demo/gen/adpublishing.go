@@ -1,10 +1,9 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"maps"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -68,9 +67,9 @@ var weekdayDemand = [7]float64{1.10, 1.08, 1.05, 1.02, 0.95, 0.72, 0.62}
 
 // dailyRows draws an ad group's rows: impressions around a base with the
 // weekday and a slow monthly drift, clicks, cost and conversions around the
-// given rates. Rounding is half to even, and every product is rounded on its
-// own (no fused multiply-add), as the data was first drawn.
-func dailyRows(rng *pyRand, g groupPlan) []dailyRow {
+// given rates, rounded half to even. The product in drift is rounded before
+// the sum (see draws.uniform), so every machine draws the same rows.
+func dailyRows(rng draws, g groupPlan) []dailyRow {
 	var rows []dailyRow
 	day, err := time.Parse(time.DateOnly, g.first)
 	if err != nil {
@@ -84,7 +83,7 @@ func dailyRows(rng *pyRand, g groupPlan) []dailyRow {
 		costCents := roundEven(float64(clicks) * g.cpc * 100 * rng.uniform(0.85, 1.15))
 		conversions := 0
 		for range clicks {
-			if rng.random() < g.conv {
+			if rng.chance(g.conv) {
 				conversions++
 			}
 		}
@@ -96,7 +95,7 @@ func dailyRows(rng *pyRand, g groupPlan) []dailyRow {
 
 func roundEven(f float64) int { return int(math.RoundToEven(f)) }
 
-func searchCampaign(rng *pyRand, acct demoAccount, id, typ, name, status string, groups ...groupPlan) adCampaign {
+func searchCampaign(rng draws, acct demoAccount, id, typ, name, status string, groups ...groupPlan) adCampaign {
 	c := adCampaign{ID: id, LocationID: acct.id, Type: typ, Name: name, Status: status}
 	byDay := map[string]*dailyRow{}
 	for _, g := range groups {
@@ -121,7 +120,7 @@ func searchCampaign(rng *pyRand, acct demoAccount, id, typ, name, status string,
 }
 
 func adPublishing() (string, error) {
-	rng := newPyRand(20260601)
+	rng := newDraws(20260601)
 	const first, last = "2026-06-01", "2026-10-31"
 	const integration, adManager = "INTEGRATION", "AD_MANAGER"
 	campaigns := []adCampaign{
@@ -154,71 +153,30 @@ func adPublishing() (string, error) {
 	return adPublishingFile(campaigns, integrations)
 }
 
-// adPublishingFile lays the part out with one daily row per line: readable
-// diffs, and a file well under 1 MB.
+// adPublishingFile is the part with each daily row on one line: the rows
+// are most of the file, and a line each keeps it readable and well under
+// 1 MB.
 func adPublishingFile(campaigns []adCampaign, integrations []socialIntegration) (string, error) {
-	var parts []string
-	for _, c := range campaigns {
-		n, err := toNode(c)
-		if err != nil {
-			return "", err
-		}
-		parts = append(parts, "  "+entityLayout(n, 2))
-	}
-	var ints []string
-	for _, i := range integrations {
-		line, err := dumps(i, oneLine)
-		if err != nil {
-			return "", err
-		}
-		ints = append(ints, "  "+line)
-	}
-	text := strings.Join([]string{
-		"{",
-		` "searchAdsCampaigns": [`,
-		strings.Join(parts, ",\n"),
-		" ],",
-		` "socialAdsIntegrations": [`,
-		strings.Join(ints, ",\n"),
-		" ]",
-		"}",
-	}, "\n") + "\n"
-	if !json.Valid([]byte(text)) {
-		return "", errors.New("the hand-made layout is not JSON")
-	}
-	return text, nil
+	text, err := jsonFile(struct {
+		Campaigns    []adCampaign        `json:"searchAdsCampaigns"`
+		Integrations []socialIntegration `json:"socialAdsIntegrations"`
+	}{campaigns, integrations})
+	return oneLineObjects(text), err
 }
 
-// entityLayout writes a campaign or ad group: one member per line, daily rows
-// one per line, ad groups as nested entities.
-func entityLayout(e node, indent int) string {
-	pad := strings.Repeat(" ", indent)
-	var parts []string
-	for _, m := range e.members {
-		var b strings.Builder
-		switch m.key {
-		case "daily":
-			rowPad := pad + " "
-			var rows []string
-			for _, r := range m.value.items {
-				var line strings.Builder
-				oneLine.write(&line, r, 0)
-				rows = append(rows, rowPad+" "+line.String())
-			}
-			b.WriteString(pad + ` "daily": [` + "\n" + strings.Join(rows, ",\n") + "\n" + rowPad + "]")
-		case "adGroups":
-			var items []string
-			for _, g := range m.value.items {
-				items = append(items, pad+"  "+entityLayout(g, indent+2))
-			}
-			b.WriteString(pad + ` "adGroups": [` + "\n" + strings.Join(items, ",\n") + "\n" + pad + " ]")
-		default:
-			b.WriteString(pad + " ")
-			writeString(&b, m.key, true)
-			b.WriteString(": ")
-			oneLine.write(&b, m.value, 0)
-		}
-		parts = append(parts, b.String())
-	}
-	return "{\n" + strings.Join(parts, ",\n") + "\n" + pad + "}"
+// flatObject is an indented object whose members are all numbers, strings,
+// booleans or null: no member's line opens or closes a container.
+var (
+	flatObject  = regexp.MustCompile(`\{\n(?:[ ]+"[^"\n]*": [^\n\[\]{}]*\n)+[ ]*\}`)
+	memberBreak = regexp.MustCompile(`\n[ ]*`)
+)
+
+// oneLineObjects puts every flat object of an indented JSON text on one
+// line. Only the whitespace between members changes, so the text holds the
+// same JSON.
+func oneLineObjects(text string) string {
+	return flatObject.ReplaceAllStringFunc(text, func(o string) string {
+		o = memberBreak.ReplaceAllString(o, " ")
+		return "{" + strings.TrimSuffix(strings.TrimPrefix(o, "{ "), " }") + "}"
+	})
 }

@@ -53,7 +53,7 @@ type price struct {
 	Name                     string  `json:"name"`
 	Type                     string  `json:"type"`
 	Currency                 string  `json:"currency"`
-	Amount                   pyFloat `json:"amount"`
+	Amount                   float64 `json:"amount"`
 	TrackInventory           bool    `json:"trackInventory"`
 	AllowOutOfStockPurchases bool    `json:"allowOutOfStockPurchases"`
 	CreatedAt                string  `json:"createdAt"`
@@ -70,7 +70,7 @@ func products() (string, error) {
 		prices                         []price
 	}
 	p := func(name, typ string, amount float64, track bool, quantity *int, outOfStock bool) price {
-		return price{Name: name, Type: typ, Currency: "USD", Amount: pyFloat(amount), TrackInventory: track,
+		return price{Name: name, Type: typ, Currency: "USD", Amount: amount, TrackInventory: track,
 			AllowOutOfStockPurchases: outOfStock, AvailableQuantity: quantity}
 	}
 	catalogues := []struct {
@@ -134,7 +134,7 @@ func products() (string, error) {
 			out = append(out, pr)
 		}
 	}
-	return indentedFile(map[string]any{"products": out})
+	return jsonFile(map[string]any{"products": out})
 }
 
 type shippingZone struct {
@@ -170,7 +170,7 @@ type shippingRate struct {
 	Name                    string           `json:"name"`
 	Description             string           `json:"description"`
 	Currency                string           `json:"currency"`
-	Amount                  any              `json:"amount"` // int or pyFloat, as written in the table
+	Amount                  float64          `json:"amount"`
 	ConditionType           string           `json:"conditionType"`
 	MinCondition            int              `json:"minCondition"`
 	MaxCondition            int              `json:"maxCondition"`
@@ -188,7 +188,7 @@ type carrierService struct {
 }
 
 // rate is a flat rate in USD with no condition; the options change that.
-func rate(name string, amount any, description string, options ...func(*shippingRate)) shippingRate {
+func rate(name string, amount float64, description string, options ...func(*shippingRate)) shippingRate {
 	r := shippingRate{Name: name, Description: description, Currency: "USD", Amount: amount, ConditionType: "none",
 		ShippingCarrierServices: []carrierService{}}
 	for _, o := range options {
@@ -226,17 +226,17 @@ func store() (string, error) {
 	}{
 		{alpha, []zone{
 			{"Domestic (US)", []country{countryOf("US")}, []shippingRate{
-				rate("Standard", pyFloat(5.99), "3-5 business days"),
+				rate("Standard", 5.99, "3-5 business days"),
 				rate("Free over $100", 0, "3-5 business days", condition("price", 100, 0)),
-				rate("Express", pyFloat(19.5), "Next business day"),
+				rate("Express", 19.5, "Next business day"),
 			}},
 			{"West Coast", []country{countryOf("US", "CA", "OR", "WA"), countryOf("CA", "BC")}, []shippingRate{
-				rate("Regional ground", pyFloat(4.5), "2-3 business days"),
+				rate("Regional ground", 4.5, "2-3 business days"),
 				rate("Heavy parcel", 14, "For 5-30 kg", condition("weight", 5, 30)),
 			}},
 			{"Europe", []country{countryOf("DE"), countryOf("FR"), countryOf("GB", "ENG", "SCT", "WLS", "NIR"), countryOf("IT"), countryOf("ES")}, []shippingRate{
 				rate("International standard", 24, "7-14 business days", currency("EUR")),
-				rate("Carrier quote", pyFloat(2.5), "Live carrier rate plus handling", carrierRate),
+				rate("Carrier quote", 2.5, "Live carrier rate plus handling", carrierRate),
 			}},
 			{"Asia Pacific", []country{countryOf("JP", "JP-13", "JP-27"), countryOf("AU", "NSW", "VIC"), countryOf("NZ")}, []shippingRate{
 				rate("Economy air", 29, "10-20 business days", condition("price", 0, 500)),
@@ -261,5 +261,5 @@ func store() (string, error) {
 				})})
 		}
 	}
-	return indentedFile(map[string]any{"shippingZones": out})
+	return jsonFile(map[string]any{"shippingZones": out})
 }

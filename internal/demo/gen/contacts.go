@@ -65,8 +65,11 @@ var (
 	taskTitles  = []string{"Call back", "Send proposal", "Follow up on invoice", "Book demo", "Check renewal"}
 )
 
-func contacts() (string, error) {
-	rng := newPyRand(20261121)
+func contacts() (string, error) { return jsonFile(map[string]any{"contacts": demoContacts()}) }
+
+// demoContacts are the contacts of every demo account, in id order.
+func demoContacts() []contact {
+	rng := newDraws(20261121)
 	var out []contact
 	for _, acct := range []struct {
 		demoAccount
@@ -78,12 +81,12 @@ func contacts() (string, error) {
 			// Every fifth contact shares its predecessor's timestamp, so the
 			// list order's tie-break on id is exercised by the demo data too.
 			if i%5 != 0 {
-				minutes := rng.intn(30, 2880)
-				seconds := rng.intn(0, 59)
+				minutes := rng.between(30, 2880)
+				seconds := rng.between(0, 59)
 				t = t.Add(time.Duration(minutes)*time.Minute + time.Duration(seconds)*time.Second)
 			}
-			first, last := choose(rng, contactFirstNames), choose(rng, lastNames)
-			place := choose(rng, contactCountries)
+			first, last := pick(rng, contactFirstNames), pick(rng, lastNames)
+			place := pick(rng, contactCountries)
 			c := contact{
 				ID:          acct.recordID("Ctc", i),
 				LocationID:  acct.id,
@@ -91,27 +94,27 @@ func contacts() (string, error) {
 				FirstName:   first,
 				LastName:    last,
 				Email:       fmt.Sprintf("%s.%s%d@example.com", strings.ToLower(first), strings.ToLower(last), i),
-				Phone:       fmt.Sprintf("+1555%d", rng.intn(1000000, 9999999)),
-				Source:      choose(rng, contactSources),
+				Phone:       fmt.Sprintf("+1555%d", rng.between(1000000, 9999999)),
+				Source:      pick(rng, contactSources),
 				Country:     place.country,
 				Timezone:    place.timezone,
 				DateAdded:   timestamp(t),
 				Tasks:       []task{},
 			}
-			c.Tags = sample(rng, contactTags, rng.intn(0, 2))
+			c.Tags = pickN(rng, contactTags, rng.between(0, 2))
 			slices.Sort(c.Tags)
-			for range choose(rng, []int{1, 1, 0, 2}) {
+			for range pick(rng, []int{1, 1, 0, 2}) {
 				taskNo++
-				due := t.AddDate(0, 0, rng.intn(1, 30))
+				due := t.AddDate(0, 0, rng.between(1, 30))
 				c.Tasks = append(c.Tasks, task{
 					ID:        acct.recordID("Tsk", taskNo),
-					Title:     choose(rng, taskTitles),
+					Title:     pick(rng, taskTitles),
 					DueDate:   timestamp(due),
-					Completed: rng.random() < 0.3,
+					Completed: rng.chance(0.3),
 				})
 			}
 			out = append(out, c)
 		}
 	}
-	return indentedFile(map[string]any{"contacts": out})
+	return out
 }

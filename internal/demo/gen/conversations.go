@@ -119,7 +119,7 @@ func conversations() (string, error) {
 
 		// Conversation 2, contact 2: an e-mail thread of three messages.
 		sent{alpha, 4, 2, 2, 60, "TYPE_EMAIL", "outbound", html}.message(message{
-			Body: "<p>Dear Yara,</p><p>Please find your treatment plan attached.</p>", Status: "opened", Source: "workflow",
+			Body: "<p>Dear " + demoContacts()[1].FirstName + ",</p><p>Please find your treatment plan attached.</p>", Status: "opened", Source: "workflow",
 			Attachments: attachment(4, "treatment-plan.pdf"), Meta: emailThread(thread...), UserID: user}),
 		sent{alpha, 5, 2, 2, 180, "TYPE_EMAIL", "inbound", html}.message(message{
 			Body: "<p>Thanks! Does the plan include the follow-up X-ray?</p>", Status: "delivered", Meta: emailThread(thread...)}),
@@ -160,6 +160,5 @@ func conversations() (string, error) {
 	slices.SortFunc(messages, func(a, b message) int {
 		return cmp.Or(cmp.Compare(a.LocationID, b.LocationID), cmp.Compare(a.ID, b.ID))
 	})
-	s, err := dumps(map[string]any{"messages": messages}, style{indent: 1, itemSep: ",", keySep: ": "})
-	return s + "\n", err
+	return jsonFile(map[string]any{"messages": messages})
 }

@@ -107,5 +107,5 @@ func customFields() (string, error) {
 		f.DateAdded, f.DateUpdated = added, added
 		fields = append(fields, f)
 	}
-	return indentedFile(map[string]any{"customFields": fields})
+	return jsonFile(map[string]any{"customFields": fields})
 }

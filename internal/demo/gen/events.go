@@ -188,19 +188,19 @@ func events() ([]file, error) {
 		if err != nil {
 			return nil, err
 		}
-		text, err := dumps(ev, indented(2))
+		text, err := jsonFile(ev)
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, file{eventFile(op), text + "\n"})
+		files = append(files, file{eventFile(op), text})
 	}
-	portal, err := dumps(portalEvent(), indented(2))
+	portal, err := jsonFile(portalEvent())
 	if err != nil {
 		return nil, err
 	}
-	files = append(files, file{"events/portal/sign-in-page.json", portal + "\n"})
+	files = append(files, file{"events/portal/sign-in-page.json", portal})
 	// sam local's environment: the local engine, as `make run` starts it.
-	env, err := dumps(map[string]obj{"Parameters": {
+	env, err := jsonFile(map[string]obj{"Parameters": {
 		{"DYNAMODB_ENDPOINT", "http://host.docker.internal:4567"},
 		{"TABLE_NAME", "platform"},
 		{"AWS_REGION", "us-east-1"},
@@ -211,9 +211,9 @@ func events() ([]file, error) {
 		// of its container's instead.
 		{"SECRETS_KEY_ID", ""},
 		{"SECRETS_LOCAL_KEY_FILE", "/tmp/platform-secrets.key"},
-	}}, indented(2))
+	}})
 	if err != nil {
 		return nil, err
 	}
-	return append(files, file{"events/env.json", env + "\n"}), nil
+	return append(files, file{"events/env.json", env}), nil
 }

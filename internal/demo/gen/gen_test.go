@@ -151,3 +151,27 @@ func TestEachAreaFunctionOfTheTemplateGetsTheRouteEventsOfItsOperations(t *testi
 	_, err = templateEvents(root)
 	require.ErrorContains(t, err, "CampaignsFunction", "a function without the marker is named")
 }
+
+func TestOneLineObjectsChangesOnlyTheLayout(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		in   any
+		want string
+	}{
+		{"an object of scalars goes on one line", obj{{"date", "2026-06-01"}, {"clicks", 3}, {"paused", false}, {"note", nil}},
+			"{\"date\": \"2026-06-01\", \"clicks\": 3, \"paused\": false, \"note\": null}\n"},
+		{"an object holding a list keeps a line per member, its flat items one line each",
+			obj{{"id", "c1"}, {"daily", []obj{{{"clicks", 1}}, {{"clicks", 2}}}}},
+			"{\n  \"id\": \"c1\",\n  \"daily\": [\n    {\"clicks\": 1},\n    {\"clicks\": 2}\n  ]\n}\n"},
+		{"a string that looks like a container leaves its object as it was", obj{{"name", "Brand [exact]"}, {"clicks", 1}},
+			"{\n  \"name\": \"Brand [exact]\",\n  \"clicks\": 1\n}\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			indented, err := jsonFile(c.in)
+			require.NoError(t, err)
+			got := oneLineObjects(indented)
+			assert.Equal(t, c.want, got)
+			assert.JSONEq(t, indented, got)
+		})
+	}
+}

@@ -35,7 +35,7 @@ func campaigns() (string, error) {
 	}, func(id, loc string, r row) campaign {
 		return campaign{ID: id, Name: r[1], Status: r[0], LocationID: loc}
 	})
-	return indentedFile(map[string]any{"campaigns": out})
+	return jsonFile(map[string]any{"campaigns": out})
 }
 
 type survey struct {
@@ -81,7 +81,7 @@ func surveys() (string, error) {
 		{bravo, []row{{"survey", "Physio session feedback"}, {"survey", "Injury intake"}, {"folder", "Rehab programs"}}},
 		{charlie, []row{{"survey", "Roof inspection request"}, {"survey", "Job completion feedback"}}},
 	}, func(id, loc string, r row) survey { return survey{ID: id, Name: r[1], LocationID: loc, Type: r[0]} })
-	return indentedFile(map[string]any{"surveys": out})
+	return jsonFile(map[string]any{"surveys": out})
 }
 
 // accountRows are an account's records of a list, each two strings.

@@ -145,12 +145,6 @@ func moduleRoot() (string, error) {
 	return dynamodblocal.FindRoot(wd)
 }
 
-// indentedFile is a data part as json.dump(v, indent=1) wrote it.
-func indentedFile(v any) (string, error) {
-	s, err := dumps(v, indented(1))
-	return s + "\n", err
-}
-
 // timestamp writes t as the public API does: UTC, milliseconds, Z.
 func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05") + ".000Z" }
 

@@ -120,6 +120,5 @@ func medias() (string, error) {
 	c := &mediaLibrary{acct: charlie, t: utc(2025, time.February, 12, 8, 0), entries: &entries}
 	c.file("roof-inspection-checklist.pdf", "", hourly)
 
-	s, err := dumps(map[string]any{"files": entries}, style{indent: 1, itemSep: ",", keySep: ": "})
-	return s + "\n", err
+	return jsonFile(map[string]any{"files": entries})
 }

@@ -60,7 +60,7 @@ var (
 )
 
 // userMaker draws the users' random parts from one generator, in order.
-type userMaker struct{ rng *pyRand }
+type userMaker struct{ rng draws }
 
 func (m userMaker) user(company string, n int, first, last, email, roleType, role string, locations []string, deleted bool) user {
 	rng := m.rng
@@ -75,50 +75,50 @@ func (m userMaker) user(company string, n int, first, last, email, roleType, rol
 		FirstName: first,
 		LastName:  last,
 		Email:     email,
-		Phone:     fmt.Sprintf("+1555%d", rng.intn(1000000, 9999999)),
+		Phone:     fmt.Sprintf("+1555%d", rng.between(1000000, 9999999)),
 		Roles: roles{Type: roleType, Role: role, LocationIDs: locations,
 			RestrictSubAccount: roleType == "agency" && role == "user"},
 		Deleted:     deleted,
 		Permissions: obj{},
 		LCPhone:     obj{},
 	}
-	if rng.random() < 0.3 {
-		u.Extension = strconv.Itoa(rng.intn(100, 999))
+	if rng.chance(0.3) {
+		u.Extension = strconv.Itoa(rng.between(100, 999))
 	}
-	u.PlatformLanguage = choose(rng, userLanguages)
+	u.PlatformLanguage = pick(rng, userLanguages)
 	if role == "admin" {
-		u.Scopes = sample(rng, adminScopes, rng.intn(6, len(adminScopes)))
+		u.Scopes = pickN(rng, adminScopes, rng.between(6, len(adminScopes)))
 		// Some admins see the ad and attribution reports and build websites.
-		if rng.random() < 0.5 {
+		if rng.chance(0.5) {
 			u.Permissions = append(u.Permissions, kv{"searchAdsReportingEnabled", true},
 				kv{"socialAdsReportingEnabled", true}, kv{"attributionsReportingEnabled", true})
 		}
-		if rng.random() < 0.4 {
+		if rng.chance(0.4) {
 			u.Permissions = append(u.Permissions, kv{"websitesEnabled", true})
 		}
 	} else {
-		u.Scopes = sample(rng, userScopes, rng.intn(2, len(userScopes)))
+		u.Scopes = pickN(rng, userScopes, rng.between(2, len(userScopes)))
 		// Users see only what is assigned to them and stay out of money and settings.
 		u.Permissions = append(u.Permissions, kv{"assignedDataOnly", true}, kv{"settingsEnabled", false},
 			kv{"paymentsEnabled", false}, kv{"refundsEnabled", false}, kv{"exportPaymentsEnabled", false})
-		if rng.random() < 0.4 {
+		if rng.chance(0.4) {
 			u.Permissions = append(u.Permissions, kv{"campaignsReadOnly", true}, kv{"workflowsReadOnly", true})
 		}
-		if rng.random() < 0.3 {
+		if rng.chance(0.3) {
 			u.Permissions = append(u.Permissions, kv{"bulkRequestsEnabled", false})
 		}
 	}
 	slices.Sort(u.Scopes)
 	for _, loc := range locations {
-		if rng.random() < 0.4 {
-			u.LCPhone = append(u.LCPhone, kv{loc, fmt.Sprintf("+1555%d", rng.intn(1000000, 9999999))})
+		if rng.chance(0.4) {
+			u.LCPhone = append(u.LCPhone, kv{loc, fmt.Sprintf("+1555%d", rng.between(1000000, 9999999))})
 		}
 	}
 	return u
 }
 
 func users() (string, error) {
-	m := userMaker{newPyRand(20260615)}
+	m := userMaker{newDraws(20260615)}
 	north, south := demo.CompanyNorth, demo.CompanySouth
 	// Distinct name pairs, spread out: every 13th of all pairs.
 	var names [][2]string
@@ -186,5 +186,5 @@ func users() (string, error) {
 		out = append(out, m.user(south, n, name[0], name[1], address(name[0], name[1], "southwind.example"), roleType, role, []string{charlie.id}, false))
 	}
 	out = append(out, m.user(south, 8, "Casey", "Morgan", "casey.morgan@freelance.example", "account", "admin", []string{charlie.id}, false))
-	return indentedFile(map[string]any{"users": out})
+	return jsonFile(map[string]any{"users": out})
 }

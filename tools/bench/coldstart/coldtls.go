@@ -1,4 +1,4 @@
-package main
+package coldstart
 
 import (
 	"encoding/pem"

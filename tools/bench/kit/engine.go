@@ -1,4 +1,4 @@
-package main
+package kit
 
 import (
 	"context"
@@ -25,56 +25,59 @@ import (
 	"github.com/bizplatform/api/tools/perf"
 )
 
-// engine is a DynamoDB Local of this run, reached directly and through a counting
-// proxy.
-type engine struct {
-	srv     *dynamodblocal.Server
-	direct  *dynamodb.Client
-	proxied storage.API
-	proxy   *perf.CountingProxy
+// Engine is a DynamoDB Local of this run, reached directly and through a
+// counting proxy.
+type Engine struct {
+	Srv     *dynamodblocal.Server
+	Direct  *dynamodb.Client
+	Proxied storage.API
+	Proxy   *perf.CountingProxy
 	httpSrv *http.Server
 }
 
-func startEngine(ctx context.Context, root string) (*engine, error) {
+// StartEngine starts DynamoDB Local (from root's .local) and the counting
+// proxy in front of it.
+func StartEngine(ctx context.Context, root string) (*Engine, error) {
 	srv, err := dynamodblocal.Start(ctx, dynamodblocal.Options{Root: root, Log: os.Stderr})
 	if err != nil {
 		return nil, err
 	}
-	e := &engine{srv: srv}
-	if e.proxy, err = perf.NewCountingProxy(srv.Endpoint); err != nil {
-		e.stop()
+	e := &Engine{Srv: srv}
+	if e.Proxy, err = perf.NewCountingProxy(srv.Endpoint); err != nil {
+		e.Stop()
 		return nil, err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		e.stop()
+		e.Stop()
 		return nil, err
 	}
-	e.httpSrv = &http.Server{Handler: e.proxy, ReadHeaderTimeout: 10 * time.Second}
+	e.httpSrv = &http.Server{Handler: e.Proxy, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = e.httpSrv.Serve(ln) }()
 	quiet := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	if e.direct, err = storage.NewClient(ctx, srv.Endpoint, "us-east-1", quiet); err != nil {
-		e.stop()
+	if e.Direct, err = storage.NewClient(ctx, srv.Endpoint, "us-east-1", quiet); err != nil {
+		e.Stop()
 		return nil, err
 	}
-	if e.proxied, err = storage.NewClient(ctx, "http://"+ln.Addr().String(), "us-east-1", quiet); err != nil {
-		e.stop()
+	if e.Proxied, err = storage.NewClient(ctx, "http://"+ln.Addr().String(), "us-east-1", quiet); err != nil {
+		e.Stop()
 		return nil, err
 	}
 	return e, nil
 }
 
-func (e *engine) stop() {
+// Stop stops the proxy and the engine.
+func (e *Engine) Stop() {
 	if e.httpSrv != nil {
 		_ = e.httpSrv.Close()
 	}
-	_ = e.srv.Stop()
+	_ = e.Srv.Stop()
 }
 
-// demoTable creates a fresh table holding the demo dataset and demo tokens.
-func (e *engine) demoTable(ctx context.Context) (*storage.Table, error) {
-	table := &storage.Table{DB: e.direct, Name: "bench-" + randomHex(6)}
-	if _, err := storage.CreateTable(ctx, e.direct, table.Name); err != nil {
+// DemoTable creates a fresh table holding the demo dataset and demo tokens.
+func (e *Engine) DemoTable(ctx context.Context) (*storage.Table, error) {
+	table := &storage.Table{DB: e.Direct, Name: "bench-" + RandomHex(6)}
+	if _, err := storage.CreateTable(ctx, e.Direct, table.Name); err != nil {
 		return nil, err
 	}
 	keeper, err := secrets.NewEphemeralKeeper() // the data is thrown away after the run
@@ -89,22 +92,23 @@ func (e *engine) demoTable(ctx context.Context) (*storage.Table, error) {
 	if _, err := demo.Load(ctx, deps, ds, catalog.Areas); err != nil {
 		return nil, fmt.Errorf("load the demo dataset: %w", err)
 	}
-	srv, err := app.NewServer(benchConfig(table.Name), deps)
+	srv, err := app.NewServer(Config(table.Name), deps)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := demo.CreateTokens(ctx, srv.Tokens, e.srv.Endpoint); err != nil {
+	if _, err := demo.CreateTokens(ctx, srv.Tokens, e.Srv.Endpoint); err != nil {
 		return nil, err
 	}
 	return table, nil
 }
 
-// benchConfig has limits no measurement reaches.
-func benchConfig(tableName string) config.Config {
+// Config has limits no measurement reaches.
+func Config(tableName string) config.Config {
 	return config.Config{TableName: tableName, Burst: 1_000_000, Window: 10 * time.Second, Daily: 100_000_000}
 }
 
-func randomHex(n int) string {
+// RandomHex is n random bytes in hexadecimal: a table name of this run.
+func RandomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)

@@ -1,8 +1,9 @@
-package main
+// Package report is `bench report`: the figures the other commands saved,
+// and the pipeline benchmarks' output, as one table.
+package report
 
 import (
 	"bufio"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,37 +12,40 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/bizplatform/api/tools/bench/calls"
+	"github.com/bizplatform/api/tools/bench/coldstart"
+	"github.com/bizplatform/api/tools/bench/dataset"
+	"github.com/bizplatform/api/tools/bench/kit"
+	"github.com/bizplatform/api/tools/bench/load"
 )
 
-// runReport prints the figures of the other steps as one table.
-func runReport(args []string) error {
-	var c common
-	fs := flag.NewFlagSet("report", flag.ExitOnError)
-	c.register(fs)
-	_ = fs.Parse(args)
-	if err := c.init(); err != nil {
+// Run prints the figures of the other steps as one table.
+func Run(args []string) error {
+	c := kit.NewCommand("report")
+	if err := c.Parse(args); err != nil {
 		return err
 	}
-	var calls CallsResult
-	if err := c.load("calls.json", &calls); err != nil {
+	var perOp calls.Result
+	if err := c.Load("calls.json", &perOp); err != nil {
 		return err
 	}
-	var cold []ColdStart
-	if err := c.load("coldstart.json", &cold); err != nil {
+	var cold []coldstart.Figures
+	if err := c.Load("coldstart.json", &cold); err != nil {
 		return err
 	}
-	bench, err := readBenchmarks(filepath.Join(c.out, "pipeline.txt"))
+	bench, err := readBenchmarks(filepath.Join(c.Dir, "pipeline.txt"))
 	if err != nil {
 		return err
 	}
-	coldByArea := map[string]ColdStart{}
+	coldByArea := map[string]coldstart.Figures{}
 	for _, cs := range cold {
 		coldByArea[cs.Area] = cs
 	}
 
 	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "operation\tcalls warm\trounds warm\tcalls cold\trounds cold\tpipeline µs/op\tallocs/op\tfunction\tsize MB\tcold start ratio\tfirst auth ms\tfirst auth / getitem\t")
-	for _, o := range calls.Operations {
+	for _, o := range perOp.Operations {
 		area := strings.Split(strings.TrimPrefix(o.Event, "events/"), "/")[0]
 		name := "Operations/" + strings.TrimSuffix(strings.TrimPrefix(o.Event, "events/"), ".json")
 		b := bench[name]
@@ -68,33 +72,33 @@ func runReport(args []string) error {
 		for _, cs := range cold {
 			hello = append(hello, cs.HelloMs)
 		}
-		fmt.Printf("\ncold start (this machine's binaries): hello-world median of medians %.1f ms; ratio = first answer without a token / hello-world, same rounds; first auth / getitem = first authenticated answer / one GetItem's function\n", median(hello))
-		printColdSummary(cold)
+		fmt.Printf("\ncold start (this machine's binaries): hello-world median of medians %.1f ms; ratio = first answer without a token / hello-world, same rounds; first auth / getitem = first authenticated answer / one GetItem's function\n", kit.Median(hello))
+		coldstart.PrintSummary(cold)
 	}
-	var arm []ColdStart
-	if err := c.load(coldStartFile("arm64"), &arm); err == nil && len(arm) > 0 {
+	var arm []coldstart.Figures
+	if err := c.Load(coldstart.File("arm64"), &arm); err == nil && len(arm) > 0 {
 		fmt.Println("cold start, linux/arm64 binaries (bench coldstart -arch arm64):")
-		printColdSummary(arm)
+		coldstart.PrintSummary(arm)
 	}
 
-	var ds []DatasetFigure
-	if err := c.load("dataset.json", &ds); err == nil {
+	var ds []dataset.Figure
+	if err := c.Load("dataset.json", &ds); err == nil {
 		fmt.Println("\ncontacts list and search, page of 20, by dataset:")
 		for _, f := range ds {
-			printDataset(f)
+			dataset.Print(f)
 		}
 	}
-	var load LoadResult
-	if err := c.load("load.json", &load); err != nil {
+	var mixed load.Result
+	if err := c.Load("load.json", &mixed); err != nil {
 		return err
 	}
 	fmt.Printf("\nmixed load (%d requests, %d clients, devserver on DynamoDB Local): %.0f req/s, p50 %.1f ms, p99 %.1f ms, statuses %v, errors %d; devserver CPU %.0f µs/request\n",
-		load.Requests, load.Concurrency, load.RPS, load.P50Ms, load.P99Ms, load.Statuses, load.Errors, load.ServerCPUPerRequestUs)
+		mixed.Requests, mixed.Concurrency, mixed.RPS, mixed.P50Ms, mixed.P99Ms, mixed.Statuses, mixed.Errors, mixed.ServerCPUPerRequestUs)
 	fmt.Printf("DynamoDB Local ceiling %.0f GetItem/s / %.2f calls per request = %.0f req/s; ratio %.2f (target >= 0.70)\n",
-		load.Ceiling, load.CallsPerReq, load.Ceiling/load.CallsPerReq, load.RatioToLimit)
-	if load.EngineCPUPerRequestUs > 0 {
+		mixed.Ceiling, mixed.CallsPerReq, mixed.Ceiling/mixed.CallsPerReq, mixed.RatioToLimit)
+	if mixed.EngineCPUPerRequestUs > 0 {
 		fmt.Printf("DynamoDB Local CPU %.0f µs per GetItem, %.0f µs per request of the mix (%.1f GetItems): cost-weighted ceiling %.0f req/s; ratio %.2f\n",
-			load.EngineCPUPerGetItemUs, load.EngineCPUPerRequestUs, load.EngineCPUPerRequestUs/load.EngineCPUPerGetItemUs, load.CostCeiling, load.RatioToCostCeiling)
+			mixed.EngineCPUPerGetItemUs, mixed.EngineCPUPerRequestUs, mixed.EngineCPUPerRequestUs/mixed.EngineCPUPerGetItemUs, mixed.CostCeiling, mixed.RatioToCostCeiling)
 	}
 	return nil
 }
@@ -146,7 +150,7 @@ func parseBenchmarks(r io.Reader) (map[string]benchFigure, error) {
 	}
 	out := map[string]benchFigure{}
 	for name, v := range ns {
-		out[name] = benchFigure{nsPerOp: median(v), allocs: median(allocs[name])}
+		out[name] = benchFigure{nsPerOp: kit.Median(v), allocs: kit.Median(allocs[name])}
 	}
 	return out, sc.Err()
 }

@@ -1,18 +1,16 @@
-package main
+package coldstart
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -23,6 +21,7 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/tools/bench/kit"
 	"github.com/bizplatform/api/tools/lambdart"
 	"github.com/bizplatform/api/tools/perf"
 )
@@ -36,234 +35,6 @@ const (
 	helloPkg   = "./tools/perf/hello"
 	getItemPkg = "./tools/perf/getitem"
 )
-
-// ColdStart are one function's start-up figures (milliseconds, medians over
-// the rounds).
-type ColdStart struct {
-	Area      string  `json:"area"`
-	Function  string  `json:"function"`
-	Arch      string  `json:"arch"`      // what ran: native or arm64 (emulated unless the machine is arm64)
-	SizeBytes int64   `json:"sizeBytes"` // linux/arm64 bootstrap
-	HelloMs   float64 `json:"helloMs"`
-	GetItemMs float64 `json:"getItemMs"`
-	// NoTokenMs is the first answer to an event without a token: a 401 and
-	// no DynamoDB call (the portal: its sign-in page, no DynamoDB call).
-	NoTokenMs float64 `json:"noTokenMs"`
-	// FirstAuthMs is the first authenticated answer (the portal: a signed-in
-	// admin's accounts page).
-	FirstAuthMs float64 `json:"firstAuthMs"`
-	// Ratio is NoTokenMs / HelloMs: start-up without DynamoDB.
-	Ratio float64 `json:"ratio"`
-	// AuthRatio is FirstAuthMs / GetItemMs, the figure of issue 14 §8.
-	AuthRatio float64 `json:"authRatio"`
-	// FirstAuthStatuses are the first authenticated answers' statuses, in
-	// the order first seen ("201 422": the first round created, the
-	// others found it created).
-	FirstAuthStatuses string `json:"firstAuthStatuses"`
-	// Time to the end of initialisation (the first poll of the Runtime
-	// API), the rest being the first answer itself.
-	HelloInitMs    float64 `json:"helloInitMs"`
-	GetItemInitMs  float64 `json:"getItemInitMs"`
-	FunctionInitMs float64 `json:"functionInitMs"`
-	// CPU time of the runs (see coldRun.CPU).
-	GetItemCPUMs   float64 `json:"getItemCpuMs"`
-	FirstAuthCPUMs float64 `json:"firstAuthCpuMs"`
-	// Baseline is the -baseline revision, whose function's first
-	// authenticated answer was timed in the same rounds.
-	Baseline            string  `json:"baseline,omitempty"`
-	BaselineFirstAuthMs float64 `json:"baselineFirstAuthMs,omitempty"`
-	BaselineAuthRatio   float64 `json:"baselineAuthRatio,omitempty"`
-	BaselineCPUMs       float64 `json:"baselineFirstAuthCpuMs,omitempty"`
-	// BaselineDiffMs is the median over the rounds of each round's first
-	// authenticated answer minus the baseline's.
-	BaselineDiffMs float64 `json:"baselineDiffMs,omitempty"`
-	TLS            bool    `json:"tls,omitempty"`
-	// TryEnv is the -try-env setting, with which getitem and the function
-	// were also started in the same rounds: their medians and the median
-	// over the rounds of each round's difference (with it minus without).
-	TryEnv             string  `json:"tryEnv,omitempty"`
-	TryGetItemMs       float64 `json:"tryGetItemMs,omitempty"`
-	TryFirstAuthMs     float64 `json:"tryFirstAuthMs,omitempty"`
-	TryGetItemDiffMs   float64 `json:"tryGetItemDiffMs,omitempty"`
-	TryFirstAuthDiffMs float64 `json:"tryFirstAuthDiffMs,omitempty"`
-}
-
-// runColdStart builds every function and the two yardsticks (hello world,
-// and one GetItem), and for several rounds starts, one after the other,
-// hello, getitem, the function answering an event without a token, and the
-// function answering its first sample event, timing process start to first
-// answer under the Lambda Runtime API of the packaging test. With -arch
-// arm64 the binaries are the Lambda's (linux/arm64), run under qemu on
-// another machine. It also records the linux/arm64 binaries' sizes.
-func runColdStart(args []string) error {
-	var c common
-	fs := flag.NewFlagSet("coldstart", flag.ExitOnError)
-	c.register(fs)
-	rounds := fs.Int("rounds", 13, "starts of each binary per function")
-	only := fs.String("area", "", "measure this function only (an area, or portal)")
-	arch := fs.String("arch", "native", "native: binaries for this machine; arm64: the Lambda's linux/arm64 binaries (under qemu-aarch64-static unless this machine runs them)")
-	useTLS := fs.Bool("tls", false, "reach the engine over HTTPS, as Lambda reaches DynamoDB (each connection costs a TLS handshake)")
-	baseline := fs.String("baseline", "", "a git revision (main, a commit) whose functions' first authenticated answers are timed in the same rounds: before/after figures")
-	tryEnv := fs.String("try-env", "", "NAME=VALUE: also start getitem and the function with this variable in their environment, in the same rounds, to judge a deployment setting (which the yardstick would be deployed with too) by paired differences")
-	_ = fs.Parse(args)
-	if err := c.init(); err != nil {
-		return err
-	}
-	if *tryEnv != "" && !strings.Contains(*tryEnv, "=") {
-		return fmt.Errorf("-try-env %q: want NAME=VALUE", *tryEnv)
-	}
-	ctx := context.Background()
-	lab, err := newColdLab(ctx, c.root, c.out, *arch)
-	if err != nil {
-		return err
-	}
-	defer lab.close()
-	if *useTLS {
-		if err := lab.serveTLS(); err != nil {
-			return err
-		}
-	}
-	baseDir := ""
-	if *baseline != "" {
-		if baseDir, err = lab.buildRevision(c.root, *baseline, *arch); err != nil {
-			return err
-		}
-	}
-
-	var out []ColdStart
-	for _, fn := range lab.functions(*only) {
-		var hello, getItem, noToken, firstAuth, baseAuth, tryGetItem, tryAuth []coldRun
-		type step struct {
-			runs    *[]coldRun
-			bin     string
-			payload []byte
-			env     []string
-		}
-		// One start of each, in turn, so that the machine's load falls on
-		// all alike.
-		steps := []step{
-			{&hello, "hello", fn.authed, nil},
-			{&getItem, "getitem", fn.authed, nil},
-			{&noToken, fn.dir, fn.anon, nil},
-			{&firstAuth, fn.dir, fn.authed, nil},
-		}
-		if baseDir != "" {
-			steps = append(steps, step{&baseAuth, filepath.Join(baseDir, fn.dir), fn.authed, nil})
-		}
-		if *tryEnv != "" {
-			steps = append(steps, step{&tryGetItem, "getitem", fn.authed, []string{*tryEnv}}, step{&tryAuth, fn.dir, fn.authed, []string{*tryEnv}})
-		}
-		for i := 0; i < *rounds; i++ {
-			for _, step := range steps {
-				run, err := lab.start(ctx, step.bin, step.payload, step.env...)
-				if err != nil {
-					return fmt.Errorf("%s: %w", step.bin, err)
-				}
-				*step.runs = append(*step.runs, run)
-			}
-			if got := noToken[i].Status; got != fn.anonStatus {
-				return fmt.Errorf("%s answered %d to its first event without credentials, want %d", fn.dir, got, fn.anonStatus)
-			}
-		}
-		st, err := os.Stat(filepath.Join(lab.armDir, fn.dir))
-		if err != nil {
-			return err
-		}
-		cs := ColdStart{
-			Area: fn.dir, Function: catalog.FunctionName(fn.dir), Arch: *arch, SizeBytes: st.Size(),
-			HelloMs: medianOf(hello, answerMs), GetItemMs: medianOf(getItem, answerMs),
-			NoTokenMs: medianOf(noToken, answerMs), FirstAuthMs: medianOf(firstAuth, answerMs), FirstAuthStatuses: statuses(firstAuth),
-			HelloInitMs: medianOf(hello, initMs), GetItemInitMs: medianOf(getItem, initMs), FunctionInitMs: medianOf(firstAuth, initMs),
-			GetItemCPUMs: medianOf(getItem, cpuMs), FirstAuthCPUMs: medianOf(firstAuth, cpuMs), TLS: *useTLS,
-		}
-		cs.Ratio = cs.NoTokenMs / cs.HelloMs
-		cs.AuthRatio = cs.FirstAuthMs / cs.GetItemMs
-		if baseDir != "" {
-			cs.Baseline, cs.BaselineFirstAuthMs = *baseline, medianOf(baseAuth, answerMs)
-			cs.BaselineAuthRatio = cs.BaselineFirstAuthMs / cs.GetItemMs
-			cs.BaselineCPUMs = medianOf(baseAuth, cpuMs)
-			cs.BaselineDiffMs = pairedDiff(firstAuth, baseAuth)
-		}
-		if *tryEnv != "" {
-			cs.TryEnv, cs.TryGetItemMs, cs.TryFirstAuthMs = *tryEnv, medianOf(tryGetItem, answerMs), medianOf(tryAuth, answerMs)
-			cs.TryGetItemDiffMs, cs.TryFirstAuthDiffMs = pairedDiff(tryGetItem, getItem), pairedDiff(tryAuth, firstAuth)
-		}
-		out = append(out, cs)
-		fmt.Printf("%-22s hello %6.1f  getitem %6.1f  no token %6.1f (x%.2f hello)  first auth %6.1f (x%.2f getitem, %s)  init: hello %.1f getitem %.1f function %.1f  CPU: getitem %.1f first auth %.1f ms  %5.2f MB\n",
-			cs.Function, cs.HelloMs, cs.GetItemMs, cs.NoTokenMs, cs.Ratio, cs.FirstAuthMs, cs.AuthRatio, cs.FirstAuthStatuses,
-			cs.HelloInitMs, cs.GetItemInitMs, cs.FunctionInitMs, cs.GetItemCPUMs, cs.FirstAuthCPUMs, float64(cs.SizeBytes)/1e6)
-		if baseDir != "" {
-			fmt.Printf("%-22s %s: first auth %6.1f (x%.2f getitem, %s)  CPU %.1f ms; this tree's minus %s's, per round: median %+.1f ms\n",
-				"", *baseline, cs.BaselineFirstAuthMs, cs.BaselineAuthRatio, statuses(baseAuth), cs.BaselineCPUMs, *baseline, cs.BaselineDiffMs)
-		}
-		if *tryEnv != "" {
-			fmt.Printf("%-22s with %s: getitem %6.1f  first auth %6.1f (x%.2f getitem); with minus without, per round: median getitem %+.1f ms, first auth %+.1f ms\n",
-				"", cs.TryEnv, cs.TryGetItemMs, cs.TryFirstAuthMs, cs.TryFirstAuthMs/cs.TryGetItemMs, cs.TryGetItemDiffMs, cs.TryFirstAuthDiffMs)
-		}
-	}
-	printColdSummary(out)
-	return c.save(coldStartFile(*arch), out)
-}
-
-// pairedDiff is the median over the rounds of each round's a minus b.
-func pairedDiff(a, b []coldRun) float64 {
-	var diffs []float64
-	for i := range a {
-		diffs = append(diffs, answerMs(a[i])-answerMs(b[i]))
-	}
-	return median(diffs)
-}
-
-// coldStartFile is where runColdStart saves the figures of arch.
-func coldStartFile(arch string) string {
-	if arch == "native" {
-		return "coldstart.json"
-	}
-	return "coldstart-" + arch + ".json"
-}
-
-// printColdSummary prints the ratios over the functions: their median and
-// range, and how many functions exceed issue 14's 1.3.
-func printColdSummary(out []ColdStart) {
-	if len(out) == 0 {
-		return
-	}
-	summary := func(what string, ratio func(ColdStart) float64) {
-		var xs []float64
-		over := 0
-		for _, cs := range out {
-			xs = append(xs, ratio(cs))
-			if ratio(cs) > 1.3 {
-				over++
-			}
-		}
-		sort.Float64s(xs)
-		fmt.Printf("%s: median %.2f (%.2f-%.2f), %d of %d functions above 1.3\n", what, median(xs), xs[0], xs[len(xs)-1], over, len(out))
-	}
-	summary("first authenticated answer / getitem", func(cs ColdStart) float64 { return cs.AuthRatio })
-	summary("  in CPU time", func(cs ColdStart) float64 { return cs.FirstAuthCPUMs / cs.GetItemCPUMs })
-	if out[0].Baseline != "" {
-		summary(out[0].Baseline+"'s first authenticated answer / getitem", func(cs ColdStart) float64 { return cs.BaselineAuthRatio })
-		summary("  in CPU time", func(cs ColdStart) float64 { return cs.BaselineCPUMs / cs.GetItemCPUMs })
-		// Each function's paired median swings by tens of ms between
-		// identical binaries under emulation; their median over the
-		// functions is the steadier before/after figure.
-		var diffs []float64
-		for _, cs := range out {
-			diffs = append(diffs, cs.BaselineDiffMs)
-		}
-		fmt.Printf("  this tree's first authenticated answer minus %s's, median over the functions of each one's paired median: %+.1f ms\n", out[0].Baseline, median(diffs))
-	}
-	if out[0].TryEnv != "" {
-		summary("with "+out[0].TryEnv+": first authenticated answer / getitem", func(cs ColdStart) float64 { return cs.TryFirstAuthMs / cs.TryGetItemMs })
-		var gi, fa []float64
-		for _, cs := range out {
-			gi, fa = append(gi, cs.TryGetItemDiffMs), append(fa, cs.TryFirstAuthDiffMs)
-		}
-		fmt.Printf("  with minus without, medians over the functions of each one's paired median: getitem %+.1f ms, first auth %+.1f ms\n", median(gi), median(fa))
-	}
-	summary("first answer without a token / hello", func(cs ColdStart) float64 { return cs.Ratio })
-}
 
 // buildRevision builds the functions of a git revision of the repository
 // for arch, from an export of its tree, and returns their directory.
@@ -317,7 +88,7 @@ type coldLab struct {
 	armDir string   // the linux/arm64 binaries (their sizes)
 	wrap   []string // the emulator the binaries run under, if any
 	env    []string
-	eng    *engine
+	eng    *kit.Engine
 	fns    []coldFunction
 	tmp    string
 	// closers stop what the lab started besides the engine.
@@ -361,7 +132,7 @@ func newColdLab(ctx context.Context, root, out, arch string) (*coldLab, error) {
 	}
 
 	var err error
-	if lab.eng, err = startEngine(ctx, root); err != nil {
+	if lab.eng, err = kit.StartEngine(ctx, root); err != nil {
 		return nil, err
 	}
 	if err := lab.prepare(ctx, root); err != nil {
@@ -372,7 +143,7 @@ func newColdLab(ctx context.Context, root, out, arch string) (*coldLab, error) {
 }
 
 func (l *coldLab) prepare(ctx context.Context, root string) error {
-	table, err := l.eng.demoTable(ctx)
+	table, err := l.eng.DemoTable(ctx)
 	if err != nil {
 		return err
 	}
@@ -382,7 +153,7 @@ func (l *coldLab) prepare(ctx context.Context, root string) error {
 	}
 	// The accounts' admission state items a minute old, as in steady
 	// operation (a younger one costs a second token read).
-	if err := settleStateItems(table, clock.NewManual(time.Now().Add(-time.Minute)), events, coldWindow); err != nil {
+	if err := kit.SettleStateItems(table, clock.NewManual(time.Now().Add(-time.Minute)), events, coldWindow); err != nil {
 		return err
 	}
 	if l.tmp, err = os.MkdirTemp("", "coldstart-"); err != nil {
@@ -397,7 +168,7 @@ func (l *coldLab) prepare(ctx context.Context, root string) error {
 		// Lambda's time zone: without it, the first time formatted in local
 		// time (every log line's) reads and parses the machine's zone file.
 		"TZ=:UTC",
-		"TABLE_NAME=" + table.Name, "DYNAMODB_ENDPOINT=" + l.eng.srv.Endpoint, "LOG_LEVEL=INFO",
+		"TABLE_NAME=" + table.Name, "DYNAMODB_ENDPOINT=" + l.eng.Srv.Endpoint, "LOG_LEVEL=INFO",
 		// Limits no measurement reaches (the defaults would refuse rounds).
 		"RATE_LIMIT_BURST=100000000", "RATE_LIMIT_DAILY=100000000",
 		"RATE_LIMIT_WINDOW_SECONDS=" + strconv.Itoa(int(coldWindow/time.Second)),
@@ -418,7 +189,7 @@ func (l *coldLab) prepare(ctx context.Context, root string) error {
 		}
 		l.fns = append(l.fns, coldFunction{dir: area, authed: authed, anon: anon, anonStatus: 401})
 	}
-	portal, err := portalEvents(ctx, root, table, l.eng.srv.Endpoint)
+	portal, err := portalEvents(ctx, root, table, l.eng.Srv.Endpoint)
 	if err != nil {
 		return err
 	}
@@ -505,7 +276,7 @@ func (l *coldLab) close() {
 		c()
 	}
 	if l.eng != nil {
-		l.eng.stop()
+		l.eng.Stop()
 	}
 	if l.tmp != "" {
 		_ = os.RemoveAll(l.tmp)
@@ -566,7 +337,7 @@ func medianOf(runs []coldRun, f func(coldRun) float64) float64 {
 	for i, r := range runs {
 		xs[i] = f(r)
 	}
-	return median(xs)
+	return kit.Median(xs)
 }
 
 // start starts the binary named bin under a fresh Runtime API, hands it
@@ -653,16 +424,4 @@ func eventPayload(root string, ev perf.Event, withToken bool) ([]byte, error) {
 	}
 	delete(m["headers"].(map[string]any), "authorization")
 	return json.Marshal(m)
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

@@ -1,9 +1,10 @@
-package main
+// Package dataset is `bench dataset`: the contacts list and its search, a
+// page at a time, against accounts of growing size.
+package dataset
 
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -27,10 +28,11 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/tools/bench/kit"
 )
 
-// DatasetFigure is list latency for one dataset shape.
-type DatasetFigure struct {
+// Figure is list latency for one dataset shape.
+type Figure struct {
 	Accounts        int     `json:"accounts"`
 	ContactsPerAcct int     `json:"contactsPerAccount"`
 	FirstPageP50Ms  float64 `json:"firstPageP50Ms"`
@@ -63,20 +65,17 @@ type SearchFigure struct {
 	SecondPageOps string `json:"secondPageOps,omitempty"`
 }
 
-// runDataset seeds contacts into one account (1k, 10k, and with -large
+// Run seeds contacts into one account (1k, 10k, and with -large
 // 100k; -sizes picks others), and into several accounts, and measures the
 // p50 latency and the DynamoDB calls of a page of 20 contacts, first and in
 // the middle of the list, and of searches (the query parameter) in the
 // one-account shapes.
-func runDataset(args []string) error {
-	var c common
-	fs := flag.NewFlagSet("dataset", flag.ExitOnError)
-	c.register(fs)
-	large := fs.Bool("large", false, "also 100,000 contacts in one account (seeding takes minutes)")
-	sizes := fs.String("sizes", "1000,10000", "comma-separated numbers of contacts, each seeded into one account")
-	reps := fs.Int("n", 15, "requests per figure")
-	_ = fs.Parse(args)
-	if err := c.init(); err != nil {
+func Run(args []string) error {
+	c := kit.NewCommand("dataset")
+	large := c.Bool("large", false, "also 100,000 contacts in one account (seeding takes minutes)")
+	sizes := c.String("sizes", "1000,10000", "comma-separated numbers of contacts, each seeded into one account")
+	reps := c.Int("n", 15, "requests per figure")
+	if err := c.Parse(args); err != nil {
 		return err
 	}
 	var shapes [][2]int
@@ -92,28 +91,28 @@ func runDataset(args []string) error {
 		shapes = append(shapes, [2]int{1, 100000})
 	}
 	ctx := context.Background()
-	eng, err := startEngine(ctx, c.root)
+	eng, err := kit.StartEngine(ctx, c.Root)
 	if err != nil {
 		return err
 	}
-	defer eng.stop()
-	var out []DatasetFigure
+	defer eng.Stop()
+	var out []Figure
 	for _, sh := range shapes {
 		fig, err := measureDataset(ctx, eng, sh[0], sh[1], *reps)
 		if err != nil {
 			return err
 		}
 		out = append(out, fig)
-		printDataset(fig)
+		Print(fig)
 	}
 	name := "dataset.json"
 	if *large {
 		name = "dataset-large.json"
 	}
-	return c.save(name, out)
+	return c.Save(name, out)
 }
 
-func printDataset(fig DatasetFigure) {
+func Print(fig Figure) {
 	fmt.Printf("%2d account(s) x %6d contacts: first page p50 %6.1f ms (%d calls, %d round trips; DynamoDB Local's Query alone %.1f ms), middle page p50 %6.1f ms (%d calls, %d round trips)\n",
 		fig.Accounts, fig.ContactsPerAcct, fig.FirstPageP50Ms, fig.FirstPageCalls, fig.FirstPageRounds, fig.RawQueryP50Ms, fig.MiddlePageP50Ms, fig.MiddlePageCalls, fig.MiddlePageRounds)
 	for _, s := range fig.Searches {
@@ -190,14 +189,14 @@ func (b benchClient) p50(q url.Values, reps int) (float64, error) {
 	return ms[len(ms)/2], nil
 }
 
-func measureDataset(ctx context.Context, eng *engine, nAccounts, perAccount, reps int) (DatasetFigure, error) {
-	fig := DatasetFigure{Accounts: nAccounts, ContactsPerAcct: perAccount}
-	table := &storage.Table{DB: eng.direct, Name: "dataset-" + randomHex(4)}
-	if _, err := storage.CreateTable(ctx, eng.direct, table.Name); err != nil {
+func measureDataset(ctx context.Context, eng *kit.Engine, nAccounts, perAccount, reps int) (Figure, error) {
+	fig := Figure{Accounts: nAccounts, ContactsPerAcct: perAccount}
+	table := &storage.Table{DB: eng.Direct, Name: "dataset-" + kit.RandomHex(4)}
+	if _, err := storage.CreateTable(ctx, eng.Direct, table.Name); err != nil {
 		return fig, err
 	}
 	deps := app.Deps{Table: table, Clock: clock.System{}, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}
-	srv, err := app.NewServer(benchConfig(table.Name), deps, contacts.Area)
+	srv, err := app.NewServer(kit.Config(table.Name), deps, contacts.Area)
 	if err != nil {
 		return fig, err
 	}
@@ -243,13 +242,13 @@ func measureDataset(ctx context.Context, eng *engine, nAccounts, perAccount, rep
 	}
 	// Calls, through the counting proxy, which holds each call 20 ms so that
 	// concurrent calls are told from sequential ones.
-	countedSrv, err := app.NewServer(benchConfig(table.Name), app.Deps{Table: &storage.Table{DB: eng.proxied, Name: table.Name}, Clock: clock.System{}, Logger: deps.Logger}, contacts.Area)
+	countedSrv, err := app.NewServer(kit.Config(table.Name), app.Deps{Table: &storage.Table{DB: eng.Proxied, Name: table.Name}, Clock: clock.System{}, Logger: deps.Logger}, contacts.Area)
 	if err != nil {
 		return fig, err
 	}
 	counted := benchClient{countedSrv.Handler, token}
-	eng.proxy.Delay = 20 * time.Millisecond
-	defer func() { eng.proxy.Delay = 0 }()
+	eng.Proxy.Delay = 20 * time.Millisecond
+	defer func() { eng.Proxy.Delay = 0 }()
 	// The first request warms the token cache, as a warm instance has it.
 	if _, err := counted.get(first); err != nil {
 		return fig, err
@@ -297,12 +296,12 @@ func measureDataset(ctx context.Context, eng *engine, nAccounts, perAccount, rep
 
 // calls sends one request and returns the DynamoDB calls, sequential round
 // trips and operations the proxy saw.
-func (b benchClient) calls(eng *engine, q url.Values) (int, int, string, error) {
-	eng.proxy.Take()
+func (b benchClient) calls(eng *kit.Engine, q url.Values) (int, int, string, error) {
+	eng.Proxy.Take()
 	if _, err := b.get(q); err != nil {
 		return 0, 0, "", err
 	}
-	calls := eng.proxy.Take()
+	calls := eng.Proxy.Take()
 	return len(calls), testenv.RoundTrips(calls), testenv.Ops(calls), nil
 }
 

@@ -1,7 +1,8 @@
-package main
+// Package cost is `bench cost`: a million requests of the load's mix
+// priced from their capacity units (bench calls) and duration (bench load).
+package cost
 
 import (
-	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -10,6 +11,10 @@ import (
 	"sort"
 	"strconv"
 	"text/tabwriter"
+
+	"github.com/bizplatform/api/tools/bench/calls"
+	"github.com/bizplatform/api/tools/bench/kit"
+	"github.com/bizplatform/api/tools/bench/load"
 )
 
 // Prices, us-east-1, on demand, as AWS publishes them (DynamoDB's since its
@@ -22,9 +27,9 @@ const (
 	priceHTTPAPIPerMillion    = 1.00         // API Gateway HTTP API, first 300 million a month
 )
 
-// CostResult is what `bench cost` saves: per operation its capacity units,
+// Result is what `bench cost` saves: per operation its capacity units,
 // and what a million requests of the load's mix cost.
-type CostResult struct {
+type Result struct {
 	Operations []OperationCost `json:"operations"`
 	Mix        MixCost         `json:"mix"`
 }
@@ -50,38 +55,35 @@ type MixCost struct {
 	Total          float64 `json:"total"`
 }
 
-// runCost prices a million requests of the load's mix from `bench calls`
+// Run prices a million requests of the load's mix from `bench calls`
 // (capacity units per operation, warm) and `bench load` (the requests'
 // median duration), at the template's function memory.
-func runCost(args []string) error {
-	var c common
-	fs := flag.NewFlagSet("cost", flag.ExitOnError)
-	c.register(fs)
-	readPrice := fs.Float64("read-units-price", priceReadUnitsPerMillion, "dollars per million read request units")
-	writePrice := fs.Float64("write-units-price", priceWriteUnitsPerMillion, "dollars per million write request units")
-	gbSecond := fs.Float64("lambda-gb-second", priceLambdaGBSecond, "dollars per GB-second of Lambda (arm64)")
-	durationMs := fs.Float64("duration-ms", 0, "billed duration per request (default: the load's median latency)")
-	_ = fs.Parse(args)
-	if err := c.init(); err != nil {
+func Run(args []string) error {
+	c := kit.NewCommand("cost")
+	readPrice := c.Float64("read-units-price", priceReadUnitsPerMillion, "dollars per million read request units")
+	writePrice := c.Float64("write-units-price", priceWriteUnitsPerMillion, "dollars per million write request units")
+	gbSecond := c.Float64("lambda-gb-second", priceLambdaGBSecond, "dollars per GB-second of Lambda (arm64)")
+	durationMs := c.Float64("duration-ms", 0, "billed duration per request (default: the load's median latency)")
+	if err := c.Parse(args); err != nil {
 		return err
 	}
-	var calls CallsResult
-	if err := c.load("calls.json", &calls); err != nil {
+	var perOp calls.Result
+	if err := c.Load("calls.json", &perOp); err != nil {
 		return fmt.Errorf("run bench calls first: %w", err)
 	}
-	memory, err := templateMemory(filepath.Join(c.root, "template.yaml"))
+	memory, err := templateMemory(filepath.Join(c.Root, "template.yaml"))
 	if err != nil {
 		return err
 	}
 	if *durationMs == 0 {
-		var load LoadResult
-		if err := c.load("load.json", &load); err != nil {
+		var mixed load.Result
+		if err := c.Load("load.json", &mixed); err != nil {
 			return fmt.Errorf("run bench load first, or give -duration-ms: %w", err)
 		}
-		*durationMs = load.P50Ms
+		*durationMs = mixed.P50Ms
 	}
-	res := priceMix(calls, mix, memory, *durationMs, prices{read: *readPrice, write: *writePrice, gbSecond: *gbSecond})
-	if err := c.save("cost.json", res); err != nil {
+	res := priceMix(perOp, load.Mix, memory, *durationMs, prices{read: *readPrice, write: *writePrice, gbSecond: *gbSecond})
+	if err := c.Save("cost.json", res); err != nil {
 		return err
 	}
 	printCost(res)
@@ -92,10 +94,10 @@ type prices struct{ read, write, gbSecond float64 }
 
 // priceMix weighs each operation's warm units by the mix and prices a
 // million requests.
-func priceMix(calls CallsResult, weights map[string]int, memoryMB int, durationMs float64, p prices) CostResult {
-	var res CostResult
+func priceMix(perOp calls.Result, weights map[string]int, memoryMB int, durationMs float64, p prices) Result {
+	var res Result
 	total := 0
-	for _, o := range calls.Operations {
+	for _, o := range perOp.Operations {
 		w := weights[o.Route]
 		res.Operations = append(res.Operations, OperationCost{Route: o.Route, RCU: o.Warm.RCU, WCU: o.Warm.WCU, Weight: w})
 		res.Mix.RCUPerRequest += float64(w) * o.Warm.RCU
@@ -133,7 +135,7 @@ func templateMemory(path string) (int, error) {
 	return strconv.Atoi(string(m[1]))
 }
 
-func printCost(res CostResult) {
+func printCost(res Result) {
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "operation\tmix weight\tRCU\tWCU\t$ per million (DynamoDB)")
 	for _, o := range res.Operations {

@@ -1,8 +1,7 @@
-package main
+package coldstart
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -18,37 +17,35 @@ import (
 
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/testenv"
+	"github.com/bizplatform/api/tools/bench/kit"
 	"github.com/bizplatform/api/tools/perf"
 )
 
-// runColdTrace shows where a cold start's time goes, for the two
+// Trace shows where a cold start's time goes, for the two
 // yardsticks and each function's first authenticated answer, started in
-// turn as in runColdStart: package initialisation (GODEBUG=inittrace=1, in
+// turn as in Run: package initialisation (GODEBUG=inittrace=1, in
 // runs of their own, which also count garbage collections), the end of initialisation (the first poll of the
 // Runtime API), the DynamoDB calls as a proxy in front of the engine sees
 // them (no delay added) with the TCP connections opened to it, and the
 // answer. Each phase is a median of each round's own figure. The proxy adds
 // a hop to every call, so these runs are a little slower than
-// runColdStart's, which stay the reference figures.
-func runColdTrace(args []string) error {
-	var c common
-	fs := flag.NewFlagSet("coldtrace", flag.ExitOnError)
-	c.register(fs)
-	rounds := fs.Int("rounds", 9, "starts of each binary per function (and as many with inittrace)")
-	only := fs.String("area", "", "trace this function only (an area, or portal)")
-	arch := fs.String("arch", "native", "native or arm64, as for coldstart")
-	useTLS := fs.Bool("tls", false, "reach the engine over HTTPS, as for coldstart")
-	_ = fs.Parse(args)
-	if err := c.init(); err != nil {
+// Run's, which stay the reference figures.
+func Trace(args []string) error {
+	c := kit.NewCommand("coldtrace")
+	rounds := c.Int("rounds", 9, "starts of each binary per function (and as many with inittrace)")
+	only := c.String("area", "", "trace this function only (an area, or portal)")
+	arch := c.String("arch", "native", "native or arm64, as for coldstart")
+	useTLS := c.Bool("tls", false, "reach the engine over HTTPS, as for coldstart")
+	if err := c.Parse(args); err != nil {
 		return err
 	}
 	ctx := context.Background()
-	lab, err := newColdLab(ctx, c.root, c.out, *arch)
+	lab, err := newColdLab(ctx, c.Root, c.Dir, *arch)
 	if err != nil {
 		return err
 	}
 	defer lab.close()
-	wire, err := startWireTrace(lab.eng.srv.Endpoint)
+	wire, err := startWireTrace(lab.eng.Srv.Endpoint)
 	if err != nil {
 		return err
 	}
@@ -133,7 +130,7 @@ func printTrace(out io.Writer, labels []string, runs [][]tracedRun, inits [][]in
 				cells = append(cells, "-")
 				continue
 			}
-			cells = append(cells, fmt.Sprintf("%.1f", median(xs)))
+			cells = append(cells, fmt.Sprintf("%.1f", kit.Median(xs)))
 		}
 		fmt.Fprintf(w, "%s\t\n", strings.Join(cells, "\t"))
 	}
@@ -143,7 +140,7 @@ func printTrace(out io.Writer, labels []string, runs [][]tracedRun, inits [][]in
 		for _, it := range its {
 			xs = append(xs, it.total)
 		}
-		cells = append(cells, fmt.Sprintf("%.1f", median(xs)))
+		cells = append(cells, fmt.Sprintf("%.1f", kit.Median(xs)))
 	}
 	fmt.Fprintf(w, "%s\t\n", strings.Join(cells, "\t"))
 	cells = []string{"garbage collections (gctrace, same runs)"}
@@ -152,7 +149,7 @@ func printTrace(out io.Writer, labels []string, runs [][]tracedRun, inits [][]in
 		for _, it := range its {
 			xs = append(xs, float64(it.gcs))
 		}
-		cells = append(cells, fmt.Sprintf("%.0f", median(xs)))
+		cells = append(cells, fmt.Sprintf("%.0f", kit.Median(xs)))
 	}
 	fmt.Fprintf(w, "%s\t\n", strings.Join(cells, "\t"))
 	row("start to end of init (first poll)", func(r tracedRun) (float64, bool) { return initMs(r.coldRun), true })
@@ -250,7 +247,7 @@ func medianRuns(runs []tracedRun, f func(tracedRun) float64) float64 {
 	for i, r := range runs {
 		xs[i] = f(r)
 	}
-	return median(xs)
+	return kit.Median(xs)
 }
 
 // initTrace is a process's package initialisation as GODEBUG=inittrace=1
@@ -304,7 +301,7 @@ func topInits(inits []initTrace, n int) string {
 		for len(ds) < len(inits) {
 			ds = append(ds, 0)
 		}
-		all = append(all, pkg{name, median(ds)})
+		all = append(all, pkg{name, kit.Median(ds)})
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].ms > all[j].ms })
 	var out []string

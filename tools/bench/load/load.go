@@ -1,16 +1,17 @@
-package main
+// Package load is `bench load`: the mixed load of Mix driven against the
+// local server on DynamoDB Local, beside the engine's own ceiling (one
+// GetItem at a time, as many at once).
+package load
 
 import (
 	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"math"
 	"math/rand"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -27,20 +28,23 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/bizplatform/api/internal/demo"
+	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/scopes"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/tools/bench/calls"
+	"github.com/bizplatform/api/tools/bench/kit"
 	"github.com/bizplatform/api/tools/perf"
 )
 
-// mix is the load's operations and their weights (per 100 requests): reads
+// Mix is the load's operations and their weights (per 100 requests): reads
 // dominate (69), as they do for a CRM's API clients; every write is one
 // that succeeds again and again (updates to the same values, creations under
 // fresh names, deletions of records made for the run).
-var mix = map[string]int{
+var Mix = map[string]int{
 	"GET /contacts/":                              20,
 	"GET /conversations/messages/{id}":            15,
 	"GET /medias/files":                           8,
@@ -64,8 +68,8 @@ var mix = map[string]int{
 	"DELETE /ad-publishing/socialads/integration":     1,
 }
 
-// LoadResult is what `bench load` saves.
-type LoadResult struct {
+// Result is what `bench load` saves.
+type Result struct {
 	Requests    int       `json:"requests"`
 	Concurrency int       `json:"concurrency"`
 	RPS         float64   `json:"rps"`
@@ -92,43 +96,40 @@ type LoadResult struct {
 	Weights               map[string]int `json:"weights"`
 }
 
-// runLoad starts DynamoDB Local and the devserver on it (limits raised), makes
+// Run starts DynamoDB Local and the devserver on it (limits raised), makes
 // the records the mix's deletions and creations need, and drives the mix
 // with its own driver; DynamoDB Local's own ceiling (single-item GetItem, same
 // concurrency) is measured before and after.
-func runLoad(args []string) error {
-	var c common
-	fs := flag.NewFlagSet("load", flag.ExitOnError)
-	c.register(fs)
-	n := fs.Int("n", 4000, "requests of the mixed load")
-	conc := fs.Int("c", 16, "concurrent clients")
-	_ = fs.Parse(args)
-	if err := c.init(); err != nil {
+func Run(args []string) error {
+	c := kit.NewCommand("load")
+	n := c.Int("n", 4000, "requests of the mixed load")
+	conc := c.Int("c", 16, "concurrent clients")
+	if err := c.Parse(args); err != nil {
 		return err
 	}
 	ctx := context.Background()
-	var calls CallsResult
-	if err := c.load("calls.json", &calls); err != nil {
+	var perOp calls.Result
+	if err := c.Load("calls.json", &perOp); err != nil {
 		return fmt.Errorf("run `bench calls` first (calls per request): %w", err)
 	}
-	eng, err := startEngine(ctx, c.root)
+	eng, err := kit.StartEngine(ctx, c.Root)
 	if err != nil {
 		return err
 	}
-	defer eng.stop()
+	defer eng.Stop()
 
-	bin := filepath.Join(c.out, "devserver")
+	bin := filepath.Join(c.Dir, "devserver")
 	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/devserver").CombinedOutput(); err != nil {
 		return fmt.Errorf("build devserver: %v: %s", err, out)
 	}
-	port, err := freePort()
+	port, err := dynamodblocal.FreePort()
 	if err != nil {
 		return err
 	}
-	tableName := "load-" + randomHex(4)
+	tableName := "load-" + kit.RandomHex(4)
 	srv := exec.Command(bin)
-	srv.Dir = c.root
-	srv.Env = append(os.Environ(), "PORT="+strconv.Itoa(port), "DYNAMODB_ENDPOINT="+eng.srv.Endpoint, "TABLE_NAME="+tableName,
+	srv.Dir = c.Root
+	srv.Env = append(os.Environ(), "PORT="+strconv.Itoa(port), "DYNAMODB_ENDPOINT="+eng.Srv.Endpoint, "TABLE_NAME="+tableName,
 		"RATE_LIMIT_BURST=100000000", "RATE_LIMIT_DAILY=1000000000", "AWS_REGION=us-east-1")
 	stdout, err := srv.StdoutPipe()
 	if err != nil {
@@ -144,8 +145,8 @@ func runLoad(args []string) error {
 	}
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
 
-	table := &storage.Table{DB: eng.direct, Name: tableName}
-	ops, err := loadOps(ctx, c.root, table, eng.srv.Endpoint, *n, base)
+	table := &storage.Table{DB: eng.Direct, Name: tableName}
+	ops, err := loadOps(ctx, c.Root, table, eng.Srv.Endpoint, *n, base)
 	if err != nil {
 		return err
 	}
@@ -153,11 +154,11 @@ func runLoad(args []string) error {
 	if err := ops.preflight(); err != nil {
 		return err
 	}
-	res := LoadResult{Requests: *n, Concurrency: *conc, Weights: mix, Statuses: map[string]int{}}
+	res := Result{Requests: *n, Concurrency: *conc, Weights: Mix, Statuses: map[string]int{}}
 	// Warm up both (connections, caches). Then alternate rounds of the
 	// ceiling and of the load, so that both see the same machine: this one
 	// is shared, and its speed changes by the minute.
-	if _, err := drive(func() *http.Request { return getItem(eng.srv.Endpoint, tableName) }, 500, *conc, eng.srv.Endpoint); err != nil {
+	if _, err := drive(func() *http.Request { return getItem(eng.Srv.Endpoint, tableName) }, 500, *conc, eng.Srv.Endpoint); err != nil {
 		return err
 	}
 	if _, err := drive(ops.warmUp(), 300, *conc, base); err != nil {
@@ -170,27 +171,27 @@ func runLoad(args []string) error {
 	var engineCeilingCPU, engineLoadCPU float64
 	var ceilingCalls int
 	for r := 0; r < rounds; r++ {
-		before := cpuSeconds(eng.srv.Pid())
-		recs, err := drive(func() *http.Request { return getItem(eng.srv.Endpoint, tableName) }, *n/rounds, *conc, eng.srv.Endpoint)
+		before := cpuSeconds(eng.Srv.Pid())
+		recs, err := drive(func() *http.Request { return getItem(eng.Srv.Endpoint, tableName) }, *n/rounds, *conc, eng.Srv.Endpoint)
 		if err != nil {
 			return err
 		}
-		engineCeilingCPU += cpuSeconds(eng.srv.Pid()) - before
+		engineCeilingCPU += cpuSeconds(eng.Srv.Pid()) - before
 		ceilingCalls += len(recs)
-		var cr LoadResult
+		var cr Result
 		cr.Statuses = map[string]int{}
 		summarise(&cr, recs)
 		if cr.Errors > 0 {
 			return fmt.Errorf("DynamoDB Local answered %v", cr.Statuses)
 		}
 		res.CeilingRPS = append(res.CeilingRPS, cr.RPS)
-		before = cpuSeconds(eng.srv.Pid())
+		before = cpuSeconds(eng.Srv.Pid())
 		recs, err = drive(ops.next, *n/rounds, *conc, base)
 		if err != nil {
 			return err
 		}
-		engineLoadCPU += cpuSeconds(eng.srv.Pid()) - before
-		var lr LoadResult
+		engineLoadCPU += cpuSeconds(eng.Srv.Pid()) - before
+		var lr Result
 		lr.Statuses = map[string]int{}
 		summarise(&lr, recs)
 		loadRates = append(loadRates, lr.RPS)
@@ -203,13 +204,13 @@ func runLoad(args []string) error {
 	// the shared machine is busier.
 	summarise(&res, all)
 	res.LoadRPS = loadRates
-	res.RPS = median(loadRates)
-	ceilingRPS := median(res.CeilingRPS)
+	res.RPS = kit.Median(loadRates)
+	ceilingRPS := kit.Median(res.CeilingRPS)
 
 	weighted, total := 0.0, 0
-	for _, o := range calls.Operations {
-		weighted += float64(mix[o.Route] * o.Warm.Calls)
-		total += mix[o.Route]
+	for _, o := range perOp.Operations {
+		weighted += float64(Mix[o.Route] * o.Warm.Calls)
+		total += Mix[o.Route]
 	}
 	res.CallsPerReq = weighted / float64(total)
 	res.Ceiling = ceilingRPS
@@ -224,7 +225,7 @@ func runLoad(args []string) error {
 		ceilingRPS, res.CeilingRPS, loadRates, res.CallsPerReq, ceilingRPS/res.CallsPerReq, res.RatioToLimit)
 	fmt.Printf("DynamoDB Local CPU: %.0f µs per GetItem, %.0f µs per request of the mix (%.1f GetItems); cost-weighted ceiling %.0f req/s; ratio %.2f\n",
 		res.EngineCPUPerGetItemUs, res.EngineCPUPerRequestUs, res.EngineCPUPerRequestUs/res.EngineCPUPerGetItemUs, res.CostCeiling, res.RatioToCostCeiling)
-	return c.save("load.json", res)
+	return c.Save("load.json", res)
 }
 
 type record struct {
@@ -274,7 +275,7 @@ func drive(next func() *http.Request, n, conc int, _ string) ([]record, error) {
 	return recs, nil
 }
 
-func summarise(res *LoadResult, recs []record) {
+func summarise(res *Result, recs []record) {
 	lat := make([]float64, 0, len(recs))
 	start, end := math.Inf(1), 0.0
 	for _, r := range recs {
@@ -364,14 +365,14 @@ func loadOps(ctx context.Context, root string, table *storage.Table, endpoint st
 		byRoute[ev.RouteKey] = ev
 	}
 	// How many of each write the run makes at most (with the warm-up).
-	most := func(route string) int { return (n+300)*mix[route]/100 + 50 }
+	most := func(route string) int { return (n+300)*Mix[route]/100 + 50 }
 
 	makers := map[string]func(i int) *http.Request{}
 	static := func(ev perf.Event) func(int) *http.Request {
 		body, _ := ev.BodyBytes()
 		return func(int) *http.Request { return withBody(ev, base, ev.RawPath, body) }
 	}
-	for route := range mix {
+	for route := range Mix {
 		ev, ok := byRoute[route]
 		if !ok {
 			return nil, fmt.Errorf("no sample event for %s", route)
@@ -434,7 +435,7 @@ func loadOps(ctx context.Context, root string, table *storage.Table, endpoint st
 	// gets its own running number.
 	set := &opSet{}
 	var slots []string
-	for route, w := range mix {
+	for route, w := range Mix {
 		for j := 0; j < w; j++ {
 			slots = append(slots, route)
 		}
@@ -442,11 +443,11 @@ func loadOps(ctx context.Context, root string, table *storage.Table, endpoint st
 	sort.Strings(slots)
 	rand.New(rand.NewSource(7)).Shuffle(len(slots), func(a, b int) { slots[a], slots[b] = slots[b], slots[a] })
 	counters := map[string]*atomic.Int64{}
-	for route := range mix {
+	for route := range Mix {
 		counters[route] = &atomic.Int64{}
 	}
 	set.byRoute = map[string]func() *http.Request{}
-	for route := range mix {
+	for route := range Mix {
 		mk, ctr := makers[route], counters[route]
 		set.byRoute[route] = func() *http.Request { return mk(int(ctr.Add(1) - 1)) }
 	}
@@ -528,7 +529,7 @@ func integrationAccounts(ctx context.Context, table *storage.Table, endpoint str
 	if err != nil || src.Item == nil {
 		return nil, nil, fmt.Errorf("read Alpha's social-ads integration: %v", err)
 	}
-	srv, err := app.NewServer(benchConfig(table.Name), app.Deps{Table: table, Clock: clock.System{}})
+	srv, err := app.NewServer(kit.Config(table.Name), app.Deps{Table: table, Clock: clock.System{}})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -564,15 +565,6 @@ func cpuSeconds(pid int) float64 {
 	utime, _ := strconv.ParseFloat(fields[11], 64)
 	stime, _ := strconv.ParseFloat(fields[12], 64)
 	return (utime + stime) / 100 // clock ticks (USER_HZ = 100 on Linux)
-}
-
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 // waitFor reads r until a line starts with prefix, then drains it.
