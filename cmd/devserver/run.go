@@ -24,6 +24,7 @@ import (
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 // defaultEnginePort is where the local engine listens, so that platformctl
@@ -70,7 +71,7 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 	}
 
 	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel}))
-	db, err := storage.NewClient(ctx, endpoint, cfg.Region, logger, app.ClientOptions(cfg)...)
+	db, err := dynamo.NewClient(ctx, endpoint, cfg.Region, logger, app.ClientOptions(cfg)...)
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/ratelimit"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 // demoEnv is every area served on one table holding the demo dataset (three
@@ -104,7 +105,7 @@ func takeSnapshot(t testing.TB, table *storage.Table) snapshot {
 // tables' own clients may offer only the calls the product makes).
 func rawClient(t testing.TB) *dynamodb.Client {
 	t.Helper()
-	db, err := storage.NewClient(context.Background(), testenv.Endpoint(t), "us-east-1", nil)
+	db, err := dynamo.NewClient(context.Background(), testenv.Endpoint(t), "us-east-1", nil)
 	require.NoError(t, err)
 	return db
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/bizplatform/api/shared/route"
 	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 // Deps are what an area's handlers need, built once per process.
@@ -109,9 +110,9 @@ func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
 		deps.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
 	}
 	// Storage errors are classified once, at the client (see
-	// storage.Classified): the authenticator, the limiter and the handlers
+	// dynamo.Classified): the authenticator, the limiter and the handlers
 	// return them as they are.
-	deps.Table = &storage.Table{DB: storage.Classified(deps.Table.DB), Name: deps.Table.Name}
+	deps.Table = &storage.Table{DB: dynamo.Classified(deps.Table.DB), Name: deps.Table.Name}
 	limiter := ratelimit.New(deps.Table, deps.Clock, ratelimit.Limits{Burst: cfg.Burst, Window: cfg.Window, Daily: cfg.Daily})
 	tokens := auth.NewTokens(deps.Table, deps.Clock, limiter)
 	// Handlers read while the pipeline admits the request; their writes
@@ -144,15 +145,15 @@ func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
 	return &Server{Handler: handler, Tokens: tokens, Limiter: limiter, Router: router}, nil
 }
 
-// NewClientFunc builds the DynamoDB client: storage.NewClient (credentials
+// NewClientFunc builds the DynamoDB client: dynamo.NewClient (credentials
 // from the environment, as in Lambda) or awschain.NewClient (the SDK's
 // whole default chain, for the admin CLI).
-type NewClientFunc func(ctx context.Context, endpoint, region string, logger *slog.Logger, opts ...storage.ClientOption) (*dynamodb.Client, error)
+type NewClientFunc func(ctx context.Context, endpoint, region string, logger *slog.Logger, opts ...dynamo.ClientOption) (*dynamodb.Client, error)
 
 // Connect reads the configuration from getenv and builds the logger and the
 // DynamoDB client from the environment: the start of every function.
 func Connect(ctx context.Context, getenv func(string) string, logOut io.Writer) (config.Config, Deps, error) {
-	return ConnectWith(ctx, getenv, logOut, storage.NewClient)
+	return ConnectWith(ctx, getenv, logOut, dynamo.NewClient)
 }
 
 // ConnectWith is Connect with another way to build the client.
@@ -170,14 +171,14 @@ func ConnectWith(ctx context.Context, getenv func(string) string, logOut io.Writ
 }
 
 // AWSConfigFunc loads the AWS configuration (region, credentials) of a
-// service other than the table: storage.EnvConfig in the functions,
+// service other than the table: dynamo.EnvConfig in the functions,
 // awschain.Config in the admin CLI.
 type AWSConfigFunc func(ctx context.Context, region string) (aws.Config, error)
 
 // EnvAWSConfig is the functions' AWSConfigFunc: the Lambda environment
-// alone (see storage.EnvConfig).
+// alone (see dynamo.EnvConfig).
 func EnvAWSConfig(_ context.Context, region string) (aws.Config, error) {
-	return storage.EnvConfig(region, false)
+	return dynamo.EnvConfig(region, false)
 }
 
 // OpenSecrets builds the keeper that seals the secrets the areas keep:
@@ -219,8 +220,8 @@ func OpenSecrets(ctx context.Context, cfg config.Config, loadAWS AWSConfigFunc, 
 }
 
 // ClientOptions are the DynamoDB client's bounds from the configuration.
-func ClientOptions(cfg config.Config) []storage.ClientOption {
-	return []storage.ClientOption{storage.WithCallTimeout(cfg.DynamoCallTimeout), storage.WithMaxAttempts(cfg.DynamoMaxAttempts)}
+func ClientOptions(cfg config.Config) []dynamo.ClientOption {
+	return []dynamo.ClientOption{dynamo.WithCallTimeout(cfg.DynamoCallTimeout), dynamo.WithMaxAttempts(cfg.DynamoMaxAttempts)}
 }
 
 // withDeadline bounds each request's storage work (REQUEST_TIMEOUT_MS): a

@@ -22,6 +22,7 @@ import (
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 	"github.com/bizplatform/api/tools/perf"
 )
 
@@ -53,11 +54,11 @@ func startEngine(ctx context.Context, root string) (*engine, error) {
 	e.httpSrv = &http.Server{Handler: e.proxy, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = e.httpSrv.Serve(ln) }()
 	quiet := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	if e.direct, err = storage.NewClient(ctx, srv.Endpoint, "us-east-1", quiet); err != nil {
+	if e.direct, err = dynamo.NewClient(ctx, srv.Endpoint, "us-east-1", quiet); err != nil {
 		e.stop()
 		return nil, err
 	}
-	if e.proxied, err = storage.NewClient(ctx, "http://"+ln.Addr().String(), "us-east-1", quiet); err != nil {
+	if e.proxied, err = dynamo.NewClient(ctx, "http://"+ln.Addr().String(), "us-east-1", quiet); err != nil {
 		e.stop()
 		return nil, err
 	}
