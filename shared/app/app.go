@@ -12,7 +12,6 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -20,6 +19,7 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/httpserve"
 	"github.com/bizplatform/api/shared/pipeline"
 	"github.com/bizplatform/api/shared/ratelimit"
 	"github.com/bizplatform/api/shared/route"
@@ -89,32 +89,48 @@ func Seeder[D any](area string, load func(ctx context.Context, deps Deps, data D
 	}
 }
 
-// Server is an assembled API.
-type Server struct {
-	// Handler serves requests through the whole pipeline.
-	Handler http.Handler
-	// Tokens issues and revokes tokens on the same table.
-	Tokens *auth.Tokens
+// Core is what the API and the portal are both built on, once per process:
+// the deps (defaults filled in, the table's errors classified), the
+// admission limiter and the token store on that table.
+type Core struct {
+	// Deps hold the table as every server's storage calls see it: each
+	// error its client returns is classified (dynamo.Classified), so the
+	// authenticator, the limiter, the handlers and the portal return
+	// storage errors as they are.
+	Deps Deps
 	// Limiter is the admission control the pipeline uses.
 	Limiter *ratelimit.Limiter
-	// Router lists the routes served.
-	Router *route.Router
+	// Tokens issues and revokes tokens; it tells the limiter's admission
+	// state of every revocation.
+	Tokens *auth.Tokens
 }
 
-// NewServer assembles the pipeline in front of the areas' routes.
-func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
+// NewCore builds the core on deps' table, with cfg's rate limits.
+func NewCore(cfg config.Config, deps Deps) Core {
 	if deps.Clock == nil {
 		deps.Clock = clock.System{}
 	}
 	if deps.Logger == nil {
 		deps.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
 	}
-	// Storage errors are classified once, at the client (see
-	// dynamo.Classified): the authenticator, the limiter and the handlers
-	// return them as they are.
 	deps.Table = &storage.Table{DB: dynamo.Classified(deps.Table.DB), Name: deps.Table.Name}
 	limiter := ratelimit.New(deps.Table, deps.Clock, ratelimit.Limits{Burst: cfg.Burst, Window: cfg.Window, Daily: cfg.Daily})
-	tokens := auth.NewTokens(deps.Table, deps.Clock, limiter)
+	return Core{Deps: deps, Limiter: limiter, Tokens: auth.NewTokens(deps.Table, deps.Clock, limiter)}
+}
+
+// Server is an assembled API.
+type Server struct {
+	Core
+	// Handler serves requests through the whole pipeline.
+	Handler http.Handler
+	// Router lists the routes served.
+	Router *route.Router
+}
+
+// NewServer assembles the pipeline in front of the areas' routes.
+func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
+	core := NewCore(cfg, deps)
+	deps = core.Deps
 	// Handlers read while the pipeline admits the request; their writes
 	// wait for admission (see storage.Admission).
 	areaDeps := deps
@@ -136,13 +152,12 @@ func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
 	}
 	handler := pipeline.New(pipeline.Options{
 		Logger:  deps.Logger,
-		Auth:    auth.NewAuthenticator(tokens, deps.Clock),
-		Limiter: limiter,
+		Auth:    auth.NewAuthenticator(core.Tokens, deps.Clock),
+		Limiter: core.Limiter,
 		Clock:   deps.Clock,
 		Routes:  router,
 	}, router.Checked())
-	handler = withDeadline(handler, cfg.RequestTimeout)
-	return &Server{Handler: handler, Tokens: tokens, Limiter: limiter, Router: router}, nil
+	return &Server{Core: core, Handler: httpserve.WithDeadline(handler, cfg.RequestTimeout), Router: router}, nil
 }
 
 // NewClientFunc builds the DynamoDB client: dynamo.NewClient (credentials
@@ -222,18 +237,4 @@ func OpenSecrets(ctx context.Context, cfg config.Config, loadAWS AWSConfigFunc, 
 // ClientOptions are the DynamoDB client's bounds from the configuration.
 func ClientOptions(cfg config.Config) []dynamo.ClientOption {
 	return []dynamo.ClientOption{dynamo.WithCallTimeout(cfg.DynamoCallTimeout), dynamo.WithMaxAttempts(cfg.DynamoMaxAttempts)}
-}
-
-// withDeadline bounds each request's storage work (REQUEST_TIMEOUT_MS): a
-// storage call still running at the deadline fails, and the client gets 503
-// with Retry-After well before the function's own timeout. d <= 0: none.
-func withDeadline(next http.Handler, d time.Duration) http.Handler {
-	if d <= 0 {
-		return next
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ctx, cancel := context.WithTimeout(r.Context(), d)
-		defer cancel()
-		next.ServeHTTP(w, r.WithContext(ctx))
-	})
 }
