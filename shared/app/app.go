@@ -177,12 +177,23 @@ func ConnectWith(ctx context.Context, getenv func(string) string, logOut io.Writ
 	if err != nil {
 		return config.Config{}, Deps{}, err
 	}
-	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel}))
-	db, err := newClient(ctx, cfg.Endpoint, cfg.Region, logger, ClientOptions(cfg)...)
+	deps, err := NewDeps(ctx, cfg, logOut, newClient)
 	if err != nil {
 		return config.Config{}, Deps{}, err
 	}
-	return cfg, Deps{Table: &storage.Table{DB: db, Name: cfg.TableName}, Clock: clock.System{}, Logger: logger}, nil
+	return cfg, deps, nil
+}
+
+// NewDeps builds the deps of a loaded configuration: the logger (JSON lines
+// to logOut, at cfg's level) and, with newClient, the client of cfg's table
+// at cfg's endpoint.
+func NewDeps(ctx context.Context, cfg config.Config, logOut io.Writer, newClient NewClientFunc) (Deps, error) {
+	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	db, err := newClient(ctx, cfg.Endpoint, cfg.Region, logger, ClientOptions(cfg)...)
+	if err != nil {
+		return Deps{}, err
+	}
+	return Deps{Table: &storage.Table{DB: db, Name: cfg.TableName}, Clock: clock.System{}, Logger: logger}, nil
 }
 
 // AWSConfigFunc loads the AWS configuration (region, credentials) of a
