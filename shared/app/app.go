@@ -1,6 +1,7 @@
 // Package app assembles a servable API from areas: the same assembly runs in
 // each Lambda function (one area), in the local server (every area) and in
-// tests.
+// tests. Its Core (the classified table, the limiter, the token store) is
+// what the portal is built on too.
 package app
 
 import (
