@@ -17,9 +17,10 @@ import (
 )
 
 // Storage failures are turned into API errors once, at the client: the
-// server's table (app.NewServer) wraps its client in Classified, so every
-// error a DynamoDB call returns to a handler, the authenticator or the
-// limiter is already an *apierror.Error, and they return it as it is. The
+// table the API and the portal are built on (app.NewCore) wraps its client
+// in Classified, so every error a DynamoDB call returns to a handler, the
+// authenticator, the limiter or a portal page is already an
+// *apierror.Error, and they return it as it is. The
 // SDK's error stays its Cause: storage.IsConditionFailed, errors.Is and
 // errors.As see through it.
 
