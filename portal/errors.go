@@ -5,7 +5,6 @@ import (
 	"net/http"
 
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/storage"
 )
 
 // pageError is an answer that is a page saying what went wrong and, for a
@@ -63,7 +62,7 @@ func (p *Portal) serveError(w http.ResponseWriter, r *http.Request, err error) {
 		switch {
 		case errors.As(err, &mbe):
 			pe = &pageError{Status: http.StatusRequestEntityTooLarge, Title: "Form too large", Message: "The form sent is larger than any form of the portal, so nothing was changed."}
-		case apierror.Status(storage.Classify(err), 0) == http.StatusServiceUnavailable:
+		case apierror.Status(err, 0) == http.StatusServiceUnavailable: // the table's client classifies (app.NewCore)
 			w.Header().Set("Retry-After", "1")
 			pe = &pageError{Status: http.StatusServiceUnavailable, Title: "Try again in a moment", Message: "The portal's storage is busy. Nothing you did caused this; try again in a moment."}
 		default:

@@ -2,9 +2,11 @@
 // the account's API tokens: sign in, list the tokens, generate one (its
 // value shown once), rotate and revoke them, read the audit list. It serves
 // server-rendered HTML under /portal, works without JavaScript, and has its
-// own request handling (sessions, CSRF checks, throttling, security headers):
-// the API's pipeline (Version header, bearer tokens, rate limit) does not
-// apply to it. Identities and sessions are in package identity.
+// own request handling (sessions, CSRF checks, throttling, security headers,
+// error pages): the API's pipeline (Version header, bearer tokens, rate
+// limit) does not apply to it. What every server does with a request (the
+// status writer, panic recovery, log line, deadline) is package httpserve's,
+// as in the pipeline. Identities and sessions are in package identity.
 package portal
 
 import (
@@ -12,22 +14,20 @@ import (
 	"crypto/rand"
 	"embed"
 	"encoding/hex"
-	"errors"
-	"fmt"
 	"html/template"
 	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
-	"runtime/debug"
 	"time"
 
+	"github.com/bizplatform/api/areas/users"
 	"github.com/bizplatform/api/portal/identity"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
-	"github.com/bizplatform/api/shared/ratelimit"
+	"github.com/bizplatform/api/shared/httpserve"
 )
 
 // Base is the path every page lives under.
@@ -61,15 +61,10 @@ type Portal struct {
 	handler http.Handler
 }
 
-// New returns the portal on deps' table. tokens is the token store the
-// API's admission state is told about revocations through (app.Server's).
-func New(deps app.Deps, tokens *auth.Tokens, opts Options) (*Portal, error) {
-	if deps.Clock == nil {
-		deps.Clock = clock.System{}
-	}
-	if deps.Logger == nil {
-		deps.Logger = slog.Default()
-	}
+// New returns the portal on core's table. core.Tokens is the token store
+// the API's admission state is told about revocations through (the API
+// server's, where the two share a process).
+func New(core app.Core, opts Options) (*Portal, error) {
 	pages, err := parsePages()
 	if err != nil {
 		return nil, err
@@ -78,23 +73,20 @@ func New(deps app.Deps, tokens *auth.Tokens, opts Options) (*Portal, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Portal{ids: identity.New(deps.Table, deps.Clock), tokens: tokens, clock: deps.Clock, logger: deps.Logger,
-		opts: opts, pages: pages, assets: assets}
-	p.handler = p.routes()
+	deps := core.Deps
+	p := &Portal{ids: identity.New(deps.Table, deps.Clock, users.NewDirectory(deps.Table)), tokens: core.Tokens,
+		clock: deps.Clock, logger: deps.Logger, opts: opts, pages: pages, assets: assets}
+	p.handler = httpserve.WithDeadline(p.routes(), opts.RequestTimeout)
 	return p, nil
 }
 
-// NewFromConfig builds the portal with its own token store, as its Lambda
+// NewFromConfig builds the portal on a core of its own, as its Lambda
 // function does.
 func NewFromConfig(cfg config.Config, deps app.Deps, opts Options) (*Portal, error) {
-	if deps.Clock == nil {
-		deps.Clock = clock.System{}
-	}
-	limiter := ratelimit.New(deps.Table, deps.Clock, ratelimit.Limits{Burst: cfg.Burst, Window: cfg.Window, Daily: cfg.Daily})
 	if opts.RequestTimeout == 0 {
 		opts.RequestTimeout = cfg.RequestTimeout
 	}
-	return New(deps, auth.NewTokens(deps.Table, deps.Clock, limiter), opts)
+	return New(app.NewCore(cfg, deps), opts)
 }
 
 // Identities is the portal's identity service (for the admin CLI's
@@ -138,52 +130,36 @@ func (p *Portal) routes() http.Handler {
 const maxFormBytes = 64 << 10
 
 // serve runs a handler with what every page gets: security headers, a
-// bounded body, a same-origin check of every POST, a storage deadline,
-// panic recovery, an error page for a returned error, and one log line
-// (the route pattern, never the path: an invite link's code stays out).
+// bounded body, a same-origin check of every POST, panic recovery, an error
+// page for a returned error, and one log line (the route pattern, never the
+// path: an invite link's code stays out).
 func (p *Portal) serve(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w}
+		sw := &httpserve.Writer{ResponseWriter: w}
 		setSecurityHeaders(sw.Header())
 		r = r.WithContext(context.WithValue(r.Context(), visitKey{}, &visitSlot{}))
-		if p.opts.RequestTimeout > 0 {
-			ctx, cancel := context.WithTimeout(r.Context(), p.opts.RequestTimeout)
-			defer cancel()
-			r = r.WithContext(ctx)
+		var err error
+		if panicked := httpserve.Recover(r.Context(), p.logger, func() { err = p.check(sw, r, h) }); panicked != nil {
+			err = panicked
 		}
-		err := func() (err error) {
-			defer func() {
-				if v := recover(); v != nil {
-					if v == http.ErrAbortHandler {
-						panic(v)
-					}
-					err = fmt.Errorf("panic: %v\n%s", v, debug.Stack())
-				}
-			}()
-			if r.Method == http.MethodPost {
-				r.Body = http.MaxBytesReader(sw, r.Body, maxFormBytes)
-				if err := p.checkOrigin(r); err != nil {
-					return err
-				}
-			}
-			return h(sw, r)
-		}()
 		if err != nil {
 			p.serveError(sw, r, err)
 		}
-		attrs := []slog.Attr{
-			slog.String("method", r.Method), slog.String("route", r.Pattern),
-			slog.Int("status", sw.status), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
-		}
-		level := slog.LevelInfo
-		var pe *pageError
-		if err != nil && !errors.As(err, &pe) {
-			level = slog.LevelError
-			attrs = append(attrs, slog.String("error", err.Error()))
-		}
-		p.logger.LogAttrs(r.Context(), level, "portal request", attrs...)
+		httpserve.Line{Method: r.Method, Route: r.Pattern, Status: sw.Status(), Duration: time.Since(start), Cause: err}.
+			Log(r.Context(), p.logger, "portal request")
 	})
+}
+
+// check runs h once a POST's body is bounded and its origin checked.
+func (p *Portal) check(w http.ResponseWriter, r *http.Request, h handlerFunc) error {
+	if r.Method == http.MethodPost {
+		r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
+		if err := p.checkOrigin(r); err != nil {
+			return err
+		}
+	}
+	return h(w, r)
 }
 
 // setSecurityHeaders sets what every answer carries: a policy that allows
@@ -197,25 +173,6 @@ func setSecurityHeaders(h http.Header) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-store")
 	h.Set("Cross-Origin-Opener-Policy", "same-origin")
-}
-
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
-	}
-	w.ResponseWriter.WriteHeader(status)
-}
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(b)
 }
 
 // secure tells whether the site is served over HTTPS.

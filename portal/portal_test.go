@@ -2,7 +2,10 @@ package portal_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -21,6 +24,9 @@ import (
 	"github.com/bizplatform/api/portal"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 const password = "a long enough password"
@@ -52,7 +58,7 @@ func newSite(t *testing.T, opts ...func(*portal.Options)) *site {
 	for _, f := range opts {
 		f(&o)
 	}
-	p, err := portal.New(env.Deps, env.Server.Tokens, o)
+	p, err := portal.New(env.Server.Core, o)
 	require.NoError(t, err)
 	for _, u := range [][2]string{{"co1", "usrAdmin1"}, {"co1", "usrAgency"}, {"co1", "usrPlain1"}, {"co2", "usrAdmin3"}} {
 		_, err := p.Identities().SetPasswordDirectly(context.Background(), u[0], u[1], password)
@@ -570,4 +576,61 @@ func TestSignOutEndsTheSession(t *testing.T) {
 	require.Equal(t, http.StatusSeeOther, resp.status)
 	assert.Equal(t, "/portal/sign-in?signedout=1", resp.header.Get("Location"))
 	assert.Equal(t, http.StatusSeeOther, b.get("/portal/accounts/acct1").status)
+}
+
+func TestEachRequestLogsOneLineNamingTheRouteNeverThePath(t *testing.T) {
+	// A table whose engine is gone: nothing listens where it was.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	stopped := "http://" + ln.Addr().String()
+	require.NoError(t, ln.Close())
+	db, err := dynamo.NewClient(context.Background(), stopped, "us-east-1", nil, dynamo.WithMaxAttempts(1))
+	require.NoError(t, err)
+	logs := &testenv.LogBuffer{}
+	deps := app.Deps{Table: &storage.Table{DB: db, Name: "t"}, Logger: slog.New(slog.NewJSONHandler(logs, nil))}
+	p, err := portal.New(app.NewCore(config.Config{}, deps), portal.Options{})
+	require.NoError(t, err)
+	srv := httptest.NewServer(p)
+	defer srv.Close()
+	noRedirects := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	code := strings.Repeat("c", 43) // an invite code's length: its page reads the invite
+
+	for _, tc := range []struct {
+		name, path, route string
+		status            int
+		level             string
+		cause             string // "" when the line has none
+	}{
+		{"a redirect is an answer like any other", "/portal", "GET /portal", http.StatusSeeOther, "INFO", ""},
+		{"a storage outage is the try-again page, its cause logged", "/portal/invite/" + code, "GET /portal/invite/{code}", http.StatusServiceUnavailable, "ERROR", "connection refused"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := len(logs.String())
+			resp, err := noRedirects.Get(srv.URL + tc.path)
+			require.NoError(t, err)
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			assert.Equal(t, tc.status, resp.StatusCode, "%s", body)
+			if tc.status == http.StatusServiceUnavailable {
+				assert.Equal(t, "1", resp.Header.Get("Retry-After"))
+				assert.Contains(t, string(body), "Try again in a moment")
+			}
+
+			lines := strings.Split(strings.TrimSpace(logs.String()[before:]), "\n")
+			require.Len(t, lines, 1)
+			var line map[string]any
+			require.NoError(t, json.Unmarshal([]byte(lines[0]), &line))
+			assert.Equal(t, "portal request", line["msg"])
+			assert.Equal(t, tc.level, line["level"])
+			assert.Equal(t, tc.route, line["route"])
+			assert.EqualValues(t, tc.status, line["status"])
+			assert.NotContains(t, line, "path")
+			assert.NotContains(t, lines[0], code, "an invite's code is never logged")
+			if tc.cause == "" {
+				assert.NotContains(t, line, "error")
+			} else {
+				assert.Contains(t, line["error"], tc.cause)
+			}
+		})
+	}
 }

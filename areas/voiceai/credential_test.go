@@ -18,13 +18,14 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 // rawItem reads the stored item of Alpha's custom action with the SDK,
 // around the API, as JSON text.
 func rawItem(t *testing.T, env *testenv.Env, id string) string {
 	t.Helper()
-	db, err := storage.NewClient(context.Background(), testenv.Endpoint(t), "us-east-1", nil)
+	db, err := dynamo.NewClient(context.Background(), testenv.Endpoint(t), "us-east-1", nil)
 	require.NoError(t, err)
 	key := storage.Key{PK: storage.AccountPK(acctA), SK: "VOICEACTION#" + agentA + "#" + id}
 	out, err := db.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: &env.Table.Name, Key: key.AV(), ConsistentRead: new(true)})

@@ -15,8 +15,8 @@ import (
 
 // mountPortal serves the portal on mux beside the API, outside the API's
 // pipeline (no Version header, no bearer token).
-func mountPortal(mux *http.ServeMux, cfg config.Config, deps app.Deps, srv *app.Server) (*portal.Portal, error) {
-	p, err := portal.New(deps, srv.Tokens, portal.Options{RequestTimeout: cfg.RequestTimeout})
+func mountPortal(mux *http.ServeMux, cfg config.Config, srv *app.Server) (*portal.Portal, error) {
+	p, err := portal.New(srv.Core, portal.Options{RequestTimeout: cfg.RequestTimeout})
 	if err != nil {
 		return nil, fmt.Errorf("build the portal: %w", err)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -20,10 +19,10 @@ import (
 	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/portal"
 	"github.com/bizplatform/api/shared/app"
-	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 // defaultEnginePort is where the local engine listens, so that platformctl
@@ -32,50 +31,22 @@ const defaultEnginePort = 4567
 
 // run serves until ctx is done. Progress goes to out, request logs to logOut.
 func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer) error {
-	cfg, err := config.Load(getenv)
+	cfg, eng, err := loadSettings(getenv)
 	if err != nil {
 		return err
 	}
-	endpoint := cfg.Endpoint
-	var eng engineSettings // the local engine's, when there is one
-	if endpoint == "" {
-		if eng, err = loadEngineSettings(getenv); err != nil {
-			return err
-		}
-	}
-	// The API's port first: when another make run holds it, it holds the
-	// engine too, and the message says so before anything starts.
-	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(cfg.Port)))
-	if errors.Is(err, syscall.EADDRINUSE) {
-		return apiPortInUse(cfg.Port, eng, endpoint, launch{getenv})
-	}
+	ln, err := listen(cfg, eng, launch{getenv})
 	if err != nil {
-		return fmt.Errorf("listen on port %d (set PORT to use another): %w", cfg.Port, err)
+		return err
 	}
 	defer ln.Close() // when returning before serving
-	if endpoint == "" {
-		engine, err := dynamodblocal.Start(ctx, dynamodblocal.Options{Root: eng.root, DataDir: eng.dataDir, Port: eng.port, Log: os.Stderr})
-		if err != nil {
-			return engineNotStarted(err, eng, launch{getenv})
-		}
-		fmt.Fprintf(out, "Local engine: DynamoDB Local %s at %s, data kept in %s\n", dynamodblocal.EngineVersion, engine.Endpoint, eng.dataDir)
-		fmt.Fprintf(out, "  (for the CLI: export DYNAMODB_ENDPOINT=%s)\n", engine.Endpoint)
-		defer func() {
-			if err := engine.Stop(); err != nil {
-				fmt.Fprintln(out, "engine:", err)
-			}
-			fmt.Fprintln(out, "Stopped the local engine.")
-		}()
-		endpoint = engine.Endpoint
-	}
-
-	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel}))
-	db, err := storage.NewClient(ctx, endpoint, cfg.Region, logger, app.ClientOptions(cfg)...)
+	stopEngine, err := startEngine(ctx, &cfg, eng, launch{getenv}, out)
 	if err != nil {
 		return err
 	}
-	deps := app.Deps{Table: &storage.Table{DB: db, Name: cfg.TableName}, Clock: clock.System{}, Logger: logger}
-	if deps.Secrets, err = openSecrets(ctx, cfg, out); err != nil {
+	defer stopEngine()
+	deps, err := connect(ctx, cfg, out, logOut)
+	if err != nil {
 		return err
 	}
 	srv, err := app.NewServer(cfg, deps, catalog.Areas...)
@@ -84,19 +55,84 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 	}
 	// The API reference and the portal beside the API, without a token.
 	pages := newPages(api.FindBundle("."))
-	portalSite, err := mountPortal(pages, cfg, deps, srv)
+	portalSite, err := mountPortal(pages, cfg, srv)
 	if err != nil {
 		return err
 	}
-	if err := prepareTable(ctx, db, deps, srv, portalSite, endpoint, out); err != nil {
+	if err := prepareTable(ctx, deps, srv, portalSite, cfg.Endpoint, out); err != nil {
 		return err
 	}
+	return serve(ctx, ln, newSite(pages, srv.Handler), cfg, len(srv.Router.Routes()), out)
+}
 
-	httpSrv := newHTTPServer(newSite(pages, srv.Handler), defaultTimeouts(cfg.RequestTimeout))
+// loadSettings reads the configuration and, unless DYNAMODB_ENDPOINT names
+// an engine, where the local engine listens and keeps its data.
+func loadSettings(getenv func(string) string) (config.Config, engineSettings, error) {
+	cfg, err := config.Load(getenv)
+	if err != nil {
+		return config.Config{}, engineSettings{}, err
+	}
+	if cfg.Endpoint != "" {
+		return cfg, engineSettings{}, nil
+	}
+	eng, err := loadEngineSettings(getenv)
+	return cfg, eng, err
+}
+
+// listen takes the API's port first: when another make run holds it, it
+// holds the engine too, and the message says so before anything starts.
+func listen(cfg config.Config, eng engineSettings, l launch) (net.Listener, error) {
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(cfg.Port)))
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, apiPortInUse(cfg.Port, eng, cfg.Endpoint, l)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listen on port %d (set PORT to use another): %w", cfg.Port, err)
+	}
+	return ln, nil
+}
+
+// startEngine starts DynamoDB Local unless cfg names an engine, and points
+// cfg.Endpoint at it. The returned function stops what was started.
+func startEngine(ctx context.Context, cfg *config.Config, eng engineSettings, l launch, out io.Writer) (stop func(), err error) {
+	if cfg.Endpoint != "" {
+		return func() {}, nil
+	}
+	engine, err := dynamodblocal.Start(ctx, dynamodblocal.Options{Root: eng.root, DataDir: eng.dataDir, Port: eng.port, Log: os.Stderr})
+	if err != nil {
+		return nil, engineNotStarted(err, eng, l)
+	}
+	fmt.Fprintf(out, "Local engine: DynamoDB Local %s at %s, data kept in %s\n", dynamodblocal.EngineVersion, engine.Endpoint, eng.dataDir)
+	fmt.Fprintf(out, "  (for the CLI: export DYNAMODB_ENDPOINT=%s)\n", engine.Endpoint)
+	cfg.Endpoint = engine.Endpoint
+	return func() {
+		if err := engine.Stop(); err != nil {
+			fmt.Fprintln(out, "engine:", err)
+		}
+		fmt.Fprintln(out, "Stopped the local engine.")
+	}, nil
+}
+
+// connect builds what every area gets: the logger, the table's client on
+// cfg's engine, and the keeper of the secrets users hand the API.
+func connect(ctx context.Context, cfg config.Config, out, logOut io.Writer) (app.Deps, error) {
+	deps, err := app.NewDeps(ctx, cfg, logOut, dynamo.NewClient)
+	if err != nil {
+		return app.Deps{}, err
+	}
+	if deps.Secrets, err = openSecrets(ctx, cfg, out); err != nil {
+		return app.Deps{}, err
+	}
+	return deps, nil
+}
+
+// serve answers on ln until ctx is done (or the server fails), then shuts
+// down.
+func serve(ctx context.Context, ln net.Listener, h http.Handler, cfg config.Config, operations int, out io.Writer) error {
+	httpSrv := newHTTPServer(h, defaultTimeouts(cfg.RequestTimeout))
 	served := make(chan error, 1)
 	go func() { served <- httpSrv.Serve(ln) }()
-	fmt.Fprintf(out, "Serving %d operations of %d areas on http://%s (Ctrl-C to stop)\n",
-		len(srv.Router.Routes()), len(catalog.Areas), ln.Addr())
+	fmt.Fprintf(out, "Serving %d operations of %d areas on http://%s (Ctrl-C to stop)\n", operations, len(catalog.Areas), ln.Addr())
 	fmt.Fprintf(out, "API reference: http://%s/docs (the document: /openapi.yaml, /openapi.json)\n", ln.Addr())
 	fmt.Fprintf(out, "Portal: http://%s/portal\n", ln.Addr())
 
@@ -105,20 +141,25 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 		return err
 	case <-ctx.Done():
 	}
-	// Stop accepting, let in-flight requests finish (their storage work is
-	// bounded by the request deadline), then the deferred engine stop runs:
-	// no request ever sees the engine go away under it.
-	grace := cfg.RequestTimeout + 5*time.Second
+	shutdown(httpSrv, cfg.RequestTimeout, out)
+	return nil
+}
+
+// shutdown stops accepting, lets in-flight requests finish (their storage
+// work is bounded by the request deadline), and cuts off what still runs
+// after that grace. The engine stops after it: no request ever sees the
+// engine go away under it.
+func shutdown(httpSrv *http.Server, requestTimeout time.Duration, out io.Writer) {
+	grace := requestTimeout + 5*time.Second
 	fmt.Fprintf(out, "Shutting down: finishing in-flight requests (up to %s)...\n", grace)
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), grace)
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
-	if err := httpSrv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err := httpSrv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		_ = httpSrv.Close()
 		fmt.Fprintf(out, "Requests still running after %s were cut off: %v\n", grace, err)
-		return nil
+		return
 	}
 	fmt.Fprintln(out, "Every in-flight request finished.")
-	return nil
 }
 
 // openSecrets builds the keeper of the secrets users hand the API: with the
@@ -138,7 +179,11 @@ func openSecrets(ctx context.Context, cfg config.Config, out io.Writer) (*secret
 
 // prepareTable creates the table on first start and loads the demo dataset
 // and tokens into it; later starts find the table and keep its data.
-func prepareTable(ctx context.Context, admin storage.TableAdmin, deps app.Deps, srv *app.Server, site *portal.Portal, endpoint string, out io.Writer) error {
+func prepareTable(ctx context.Context, deps app.Deps, srv *app.Server, site *portal.Portal, endpoint string, out io.Writer) error {
+	admin, ok := deps.Table.DB.(storage.TableAdmin)
+	if !ok {
+		return fmt.Errorf("the client of table %q cannot create tables", deps.Table.Name)
+	}
 	created, err := storage.CreateTable(ctx, admin, deps.Table.Name)
 	if err != nil {
 		return err

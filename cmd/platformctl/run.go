@@ -23,6 +23,7 @@ import (
 	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/storage/awschain"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 const usage = `usage: platformctl <command>
@@ -343,7 +344,7 @@ func (c *cli) openSecrets(ctx context.Context, ds demo.Dataset) (*secrets.Keeper
 		}
 	}
 	cfg := c.cfg
-	if cfg.SecretsKeyID == "" && cfg.SecretsLocalKeyFile == "" && storage.IsLocalEndpoint(cfg.Endpoint) {
+	if cfg.SecretsKeyID == "" && cfg.SecretsLocalKeyFile == "" && dynamo.IsLocalEndpoint(cfg.Endpoint) {
 		if root, err := dynamodblocal.FindRoot("."); err == nil {
 			cfg.SecretsLocalKeyFile = filepath.Join(root, filepath.FromSlash(secrets.LocalKeyFile))
 		}

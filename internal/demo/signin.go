@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/bizplatform/api/portal/identity"
-	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 // The demo sign-in: an admin of the Alpha account (an account admin, not an
@@ -18,7 +18,7 @@ const (
 // CreateSignIn sets the demo sign-in's password on a local engine and
 // returns its e-mail address.
 func CreateSignIn(ctx context.Context, ids *identity.Service, endpoint string) (string, error) {
-	if !storage.IsLocalEndpoint(endpoint) {
+	if !dynamo.IsLocalEndpoint(endpoint) {
 		return "", ErrNotLocal
 	}
 	return ids.SetPasswordDirectly(ctx, CompanyNorth, SignInUserID, SignInPassword)

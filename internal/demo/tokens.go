@@ -7,7 +7,7 @@ import (
 
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/scopes"
-	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 // Demo account and company ids, documented in docs/api.md.
@@ -55,7 +55,7 @@ var ErrNotLocal = errors.New("demo tokens have published values and are created 
 // CreateTokens creates the demo tokens on a local engine. A token that
 // exists already is left as it is.
 func CreateTokens(ctx context.Context, tokens *auth.Tokens, endpoint string) ([]Token, error) {
-	if !storage.IsLocalEndpoint(endpoint) {
+	if !dynamo.IsLocalEndpoint(endpoint) {
 		return nil, ErrNotLocal
 	}
 	var created []Token

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/bizplatform/api/areas/users"
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/internal/testenv"
@@ -55,7 +56,7 @@ func TestThePortalFunctionServesItsPagesUnderTheLambdaRuntimeAPI(t *testing.T) {
 	buildFunctions(t, root, binDir, catalog.Portal)
 	tableName := loadDemo(t, filepath.Join(t.TempDir(), "secrets.key"))
 	table := &storage.Table{DB: testenv.NewTable(t).DB, Name: tableName}
-	email, err := demo.CreateSignIn(context.Background(), identity.New(table, clock.System{}), testenv.Endpoint(t))
+	email, err := demo.CreateSignIn(context.Background(), identity.New(table, clock.System{}, users.NewDirectory(table)), testenv.Endpoint(t))
 	require.NoError(t, err)
 
 	rt, err := lambdart.Start()

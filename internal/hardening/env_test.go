@@ -18,6 +18,7 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/ratelimit"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 // demoEnv is every area served on one table holding the demo dataset (three
@@ -107,7 +108,7 @@ func rawClient(t testing.TB) *dynamodb.Client {
 	t.Helper()
 	// A page of the whole-table scan takes more than a request's 3 s on a
 	// busy machine; the snapshot is the test's, not a request's.
-	db, err := storage.NewClient(context.Background(), testenv.Endpoint(t), "us-east-1", nil, storage.WithCallTimeout(time.Minute))
+	db, err := dynamo.NewClient(context.Background(), testenv.Endpoint(t), "us-east-1", nil, dynamo.WithCallTimeout(time.Minute))
 	require.NoError(t, err)
 	return db
 }

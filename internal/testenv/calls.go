@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 // CallCounter counts the DynamoDB API calls made through a table, and
@@ -52,7 +53,7 @@ func CountingTable(t testing.TB, table *storage.Table) (*storage.Table, *CallCou
 		c.mu.Unlock()
 		return out, md, err
 	})
-	db, err := storage.NewClient(context.Background(), Endpoint(t), "us-east-1", nil)
+	db, err := dynamo.NewClient(context.Background(), Endpoint(t), "us-east-1", nil)
 	require.NoError(t, err)
 	counted := dynamodb.New(db.Options(), func(o *dynamodb.Options) {
 		o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 // Items returns every item of the table decoded into Ts, by a strongly
@@ -18,7 +19,7 @@ import (
 // change drew). The product never scans the table.
 func Items[T any](t testing.TB, table *storage.Table) []T {
 	t.Helper()
-	db, err := storage.NewClient(context.Background(), Endpoint(t), "us-east-1", nil)
+	db, err := dynamo.NewClient(context.Background(), Endpoint(t), "us-east-1", nil)
 	require.NoError(t, err)
 	var out []T
 	pages := dynamodb.NewScanPaginator(db, &dynamodb.ScanInput{TableName: aws.String(table.Name), ConsistentRead: aws.Bool(true)})

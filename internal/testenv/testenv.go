@@ -33,6 +33,7 @@ import (
 	"github.com/bizplatform/api/shared/scopes"
 	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 var engine struct {
@@ -73,7 +74,7 @@ func Endpoint(t testing.TB) string {
 }
 
 // testCallTimeout bounds each DynamoDB call of a test table (the product's
-// default is storage.DefaultCallTimeout; tools/faults tests the bounds).
+// default is dynamo.DefaultCallTimeout; tools/faults tests the bounds).
 const testCallTimeout = 15 * time.Second
 
 // NewTable creates an empty table of its own on the test engine, as
@@ -84,7 +85,7 @@ func NewTable(t testing.TB) *storage.Table {
 	// Tests fire hundreds of concurrent writes at one item (under -race, on
 	// a shared machine): a call may queue for seconds there, which is not
 	// the failure these tests look for.
-	db, err := storage.NewClient(ctx, Endpoint(t), "us-east-1", nil, storage.WithCallTimeout(testCallTimeout))
+	db, err := dynamo.NewClient(ctx, Endpoint(t), "us-east-1", nil, dynamo.WithCallTimeout(testCallTimeout))
 	require.NoError(t, err)
 	table := &storage.Table{DB: db, Name: "test-" + randomHex(8)}
 	_, err = storage.CreateTable(ctx, db, table.Name)

@@ -1,7 +1,8 @@
 // Package identity is who may use the portal: the users of the users area
 // who set a password through an invite link, their sign-ins (argon2id
 // passwords, lockout, throttling), their sessions, and which accounts each
-// one administers.
+// one administers. It reads the users through Directory, which the users
+// area implements.
 package identity
 
 import (
@@ -11,26 +12,48 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/bizplatform/api/areas/users"
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
 )
 
+// Directory is what identity reads of the users area: a company's users,
+// by id and by e-mail address. *users.Directory implements it.
+type Directory interface {
+	// PortalUser returns the company's user with that id (deleted or
+	// not), nil when the company has none.
+	PortalUser(ctx context.Context, companyID, userID string) (*User, error)
+	// PortalUsersByEmail returns the company's users that are not deleted
+	// and have the lower-cased address lowerEmail.
+	PortalUsersByEmail(ctx context.Context, companyID, lowerEmail string) ([]User, error)
+}
+
+// User is what identity needs of a user of the users area.
+type User struct {
+	ID      string
+	Name    string
+	Email   string
+	Deleted bool
+	// Role is admin or user; Type is agency (the whole company) or
+	// account (the accounts AccountIDs lists, the API's locationIds).
+	Role, Type string
+	AccountIDs []string
+}
+
 // Service holds the portal's identities on the table.
 type Service struct {
 	table    *storage.Table
 	clock    clock.Clock
-	users    *users.Directory
+	users    Directory
 	accounts *accounts.Registry
 	// verify checks a password against a hash (VerifyPassword; a test
 	// counts its calls).
 	verify func(encoded, password string) (bool, error)
 }
 
-// New returns the service on table.
-func New(table *storage.Table, c clock.Clock) *Service {
-	return &Service{table: table, clock: c, users: users.NewDirectory(table), accounts: accounts.NewRegistry(table, c), verify: VerifyPassword}
+// New returns the service on table, reading users from users.
+func New(table *storage.Table, c clock.Clock, users Directory) *Service {
+	return &Service{table: table, clock: c, users: users, accounts: accounts.NewRegistry(table, c), verify: VerifyPassword}
 }
 
 // Errors of the service, each with a message fit for the page.
@@ -67,7 +90,7 @@ type Person struct {
 // UserOf is a user and its company.
 type UserOf struct {
 	CompanyID string
-	users.User
+	User
 }
 
 // Name is how pages and the audit list name the person.
@@ -98,7 +121,7 @@ func (s *Service) person(ctx context.Context, l *login) (*Person, error) {
 		if !ok {
 			continue
 		}
-		u, err := s.users.Get(ctx, m.CompanyID, m.UserID)
+		u, err := s.users.PortalUser(ctx, m.CompanyID, m.UserID)
 		if err != nil {
 			return nil, fmt.Errorf("read user %s: %w", m, err)
 		}
@@ -113,10 +136,10 @@ func (s *Service) person(ctx context.Context, l *login) (*Person, error) {
 // administers reports whether u administers acct: an agency admin of its
 // company, or an admin whose accounts (locationIds) include it.
 func administers(u UserOf, acct *accounts.Account) bool {
-	if acct == nil || u.CompanyID != acct.CompanyID || u.Roles.Role != "admin" {
+	if acct == nil || u.CompanyID != acct.CompanyID || u.Role != "admin" {
 		return false
 	}
-	return u.Roles.Type == "agency" || slices.Contains(u.Roles.LocationIDs, acct.ID)
+	return u.Type == "agency" || slices.Contains(u.AccountIDs, acct.ID)
 }
 
 // Administers returns the account when the person administers it, and nil
@@ -148,10 +171,10 @@ func (s *Service) Administered(ctx context.Context, p *Person) ([]accounts.Accou
 		}
 	}
 	for _, u := range p.Users {
-		if u.Roles.Role != "admin" {
+		if u.Role != "admin" {
 			continue
 		}
-		if u.Roles.Type == "agency" {
+		if u.Type == "agency" {
 			all, err := s.accounts.OfCompany(ctx, u.CompanyID)
 			if err != nil {
 				return nil, fmt.Errorf("list the company's accounts: %w", err)
@@ -160,7 +183,7 @@ func (s *Service) Administered(ctx context.Context, p *Person) ([]accounts.Accou
 				add(u, &all[i])
 			}
 		}
-		for _, id := range u.Roles.LocationIDs {
+		for _, id := range u.AccountIDs {
 			if seen[id] {
 				continue
 			}

@@ -59,7 +59,7 @@ func (s *Service) CreateInvite(ctx context.Context, companyID, email string) (st
 	if !validate.IsEmail(lower) {
 		return "", fmt.Errorf("%q is not an e-mail address", email)
 	}
-	found, err := s.users.FindByEmails(ctx, companyID, []string{lower}, false)
+	found, err := s.users.PortalUsersByEmail(ctx, companyID, lower)
 	if err != nil {
 		return "", fmt.Errorf("look the user up: %w", err)
 	}
@@ -127,7 +127,7 @@ func (s *Service) RedeemInvite(ctx context.Context, code, password, confirm, cli
 	if msg := passwordProblem(password, confirm, inv.Email); msg != "" {
 		return nil, &PasswordError{Message: msg}
 	}
-	u, err := s.users.Get(ctx, inv.CompanyID, inv.UserID)
+	u, err := s.users.PortalUser(ctx, inv.CompanyID, inv.UserID)
 	if err != nil {
 		return nil, fmt.Errorf("read user: %w", err)
 	}
@@ -154,7 +154,7 @@ func (s *Service) RedeemInvite(ctx context.Context, code, password, confirm, cli
 // SetPasswordDirectly sets the password of a company user's address
 // without an invite: for the local demo sign-in only (see cmd/devserver).
 func (s *Service) SetPasswordDirectly(ctx context.Context, companyID, userID, password string) (string, error) {
-	u, err := s.users.Get(ctx, companyID, userID)
+	u, err := s.users.PortalUser(ctx, companyID, userID)
 	if err != nil {
 		return "", fmt.Errorf("read user: %w", err)
 	}

@@ -9,9 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/bizplatform/api/areas/users"
 	"github.com/bizplatform/api/internal/testenv"
-	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 )
 
@@ -36,9 +34,7 @@ func TestAnUnknownAddressCostsWhatAWrongPasswordCosts(t *testing.T) {
 	table := testenv.NewTable(t)
 	counted, calls := testenv.CountingTable(t, table)
 	clk := clock.NewManual(testenv.Start)
-	require.NoError(t, users.Area.Seed(context.Background(), app.Deps{Table: table, Clock: clk}, []byte(`{"users":[
-		{"id":"usrA","companyId":"co1","name":"A","email":"a@co1.example","roles":{"type":"account","role":"admin","locationIds":[]}}]}`)))
-	s := New(counted, clk)
+	s := New(counted, clk, oneUser{companyID: "co1", user: User{ID: "usrA", Name: "A", Email: "a@co1.example", Role: "admin", Type: "account"}})
 	_, err := s.SetPasswordDirectly(context.Background(), "co1", "usrA", "the right password")
 	require.NoError(t, err)
 	verified := 0
@@ -60,4 +56,25 @@ func TestAnUnknownAddressCostsWhatAWrongPasswordCosts(t *testing.T) {
 	assert.Equal(t, unknownCalls, wrongCalls)
 	assert.Equal(t, 1, unknownHashes)
 	assert.Equal(t, 1, wrongHashes)
+}
+
+// oneUser is a directory holding one user of one company.
+type oneUser struct {
+	companyID string
+	user      User
+}
+
+func (d oneUser) PortalUser(_ context.Context, companyID, userID string) (*User, error) {
+	if companyID != d.companyID || userID != d.user.ID {
+		return nil, nil
+	}
+	u := d.user
+	return &u, nil
+}
+
+func (d oneUser) PortalUsersByEmail(_ context.Context, companyID, lowerEmail string) ([]User, error) {
+	if companyID != d.companyID || lowerEmail != strings.ToLower(d.user.Email) || d.user.Deleted {
+		return nil, nil
+	}
+	return []User{d.user}, nil
 }

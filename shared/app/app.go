@@ -1,6 +1,7 @@
 // Package app assembles a servable API from areas: the same assembly runs in
 // each Lambda function (one area), in the local server (every area) and in
-// tests.
+// tests. Its Core (the classified table, the limiter, the token store) is
+// what the portal is built on too.
 package app
 
 import (
@@ -12,7 +13,6 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -20,11 +20,13 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/httpserve"
 	"github.com/bizplatform/api/shared/pipeline"
 	"github.com/bizplatform/api/shared/ratelimit"
 	"github.com/bizplatform/api/shared/route"
 	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 // Deps are what an area's handlers need, built once per process.
@@ -88,32 +90,48 @@ func Seeder[D any](area string, load func(ctx context.Context, deps Deps, data D
 	}
 }
 
-// Server is an assembled API.
-type Server struct {
-	// Handler serves requests through the whole pipeline.
-	Handler http.Handler
-	// Tokens issues and revokes tokens on the same table.
-	Tokens *auth.Tokens
+// Core is what the API and the portal are both built on, once per process:
+// the deps (defaults filled in, the table's errors classified), the
+// admission limiter and the token store on that table.
+type Core struct {
+	// Deps hold the table as every server's storage calls see it: each
+	// error its client returns is classified (dynamo.Classified), so the
+	// authenticator, the limiter, the handlers and the portal return
+	// storage errors as they are.
+	Deps Deps
 	// Limiter is the admission control the pipeline uses.
 	Limiter *ratelimit.Limiter
-	// Router lists the routes served.
-	Router *route.Router
+	// Tokens issues and revokes tokens; it tells the limiter's admission
+	// state of every revocation.
+	Tokens *auth.Tokens
 }
 
-// NewServer assembles the pipeline in front of the areas' routes.
-func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
+// NewCore builds the core on deps' table, with cfg's rate limits.
+func NewCore(cfg config.Config, deps Deps) Core {
 	if deps.Clock == nil {
 		deps.Clock = clock.System{}
 	}
 	if deps.Logger == nil {
 		deps.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
 	}
-	// Storage errors are classified once, at the client (see
-	// storage.Classified): the authenticator, the limiter and the handlers
-	// return them as they are.
-	deps.Table = &storage.Table{DB: storage.Classified(deps.Table.DB), Name: deps.Table.Name}
+	deps.Table = &storage.Table{DB: dynamo.Classified(deps.Table.DB), Name: deps.Table.Name}
 	limiter := ratelimit.New(deps.Table, deps.Clock, ratelimit.Limits{Burst: cfg.Burst, Window: cfg.Window, Daily: cfg.Daily})
-	tokens := auth.NewTokens(deps.Table, deps.Clock, limiter)
+	return Core{Deps: deps, Limiter: limiter, Tokens: auth.NewTokens(deps.Table, deps.Clock, limiter)}
+}
+
+// Server is an assembled API.
+type Server struct {
+	Core
+	// Handler serves requests through the whole pipeline.
+	Handler http.Handler
+	// Router lists the routes served.
+	Router *route.Router
+}
+
+// NewServer assembles the pipeline in front of the areas' routes.
+func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
+	core := NewCore(cfg, deps)
+	deps = core.Deps
 	// Handlers read while the pipeline admits the request; their writes
 	// wait for admission (see storage.Admission).
 	areaDeps := deps
@@ -135,24 +153,23 @@ func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
 	}
 	handler := pipeline.New(pipeline.Options{
 		Logger:  deps.Logger,
-		Auth:    auth.NewAuthenticator(tokens, deps.Clock),
-		Limiter: limiter,
+		Auth:    auth.NewAuthenticator(core.Tokens, deps.Clock),
+		Limiter: core.Limiter,
 		Clock:   deps.Clock,
 		Routes:  router,
 	}, router.Checked())
-	handler = withDeadline(handler, cfg.RequestTimeout)
-	return &Server{Handler: handler, Tokens: tokens, Limiter: limiter, Router: router}, nil
+	return &Server{Core: core, Handler: httpserve.WithDeadline(handler, cfg.RequestTimeout), Router: router}, nil
 }
 
-// NewClientFunc builds the DynamoDB client: storage.NewClient (credentials
+// NewClientFunc builds the DynamoDB client: dynamo.NewClient (credentials
 // from the environment, as in Lambda) or awschain.NewClient (the SDK's
 // whole default chain, for the admin CLI).
-type NewClientFunc func(ctx context.Context, endpoint, region string, logger *slog.Logger, opts ...storage.ClientOption) (*dynamodb.Client, error)
+type NewClientFunc func(ctx context.Context, endpoint, region string, logger *slog.Logger, opts ...dynamo.ClientOption) (*dynamodb.Client, error)
 
 // Connect reads the configuration from getenv and builds the logger and the
 // DynamoDB client from the environment: the start of every function.
 func Connect(ctx context.Context, getenv func(string) string, logOut io.Writer) (config.Config, Deps, error) {
-	return ConnectWith(ctx, getenv, logOut, storage.NewClient)
+	return ConnectWith(ctx, getenv, logOut, dynamo.NewClient)
 }
 
 // ConnectWith is Connect with another way to build the client.
@@ -161,23 +178,34 @@ func ConnectWith(ctx context.Context, getenv func(string) string, logOut io.Writ
 	if err != nil {
 		return config.Config{}, Deps{}, err
 	}
-	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel}))
-	db, err := newClient(ctx, cfg.Endpoint, cfg.Region, logger, ClientOptions(cfg)...)
+	deps, err := NewDeps(ctx, cfg, logOut, newClient)
 	if err != nil {
 		return config.Config{}, Deps{}, err
 	}
-	return cfg, Deps{Table: &storage.Table{DB: db, Name: cfg.TableName}, Clock: clock.System{}, Logger: logger}, nil
+	return cfg, deps, nil
+}
+
+// NewDeps builds the deps of a loaded configuration: the logger (JSON lines
+// to logOut, at cfg's level) and, with newClient, the client of cfg's table
+// at cfg's endpoint.
+func NewDeps(ctx context.Context, cfg config.Config, logOut io.Writer, newClient NewClientFunc) (Deps, error) {
+	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	db, err := newClient(ctx, cfg.Endpoint, cfg.Region, logger, ClientOptions(cfg)...)
+	if err != nil {
+		return Deps{}, err
+	}
+	return Deps{Table: &storage.Table{DB: db, Name: cfg.TableName}, Clock: clock.System{}, Logger: logger}, nil
 }
 
 // AWSConfigFunc loads the AWS configuration (region, credentials) of a
-// service other than the table: storage.EnvConfig in the functions,
+// service other than the table: dynamo.EnvConfig in the functions,
 // awschain.Config in the admin CLI.
 type AWSConfigFunc func(ctx context.Context, region string) (aws.Config, error)
 
 // EnvAWSConfig is the functions' AWSConfigFunc: the Lambda environment
-// alone (see storage.EnvConfig).
+// alone (see dynamo.EnvConfig).
 func EnvAWSConfig(_ context.Context, region string) (aws.Config, error) {
-	return storage.EnvConfig(region, false)
+	return dynamo.EnvConfig(region, false)
 }
 
 // OpenSecrets builds the keeper that seals the secrets the areas keep:
@@ -219,20 +247,6 @@ func OpenSecrets(ctx context.Context, cfg config.Config, loadAWS AWSConfigFunc, 
 }
 
 // ClientOptions are the DynamoDB client's bounds from the configuration.
-func ClientOptions(cfg config.Config) []storage.ClientOption {
-	return []storage.ClientOption{storage.WithCallTimeout(cfg.DynamoCallTimeout), storage.WithMaxAttempts(cfg.DynamoMaxAttempts)}
-}
-
-// withDeadline bounds each request's storage work (REQUEST_TIMEOUT_MS): a
-// storage call still running at the deadline fails, and the client gets 503
-// with Retry-After well before the function's own timeout. d <= 0: none.
-func withDeadline(next http.Handler, d time.Duration) http.Handler {
-	if d <= 0 {
-		return next
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ctx, cancel := context.WithTimeout(r.Context(), d)
-		defer cancel()
-		next.ServeHTTP(w, r.WithContext(ctx))
-	})
+func ClientOptions(cfg config.Config) []dynamo.ClientOption {
+	return []dynamo.ClientOption{dynamo.WithCallTimeout(cfg.DynamoCallTimeout), dynamo.WithMaxAttempts(cfg.DynamoMaxAttempts)}
 }

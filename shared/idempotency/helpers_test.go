@@ -24,6 +24,7 @@ import (
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 const (
@@ -90,11 +91,11 @@ func tallyArea(g *gate) app.Area {
 			}
 			key := tallyKey(p.AccountID, r.PathValue("name"))
 			if err := d.Table.Update(r.Context(), key, expression.Add(expression.Name("count"), expression.Value(1)), nil); err != nil {
-				return storage.Classify(err)
+				return dynamo.Classify(err)
 			}
 			item, err := storage.Get[tallyItem](r.Context(), d.Table, key)
 			if err != nil {
-				return storage.Classify(err)
+				return dynamo.Classify(err)
 			}
 			switch r.URL.Query().Get("then") {
 			case "unavailable":

@@ -16,6 +16,7 @@ import (
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 // An area that reads and writes marker items, to see what a request did
@@ -37,14 +38,14 @@ var markArea = app.Area{Name: "mark", Routes: func(d app.Deps) []route.Route {
 		{Op: markOp, Handle: func(w http.ResponseWriter, r *http.Request) error {
 			id := r.PathValue("id")
 			if err := d.Table.Put(r.Context(), marker{Key: markerKey(id), ID: id}, nil); err != nil {
-				return storage.Classify(err)
+				return dynamo.Classify(err)
 			}
 			return httpio.WriteJSON(w, http.StatusOK, map[string]string{"marked": id})
 		}},
 		{Op: readOp, Handle: func(w http.ResponseWriter, r *http.Request) error {
 			m, err := storage.Get[marker](r.Context(), d.Table, markerKey(r.PathValue("id")))
 			if err != nil {
-				return storage.Classify(err)
+				return dynamo.Classify(err)
 			}
 			return httpio.WriteJSON(w, http.StatusOK, map[string]bool{"found": m != nil})
 		}},

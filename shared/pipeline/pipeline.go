@@ -17,7 +17,6 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,6 +25,7 @@ import (
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/httpserve"
 	"github.com/bizplatform/api/shared/ratelimit"
 	"github.com/bizplatform/api/shared/route"
 	"github.com/bizplatform/api/shared/storage"
@@ -107,19 +107,22 @@ func (p *pipeline) serve(w http.ResponseWriter, r *http.Request) {
 		id = newRequestID()
 		r = r.WithContext(WithRequestID(r.Context(), id))
 	}
-	rw := &responseWriter{ResponseWriter: w, requestID: id}
+	rw := &responseWriter{Writer: httpserve.Writer{ResponseWriter: w}, requestID: id}
 	rw.Header()["X-Request-Id"] = []string{id} // canonical already
 
-	func() {
-		defer p.recoverPanic(rw)
-		p.handle(rw, r)
-	}()
-	if !rw.wrote {
+	panicked := httpserve.Recover(r.Context(), p.opts.Logger, func() { p.handle(rw, r) }, slog.String("request_id", id))
+	if !rw.wrote() {
 		// Every request gets an answer; API Gateway would otherwise turn
 		// an empty one into a 502.
-		rw.RecordCause(apierror.Write(rw, apierror.Internal(errors.New("handler wrote no response"))))
+		if panicked == nil {
+			panicked = errors.New("handler wrote no response")
+		}
+		rw.RecordCause(apierror.Write(rw, apierror.Internal(panicked)))
 	}
-	p.log(r, rw, time.Since(start))
+	httpserve.Line{
+		RequestID: id, Method: r.Method, Route: rw.operation, Path: r.URL.Path,
+		Status: rw.Status(), Duration: time.Since(start), Account: rw.account, Cause: rw.cause,
+	}.Log(r.Context(), p.opts.Logger, "request")
 }
 
 func (p *pipeline) handle(w *responseWriter, r *http.Request) {
@@ -356,41 +359,6 @@ func clip(v string) string {
 	return v[:max] + "..."
 }
 
-func (p *pipeline) recoverPanic(w *responseWriter) {
-	v := recover()
-	if v == nil {
-		return
-	}
-	if v == http.ErrAbortHandler {
-		panic(v)
-	}
-	p.opts.Logger.Error("panic", "request_id", w.requestID, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-	if !w.wrote {
-		w.RecordCause(apierror.Write(w, apierror.Internal(fmt.Errorf("panic: %v", v))))
-	}
-}
-
-// log writes the request's one log line from what its writer recorded.
-func (p *pipeline) log(r *http.Request, w *responseWriter, d time.Duration) {
-	attrs := []slog.Attr{
-		slog.String("request_id", w.requestID),
-		slog.String("method", r.Method),
-		slog.String("route", w.operation),
-		slog.String("path", r.URL.Path),
-		slog.Int("status", w.status),
-		slog.Float64("duration_ms", float64(d.Microseconds())/1000),
-		slog.String("account", w.account),
-	}
-	level := slog.LevelInfo
-	if w.status >= 500 {
-		level = slog.LevelError
-		if w.cause != nil {
-			attrs = append(attrs, slog.String("error", w.cause.Error()))
-		}
-	}
-	p.opts.Logger.LogAttrs(r.Context(), level, "request", attrs...)
-}
-
 type requestIDKey struct{}
 
 // WithRequestID makes the pipeline use id (API Gateway's request id) instead
@@ -425,9 +393,7 @@ func newRequestID() string {
 // pending, the first write waits for it and answers admission's error
 // instead of the handler's answer when it fails.
 type responseWriter struct {
-	http.ResponseWriter
-	status    int
-	wrote     bool
+	httpserve.Writer
 	admission *admission // pending admission, until the first write
 	discard   bool       // the handler's answer lost to admission's error
 
@@ -449,8 +415,11 @@ func (w *responseWriter) RecordCause(err error) {
 	}
 }
 
+// wrote reports whether the answer has begun.
+func (w *responseWriter) wrote() bool { return w.Status() != 0 }
+
 func (w *responseWriter) WriteHeader(status int) {
-	if w.wrote {
+	if w.wrote() {
 		return
 	}
 	if a := w.admission; a != nil {
@@ -473,18 +442,15 @@ func (w *responseWriter) WriteHeader(status int) {
 		}
 		a.decision.SetHeaders(w.Header())
 	}
-	w.status, w.wrote = status, true
-	w.ResponseWriter.WriteHeader(status)
+	w.Writer.WriteHeader(status)
 }
 
 func (w *responseWriter) Write(b []byte) (int, error) {
-	if !w.wrote {
+	if !w.wrote() {
 		w.WriteHeader(http.StatusOK)
 	}
 	if w.discard {
 		return len(b), nil
 	}
-	return w.ResponseWriter.Write(b)
+	return w.Writer.Write(b)
 }
-
-func (w *responseWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

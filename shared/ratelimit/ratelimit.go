@@ -35,6 +35,7 @@ import (
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 // Limits are the per-account limits.
@@ -236,7 +237,7 @@ func (l *Limiter) Admit(ctx context.Context, accountID, tokenID string) (Decisio
 			// milliseconds: DynamoDB refuses other writes to it meanwhile.
 			select {
 			case <-ctx.Done():
-				return Decision{}, storage.Classify(ctx.Err())
+				return Decision{}, dynamo.Classify(ctx.Err())
 			case <-time.After(time.Duration(attempt+1) * transactionPause):
 			}
 			continue

@@ -22,6 +22,7 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/ratelimit"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 // twoInstances starts two servers (two Lambda instances, each with its own
@@ -301,7 +302,7 @@ func TestAnAdmissionWaitsForATransactionOnTheStateItem(t *testing.T) {
 			table := testenv.NewTable(t)
 			db := &conflicting{API: table.DB}
 			db.left.Store(tc.conflicts)
-			limiter := ratelimit.New(&storage.Table{DB: storage.Classified(db), Name: table.Name}, clock.NewManual(testenv.Start),
+			limiter := ratelimit.New(&storage.Table{DB: dynamo.Classified(db), Name: table.Name}, clock.NewManual(testenv.Start),
 				ratelimit.Limits{Burst: 10, Window: 10 * time.Second, Daily: 100})
 			d, err := limiter.Admit(context.Background(), "acct1", "tok1")
 			if !tc.admitted {

@@ -385,8 +385,5 @@ func beforeBatchAttempt(ctx context.Context, n int) error {
 	case n >= batchAttempts:
 		return apierror.Unavailable(ErrUnprocessed, time.Second)
 	}
-	if err := pause(ctx, (10<<n)*time.Millisecond); err != nil {
-		return Classify(err)
-	}
-	return nil
+	return pause(ctx, (10<<n)*time.Millisecond)
 }

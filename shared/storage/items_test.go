@@ -1,12 +1,16 @@
 package storage
 
 import (
+	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/bizplatform/api/shared/apierror"
 )
 
 func TestFailedConditionItemComesFromTheFailureAlone(t *testing.T) {
@@ -36,4 +40,17 @@ func TestFailedConditionItemComesFromTheFailureAlone(t *testing.T) {
 			assert.Equal(t, tc.wantName, got.Name)
 		})
 	}
+}
+
+func TestARetryWhoseRequestEndsWhileItWaitsIsA503(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the client went away, or the request's deadline passed
+	start := time.Now()
+	err := pause(ctx, time.Minute)
+	assert.Less(t, time.Since(start), time.Second, "the wait ends with the request")
+	e, ok := apierror.As(err)
+	require.True(t, ok)
+	assert.Equal(t, apierror.CodeUnavailable, e.Code)
+	assert.Equal(t, time.Second, e.RetryAfter)
+	assert.ErrorIs(t, err, context.Canceled)
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 	"github.com/bizplatform/api/tools/perf"
 )
 
@@ -74,7 +75,7 @@ func newHarness(t *testing.T) *harness {
 		TableName: own.Name, Burst: 1_000_000, Window: 10 * time.Second, Daily: 100_000_000,
 		DynamoCallTimeout: callTimeout, DynamoMaxAttempts: maxAttempts, RequestTimeout: requestTimeout,
 	}
-	db, err := storage.NewClient(ctx, proxy.endpoint(), "us-east-1", nil, app.ClientOptions(cfg)...)
+	db, err := dynamo.NewClient(ctx, proxy.endpoint(), "us-east-1", nil, app.ClientOptions(cfg)...)
 	require.NoError(t, err)
 	logs := &testenv.LogBuffer{}
 	keeper, err := secrets.NewEphemeralKeeper()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 // restartGrace is how long after the engine is back a failure still counts
@@ -128,7 +129,7 @@ func run(ctx context.Context, o options, out io.Writer) (bool, error) {
 		return false, ctx.Err()
 	}
 
-	db, err := storage.NewClient(ctx, engine.Endpoint, "us-east-1", nil)
+	db, err := dynamo.NewClient(ctx, engine.Endpoint, "us-east-1", nil)
 	if err != nil {
 		return false, err
 	}

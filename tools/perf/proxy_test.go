@@ -12,6 +12,7 @@ import (
 
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 func TestTheProxyRecordsTheCapacityEachCallConsumes(t *testing.T) {
@@ -22,7 +23,7 @@ func TestTheProxyRecordsTheCapacityEachCallConsumes(t *testing.T) {
 	proxy.Capacity = true
 	front := httptest.NewServer(proxy)
 	t.Cleanup(front.Close)
-	db, err := storage.NewClient(ctx, front.URL, "us-east-1", nil)
+	db, err := dynamo.NewClient(ctx, front.URL, "us-east-1", nil)
 	require.NoError(t, err)
 	through := &storage.Table{DB: db, Name: table.Name}
 	type item struct {

@@ -39,7 +39,7 @@ const (
 )
 
 // NewClient builds a KMS client on cfg's region and credentials (the
-// functions' come from the Lambda environment: storage.EnvConfig), bounded
+// functions' come from the Lambda environment: dynamo.EnvConfig), bounded
 // like the DynamoDB client: a few attempts, all within callTimeout.
 // endpoint, when set, overrides the service's address.
 func NewClient(cfg aws.Config, endpoint string) *kms.Client {

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bizplatform/api/areas/users"
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/portal/identity"
@@ -227,7 +228,7 @@ func portalEvents(ctx context.Context, root string, table *storage.Table, endpoi
 	if err != nil {
 		return coldFunction{}, err
 	}
-	ids := identity.New(table, clock.System{})
+	ids := identity.New(table, clock.System{}, users.NewDirectory(table))
 	email, err := demo.CreateSignIn(ctx, ids, endpoint)
 	if err != nil {
 		return coldFunction{}, err

@@ -22,6 +22,7 @@ import (
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 	"github.com/bizplatform/api/tools/perf"
 )
 
@@ -55,11 +56,11 @@ func StartEngine(ctx context.Context, root string) (*Engine, error) {
 	e.httpSrv = &http.Server{Handler: e.Proxy, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = e.httpSrv.Serve(ln) }()
 	quiet := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	if e.Direct, err = storage.NewClient(ctx, srv.Endpoint, "us-east-1", quiet); err != nil {
+	if e.Direct, err = dynamo.NewClient(ctx, srv.Endpoint, "us-east-1", quiet); err != nil {
 		e.Stop()
 		return nil, err
 	}
-	if e.Proxied, err = storage.NewClient(ctx, "http://"+ln.Addr().String(), "us-east-1", quiet); err != nil {
+	if e.Proxied, err = dynamo.NewClient(ctx, "http://"+ln.Addr().String(), "us-east-1", quiet); err != nil {
 		e.Stop()
 		return nil, err
 	}

@@ -1,6 +1,6 @@
 // Command getitem is the smallest Lambda function that talks to DynamoDB:
 // on each event it makes one GetItem on TABLE_NAME with the client the
-// functions build (storage.NewClient: region and credentials from the
+// functions build (dynamo.NewClient: region and credentials from the
 // environment, DYNAMODB_ENDPOINT for a local engine) and answers. It is the
 // yardstick of `bench coldstart` for a function's first authenticated
 // answer, built with the same flags as the functions.
@@ -17,10 +17,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 func main() {
-	db, err := storage.NewClient(context.Background(), os.Getenv("DYNAMODB_ENDPOINT"), os.Getenv("AWS_REGION"), nil)
+	db, err := dynamo.NewClient(context.Background(), os.Getenv("DYNAMODB_ENDPOINT"), os.Getenv("AWS_REGION"), nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "getitem:", err)
 		os.Exit(1)

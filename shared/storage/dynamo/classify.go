@@ -1,4 +1,4 @@
-package storage
+package dynamo
 
 import (
 	"context"
@@ -13,21 +13,23 @@ import (
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/storage"
 )
 
 // Storage failures are turned into API errors once, at the client: the
-// server's table (app.NewServer) wraps its client in Classified, so every
-// error a DynamoDB call returns to a handler, the authenticator or the
-// limiter is already an *apierror.Error, and they return it as it is. The
-// SDK's error stays its Cause: IsConditionFailed, errors.Is and errors.As
-// see through it.
+// table the API and the portal are built on (app.NewCore) wraps its client
+// in Classified, so every error a DynamoDB call returns to a handler, the
+// authenticator, the limiter or a portal page is already an
+// *apierror.Error, and they return it as it is. The
+// SDK's error stays its Cause: storage.IsConditionFailed, errors.Is and
+// errors.As see through it.
 
 // Classified returns api with every error it returns classified (Classify).
-func Classified(api API) API { return classified{api} }
+func Classified(api storage.API) storage.API { return classified{api} }
 
-type classified struct{ api API }
+type classified struct{ api storage.API }
 
-var _ API = classified{}
+var _ storage.API = classified{}
 
 func classify[T any](out T, err error) (T, error) { return out, Classify(err) }
 

@@ -1,4 +1,4 @@
-package storage
+package dynamo
 
 import (
 	"context"
@@ -23,6 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/storage"
 )
 
 func TestClassifyTellsRetryableFailuresFromBugs(t *testing.T) {
@@ -63,7 +64,7 @@ func getItem(t *testing.T, endpoint string, opts ...ClientOption) (time.Duration
 	db, err := NewClient(context.Background(), endpoint, "us-east-1", nil, opts...)
 	require.NoError(t, err)
 	start := time.Now()
-	_, err = db.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String("t"), Key: Key{PK: "a", SK: "b"}.AV()})
+	_, err = db.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String("t"), Key: storage.Key{PK: "a", SK: "b"}.AV()})
 	return time.Since(start), err
 }
 
@@ -132,12 +133,12 @@ func TestAWriteThatMayHaveBeenAppliedIsNotRetriedButAReadIs(t *testing.T) {
 	require.NoError(t, err)
 	ctx := context.Background()
 
-	_, err = db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("t"), Item: Key{PK: "a", SK: "b"}.AV()})
+	_, err = db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("t"), Item: storage.Key{PK: "a", SK: "b"}.AV()})
 	require.Error(t, err)
 	assert.Equal(t, 1, attempts("PutItem"), "a retry could apply the write twice or fail against its own first attempt")
 	assert.True(t, apierror.HasCode(Classify(err), apierror.CodeUnavailable), "%v", err)
 
-	_, err = db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("t"), Key: Key{PK: "a", SK: "b"}.AV()})
+	_, err = db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("t"), Key: storage.Key{PK: "a", SK: "b"}.AV()})
 	require.Error(t, err)
 	assert.Equal(t, 3, attempts("GetItem"), "a read is safe to retry")
 }
@@ -149,7 +150,7 @@ func TestAWriteThatNeverConnectedIsRetried(t *testing.T) {
 	require.NoError(t, ln.Close())
 	db, err := NewClient(context.Background(), "http://"+addr, "us-east-1", nil, WithMaxAttempts(3))
 	require.NoError(t, err)
-	_, err = db.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("t"), Item: Key{PK: "a", SK: "b"}.AV()})
+	_, err = db.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("t"), Item: storage.Key{PK: "a", SK: "b"}.AV()})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "exceeded maximum number of attempts, 3", "a refused connection cannot have applied anything")
 }

@@ -1,4 +1,4 @@
-package storage
+package dynamo
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/storage"
 )
 
 // failingAPI answers every call with err.
@@ -47,7 +48,7 @@ func (f failingAPI) TransactGetItems(context.Context, *dynamodb.TransactGetItems
 }
 
 // calls makes each call of the API once.
-func calls(api API) map[string]error {
+func calls(api storage.API) map[string]error {
 	ctx := context.Background()
 	errOf := func(_ any, err error) error { return err }
 	return map[string]error{
@@ -78,7 +79,7 @@ func TestAClassifiedClientReturnsOnlyAPIErrors(t *testing.T) {
 	})
 	t.Run("a failed condition is still recognised", func(t *testing.T) {
 		for op, err := range calls(Classified(failingAPI{conflict})) {
-			assert.True(t, IsConditionFailed(err), op)
+			assert.True(t, storage.IsConditionFailed(err), op)
 			assert.True(t, apierror.HasCode(err, apierror.CodeInternal), "%s: left unhandled, it is a 500", op)
 		}
 	})
