@@ -21,8 +21,8 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/bizplatform/api/areas/users"
 	"github.com/bizplatform/api/portal/identity"
+	"github.com/bizplatform/api/portal/userdir"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
@@ -74,7 +74,7 @@ func New(core app.Core, opts Options) (*Portal, error) {
 		return nil, err
 	}
 	deps := core.Deps
-	p := &Portal{ids: identity.New(deps.Table, deps.Clock, users.NewDirectory(deps.Table)), tokens: core.Tokens,
+	p := &Portal{ids: identity.New(deps.Table, deps.Clock, userdir.New(deps.Table)), tokens: core.Tokens,
 		clock: deps.Clock, logger: deps.Logger, opts: opts, pages: pages, assets: assets}
 	p.handler = httpserve.WithDeadline(p.routes(), opts.RequestTimeout)
 	return p, nil

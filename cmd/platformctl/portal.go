@@ -10,6 +10,7 @@ import (
 
 	"github.com/bizplatform/api/areas/users"
 	"github.com/bizplatform/api/portal/identity"
+	"github.com/bizplatform/api/portal/userdir"
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/auth"
 )
@@ -75,7 +76,7 @@ func (c *cli) invite(ctx context.Context, args []string, getenv func(string) str
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return usageError{"portal invite", fmt.Sprintf("--base-url (or PORTAL_URL) %q is not an http(s) URL", *base)}
 	}
-	code, err := identity.New(c.deps.Table, c.deps.Clock, users.NewDirectory(c.deps.Table)).CreateInvite(ctx, *company, *email)
+	code, err := identity.New(c.deps.Table, c.deps.Clock, userdir.New(c.deps.Table)).CreateInvite(ctx, *company, *email)
 	if errors.Is(err, identity.ErrNoSuchUser) {
 		return fmt.Errorf("company %s has no user with the address %s: add one with `platformctl users create`", *company, *email)
 	}

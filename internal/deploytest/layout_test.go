@@ -35,3 +35,24 @@ func TestNothingThatShipsLinksTheMeasuringTools(t *testing.T) {
 		})
 	}
 }
+
+// The API's functions serve the API: none of them links the portal (its
+// templates, sessions, password hashing), which only the portal function
+// and the local tools need.
+func TestNoAPIFunctionLinksThePortal(t *testing.T) {
+	root := repoRoot(t)
+	for dir := range functionDirs() {
+		if dir == "portal" {
+			continue
+		}
+		t.Run(dir+" links no portal package", func(t *testing.T) {
+			cmd := exec.Command("go", "list", "-deps", "-tags", "lambda.norpc", "./functions/"+dir)
+			cmd.Dir = root
+			out, err := cmd.Output()
+			require.NoError(t, err)
+			for _, pkg := range strings.Fields(string(out)) {
+				assert.False(t, strings.HasPrefix(pkg, "github.com/bizplatform/api/portal"), "%s links %s", dir, pkg)
+			}
+		})
+	}
+}

@@ -14,11 +14,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/bizplatform/api/areas/users"
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/portal/identity"
+	"github.com/bizplatform/api/portal/userdir"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/tools/lambdart"
@@ -56,7 +56,7 @@ func TestThePortalFunctionServesItsPagesUnderTheLambdaRuntimeAPI(t *testing.T) {
 	buildFunctions(t, root, binDir, catalog.Portal)
 	tableName := loadDemo(t, filepath.Join(t.TempDir(), "secrets.key"))
 	table := &storage.Table{DB: testenv.NewTable(t).DB, Name: tableName}
-	email, err := demo.CreateSignIn(context.Background(), identity.New(table, clock.System{}, users.NewDirectory(table)), testenv.Endpoint(t))
+	email, err := demo.CreateSignIn(context.Background(), identity.New(table, clock.System{}, userdir.New(table)), testenv.Endpoint(t))
 	require.NoError(t, err)
 
 	rt, err := lambdart.Start()

@@ -15,10 +15,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bizplatform/api/areas/users"
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/portal/identity"
+	"github.com/bizplatform/api/portal/userdir"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/storage"
@@ -228,7 +228,7 @@ func portalEvents(ctx context.Context, root string, table *storage.Table, endpoi
 	if err != nil {
 		return coldFunction{}, err
 	}
-	ids := identity.New(table, clock.System{}, users.NewDirectory(table))
+	ids := identity.New(table, clock.System{}, userdir.New(table))
 	email, err := demo.CreateSignIn(ctx, ids, endpoint)
 	if err != nil {
 		return coldFunction{}, err
