@@ -222,7 +222,9 @@ func inParallel(n, width int, fn func(i int) error) error {
 		next = make(chan int)
 	)
 	for range min(width, n) {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() { // not wg.Go: see searchWord
+			defer wg.Done()
 			for i := range next {
 				if err := fn(i); err != nil {
 					mu.Lock()
@@ -230,7 +232,7 @@ func inParallel(n, width int, fn func(i int) error) error {
 					mu.Unlock()
 				}
 			}
-		})
+		}()
 	}
 	for i := range n {
 		next <- i
