@@ -274,9 +274,10 @@ var errOvertaken = errors.New("the contact was written by other writers meanwhil
 
 // Put stores a contact and keeps its search index: its index items, the
 // counters of its keys and the account's counter. It costs one read and
-// one transaction of two writes per key gained or lost and one per key
-// kept (when the content changed), plus the contact item; more
-// transactions when that exceeds MaxTxItems (index.go).
+// one transaction: the contact item, two writes per key gained or lost,
+// one per key kept when the contact changed, and the account's counter
+// when the contact is new; more transactions when that exceeds
+// MaxTxItems (index.go). Writing a contact again unchanged costs the read.
 func (s *Contacts) Put(ctx context.Context, c Contact, addedMs int64) error {
 	key := contactKey(c.LocationID, c.ID)
 	old, err := storage.Get[contactItem](ctx, s.table, key)
