@@ -186,8 +186,9 @@ func present(c contactstore.Contact) contactstore.Contact {
 	return c
 }
 
-// listPage reads a page of the list and the account's total: the kept total,
-// read while the page is, or a count when the account has none yet.
+// listPage reads a page of the list and the account's total: its counter in
+// the search index, read while the page is, or a count when the account is
+// not yet indexed (contactstore.Total).
 func (h *handler) listPage(ctx context.Context, accountID, cursor string, limit int) (contactstore.PageResult, int, error) {
 	type totalRead struct {
 		n    int

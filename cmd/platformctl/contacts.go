@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/bizplatform/api/areas/contacts/contactstore"
 	"github.com/bizplatform/api/shared/accounts"
@@ -52,56 +49,26 @@ func (c *cli) reindexContacts(ctx context.Context, args []string) error {
 		if !rep.Ready {
 			state = "not yet searched through the index: run again"
 		}
-		fmt.Fprintf(c.out, "account %s: %d contacts, %d indexed now (%d written meanwhile by the API); %d keys, %d counters corrected, %d changed meanwhile; %s\n",
-			id, rep.Contacts, rep.Indexed, rep.Overtaken, rep.Counters, rep.Changed, rep.RecountReport.Overtaken, state)
+		fmt.Fprintf(c.out, "account %s: %d contacts, %d indexed now (%d written meanwhile by the API); %s\n",
+			id, rep.Contacts, rep.Indexed, rep.Overtaken, state)
 	}
 	return nil
 }
 
-// scanner is the client's Scan, which only this command needs: listing the
-// accounts reads the whole table.
-type scanner interface {
-	Scan(ctx context.Context, in *dynamodb.ScanInput, opts ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error)
-}
-
-var _ scanner = (*dynamodb.Client)(nil)
-
 // accountIDs lists every account of the table, in id order.
 func accountIDs(ctx context.Context, table *storage.Table) ([]string, error) {
-	db, ok := table.DB.(scanner)
-	if !ok {
-		return nil, fmt.Errorf("the table's client cannot scan")
-	}
 	record := accounts.AccountKey("")
-	expr, err := expression.NewBuilder().
-		WithFilter(expression.Name(storage.AttrSK).Equal(expression.Value(record.SK))).
-		WithProjection(expression.NamesList(expression.Name("id"))).Build()
+	isAccount := expression.Name(storage.AttrSK).Equal(expression.Value(record.SK))
+	onlyID := expression.NamesList(expression.Name("id"))
+	found, err := storage.ScanAll[struct {
+		ID string `dynamodbav:"id"`
+	}](ctx, table, &isAccount, &onlyID)
 	if err != nil {
 		return nil, err
 	}
-	in := &dynamodb.ScanInput{
-		TableName:                 aws.String(table.Name),
-		FilterExpression:          expr.Filter(),
-		ProjectionExpression:      expr.Projection(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-	}
-	var ids []string
-	p := dynamodb.NewScanPaginator(db, in)
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, err
-		}
-		var found []struct {
-			ID string `dynamodbav:"id"`
-		}
-		if err := attributevalue.UnmarshalListOfMaps(page.Items, &found); err != nil {
-			return nil, fmt.Errorf("decode accounts: %w", err)
-		}
-		for _, f := range found {
-			ids = append(ids, f.ID)
-		}
+	ids := make([]string, len(found))
+	for i, f := range found {
+		ids[i] = f.ID
 	}
 	slices.Sort(ids)
 	return ids, nil

@@ -68,13 +68,12 @@ func TestContactsReindexIndexesTheContactsOfOneAccountOrOfAll(t *testing.T) {
 
 	n, ops = search()
 	assert.Equal(t, 10, n)
-	assert.Equal(t, map[string]int{"UpdateItem": 1, "BatchGetItem": 2, "Query": 1}, ops, "admission, counters, the index, the page's contacts")
+	assert.Equal(t, map[string]int{"UpdateItem": 1, "BatchGetItem": 1, "Query": 1}, ops, "admission, the counters, the index (whose items carry the contacts)")
 
 	t.Run("run again, it has nothing left to index", func(t *testing.T) {
 		code, out, errOut := c.run("contacts", "reindex", "--account", "acctOne")
 		require.Equal(t, exitOK, code, errOut)
-		assert.Contains(t, out, "30 contacts, 0 indexed now")
-		assert.Contains(t, out, "0 counters corrected")
+		assert.Contains(t, out, "30 contacts, 0 indexed now (0 written meanwhile by the API); searched through the index")
 	})
 	t.Run("--all does every account, in id order", func(t *testing.T) {
 		code, out, errOut := c.run("contacts", "reindex", "--all")

@@ -2,12 +2,11 @@ package contactstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
 	"github.com/bizplatform/api/shared/storage"
@@ -25,9 +24,10 @@ const loadChunk = 500
 
 // Load writes contacts and their tasks in bulk (BatchWriteItem), with their
 // index items, replacing stored contacts of the same ids and their index
-// items, then recounts each account it wrote to (Recount). It is for
-// loading data (the demo dataset, the benchmark's accounts) while nothing
-// else writes those contacts; loading the same contacts again leaves the
+// items, then recounts each account it wrote to. It is for loading data
+// (the demo dataset, the benchmark's accounts) while nothing else writes
+// those accounts' contacts: its writes are not transactions, the recount
+// makes the counters right; loading the same contacts again leaves the
 // same items.
 func (s *Contacts) Load(ctx context.Context, contacts []NewContact) error {
 	var accounts []string
@@ -54,15 +54,22 @@ func (s *Contacts) Load(ctx context.Context, contacts []NewContact) error {
 				continue
 			}
 			written[keys[i]] = true
-			terms := termsOf(nc.Contact)
-			next := newContactItem(nc.Contact, nc.AddedMs, terms)
+			next := newContactItem(nc.Contact, nc.AddedMs)
 			next.Rev = 1
+			want := wanted(next)
 			if o, ok := old[keys[i]]; ok {
 				next.Rev = o.Rev + 1
-				gone = append(gone, staleRefKeys(o.LocationID, leftBehind(o, next))...)
+				for r := range indexedOf(&o).items {
+					if !want.items[r] {
+						gone = append(gone, indexItemKey(o.LocationID, r.key, r.orderKey))
+					}
+				}
+				gone = append(gone, firstIndexItems(&o)...)
 			}
 			puts = append(puts, next)
-			puts = append(puts, indexItems(next, terms, "")...)
+			for r := range want.items {
+				puts = append(puts, indexItem{Key: indexItemKey(next.LocationID, r.key, r.orderKey), Contact: next.Contact})
+			}
 			for _, t := range nc.Tasks {
 				t.ContactID = nc.Contact.ID
 				puts = append(puts, taskItem{Key: taskKey(nc.Contact.LocationID, nc.Contact.ID, t.ID), Task: t})
@@ -73,6 +80,7 @@ func (s *Contacts) Load(ctx context.Context, contacts []NewContact) error {
 		}
 		// Deletes first: until the contact items are replaced they name the
 		// items deleted, so loading again after a failure deletes the rest.
+		// An item of a key the contact keeps at its place is overwritten.
 		if err := s.table.BatchWrite(ctx, nil, gone); err != nil {
 			return err
 		}
@@ -81,169 +89,155 @@ func (s *Contacts) Load(ctx context.Context, contacts []NewContact) error {
 		}
 	}
 	for _, a := range accounts {
-		if _, err := s.recount(ctx, a, false); err != nil {
+		if err := s.recount(ctx, a); err != nil {
 			return fmt.Errorf("recount %s: %w", a, err)
 		}
 	}
 	return nil
 }
 
-// RecountReport tells what a recount found and changed.
-type RecountReport struct {
-	Contacts int
-	// Counters is the number of keys with index items; Changed, the
-	// counters written (or deleted) because they differed.
-	Counters, Changed int
-	// Overtaken counters (and the total) changed while they were counted:
-	// they were left as the concurrent write made them.
-	Overtaken int
-	// Ready reports that every contact is indexed with this version, so
-	// searches use the index.
-	Ready bool
-}
-
-// recount counts the account's contacts and the index items under each
-// key, from the contact items, and stores the total and the counters, in
-// batches: Load calls it after writing contacts in bulk. live (Reindex, on
-// a table the API serves) writes each changed counter on condition that it
-// still holds the value read before the contacts were counted, so that a
-// concurrent write's change is never overwritten (that counter is reported
-// overtaken instead).
-func (s *Contacts) recount(ctx context.Context, accountID string, live bool) (RecountReport, error) {
-	var rep RecountReport
-	// Read before counting: a change made meanwhile fails the condition.
-	kept, err := s.readCounters(ctx, accountID)
-	if err != nil {
-		return rep, err
+// recount counts the index items under each key of the account, and its
+// contacts indexed, from the contact items, and writes the counters that
+// differ (25 to a BatchWriteItem) and the account's counter, ready when
+// every contact is indexed. Only Load calls it: nothing else writes the
+// account's contacts meanwhile.
+func (s *Contacts) recount(ctx context.Context, accountID string) error {
+	kept := map[storage.Key]int{}
+	for shard := range uint32(counterShards) {
+		counters, err := storage.QueryPartition[counterItem](ctx, s.table, counterPK(accountID, shard), "")
+		if err != nil {
+			return err
+		}
+		for _, c := range counters {
+			kept[c.Key] = c.Count
+		}
 	}
-	oldTotal, err := storage.Get[totalItem](ctx, s.table, totalKey(accountID))
-	if err != nil {
-		return rep, err
-	}
-	counts := map[string]int{}
-	rep.Ready = true
-	err = s.eachStored(ctx, accountID, func(items []contactItem) error {
+	counts := map[storage.Key]int{}
+	account := counterItem{Key: accountCounterKey(accountID), Ready: true}
+	err := s.eachStored(ctx, accountID, func(items []contactItem) error {
 		for _, it := range items {
-			rep.Contacts++
-			if it.Version != indexVersion {
-				rep.Ready = false
-				continue
+			ix := indexedOf(&it)
+			if ix.counted {
+				account.Count++
 			}
-			for _, k := range it.Keys {
-				counts[k]++
+			account.Ready = account.Ready && ix.counted && !it.Partial && !it.hasFirstIndex()
+			for r := range ix.items {
+				counts[counterKey(accountID, r.key)]++
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		return rep, err
+		return err
 	}
-	rep.Counters = len(counts)
-	var changed []counterItem
+	puts := []any{account}
+	var deletes []storage.Key
 	for k, n := range counts {
 		if kept[k] != n {
-			changed = append(changed, counterItem{Key: counterKey(accountID, k), Count: n})
+			puts = append(puts, counterItem{Key: k, Count: n})
 		}
 	}
-	for k, n := range kept {
-		if _, ok := counts[k]; !ok && n != 0 {
-			changed = append(changed, counterItem{Key: counterKey(accountID, k)})
+	for k := range kept {
+		if counts[k] == 0 {
+			deletes = append(deletes, k)
 		}
 	}
-	rep.Changed = len(changed)
-	total := totalItem{Key: totalKey(accountID), Total: rep.Contacts}
-	if rep.Ready {
-		total.SearchIndex = indexVersion
-	}
-	if !live {
-		puts := make([]any, 0, len(changed)+1)
-		var deletes []storage.Key
-		for _, c := range changed {
-			if c.Count == 0 {
-				deletes = append(deletes, c.Key)
-			} else {
-				puts = append(puts, c)
-			}
-		}
-		return rep, s.table.BatchWrite(ctx, append(puts, total), deletes)
-	}
+	return s.table.BatchWrite(ctx, puts, deletes)
+}
+
+// ReindexReport tells what Reindex did.
+type ReindexReport struct {
+	// Contacts is the number of the account's contacts.
+	Contacts int
+	// Indexed contacts had their index written by this run; Overtaken ones
+	// were written by another writer meanwhile, which indexed them.
+	Indexed, Overtaken int
+	// Ready reports that every contact is indexed with this version, so
+	// searches read the index.
+	Ready bool
+}
+
+// Reindex indexes the account's contacts written before this version of
+// the index (or, with rewrite, every contact again), on a table the API
+// may be serving: each as Put writes it, in transactions that keep the
+// counters exact, on condition that the contact was not written meanwhile
+// (a concurrent write indexes the contact itself). It then reads the
+// contacts again, and when every one is indexed marks the account ready,
+// so that its searches read the index, and drops the first index's
+// counters. Running it again costs one read of the contacts and does what
+// is left.
+func (s *Contacts) Reindex(ctx context.Context, accountID string, rewrite bool) (ReindexReport, error) {
+	var rep ReindexReport
 	var mu sync.Mutex
-	err = inParallel(len(changed), counterWriters, func(i int) error {
-		c := changed[i]
-		err := s.setCounter(ctx, c, kept[c.SK])
-		if storage.IsConditionFailed(err) {
+	err := s.eachStored(ctx, accountID, func(items []contactItem) error {
+		return inParallel(len(items), reindexWriters, func(i int) error {
+			it := items[i]
+			if !rewrite && it.Version == indexVersion && !it.Partial && !it.hasFirstIndex() {
+				return nil
+			}
+			err := s.write(ctx, &it, &it, rewrite)
 			mu.Lock()
-			rep.Overtaken++
-			mu.Unlock()
-			return nil
-		}
-		return err
+			defer mu.Unlock()
+			switch {
+			case storage.IsConditionFailed(err):
+				rep.Overtaken++
+				return nil
+			case err == nil:
+				rep.Indexed++
+			}
+			return err
+		})
 	})
 	if err != nil {
 		return rep, err
 	}
-	cond := storage.ItemAbsent()
-	if oldTotal != nil {
-		c := expression.Name("total").Equal(expression.Value(oldTotal.Total))
-		cond = &c
-	}
-	if rep.Overtaken > 0 {
-		// Some counters are not recounted: the account stays as it was
-		// (searched through the index or not) until a run recounts them.
-		total.SearchIndex = 0
-		if oldTotal != nil {
-			total.SearchIndex = oldTotal.SearchIndex
+	rep.Ready = true
+	err = s.eachStored(ctx, accountID, func(items []contactItem) error {
+		for _, it := range items {
+			rep.Contacts++
+			rep.Ready = rep.Ready && it.Version == indexVersion && !it.Partial && !it.hasFirstIndex()
 		}
-		rep.Ready = total.SearchIndex == indexVersion
+		return nil
+	})
+	if err != nil || !rep.Ready {
+		return rep, err
 	}
-	err = s.table.Put(ctx, total, cond)
-	if storage.IsConditionFailed(err) {
-		rep.Overtaken++
-		return rep, nil
+	ready := expression.Set(expression.Name("ready"), expression.Value(true))
+	if err := s.table.Update(ctx, accountCounterKey(accountID), ready, nil); err != nil {
+		return rep, err
 	}
-	return rep, err
+	return rep, s.dropFirstCounters(ctx, accountID)
 }
 
-// setCounter writes c if its counter still holds was (0: absent or 0); a
-// count of 0 deletes it.
-func (s *Contacts) setCounter(ctx context.Context, c counterItem, was int) error {
-	n := expression.Name("n")
-	cond := n.Equal(expression.Value(was))
-	if was == 0 {
-		cond = expression.AttributeNotExists(n).Or(cond)
-	}
-	if c.Count == 0 {
-		return s.table.Delete(ctx, c.Key, &cond)
-	}
-	return s.table.Put(ctx, c, &cond)
-}
+// reindexWriters bounds the contacts Reindex writes at a time.
+const reindexWriters = 8
 
-// readCounters reads all the account's counters, by key.
-func (s *Contacts) readCounters(ctx context.Context, accountID string) (map[string]int, error) {
-	kept := map[string]int{}
-	for shard := uint32(0); shard < counterShards; shard++ {
-		in, err := s.rangeQuery(storage.AttrPK, storage.AttrSK, counterPK(accountID, shard), "", false)
-		if err != nil {
-			return nil, err
-		}
-		in.ConsistentRead, in.Limit = aws.Bool(true), aws.Int32(4*walkPage)
-		for {
-			out, err := s.table.DB.Query(ctx, in)
-			if err != nil {
-				return nil, err
+// inParallel calls fn(0..n-1), at most width at a time, and returns the
+// errors.
+func inParallel(n, width int, fn func(i int) error) error {
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		errs []error
+		next = make(chan int)
+	)
+	for range min(width, n) {
+		wg.Add(1)
+		go func() { // not wg.Go: see searchWord
+			defer wg.Done()
+			for i := range next {
+				if err := fn(i); err != nil {
+					mu.Lock()
+					errs = append(errs, err)
+					mu.Unlock()
+				}
 			}
-			var items []counterItem
-			if err := attributevalue.UnmarshalListOfMaps(out.Items, &items); err != nil {
-				return nil, fmt.Errorf("decode counters: %w", err)
-			}
-			for _, it := range items {
-				kept[it.SK] = it.Count
-			}
-			if out.LastEvaluatedKey == nil {
-				break
-			}
-			in.ExclusiveStartKey = out.LastEvaluatedKey
-		}
+		}()
 	}
-	return kept, nil
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return errors.Join(errs...)
 }

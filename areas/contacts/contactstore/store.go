@@ -8,11 +8,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/bizplatform/api/shared/storage"
 )
@@ -81,28 +77,29 @@ type contactItem struct {
 	GSI1SK string `dynamodbav:"GSI1SK"`
 	// Rev counts the item's writes. Every write of a contact is conditional
 	// on the revision it read, so that of two writers of one contact only
-	// one changes its index items and counters (the other reads again).
+	// one changes the index (the other starts again from what it found).
 	Rev int `dynamodbav:"rev"`
-	contactIndex
+	indexRecord
+	firstIndex
 	Contact
 }
 
-// contactIndex records on a contact item what the search index holds for
-// it (index.go), so that a write or a delete changes exactly those items.
-type contactIndex struct {
-	// Version is the indexVersion the contact was indexed with (0: never).
+// indexRecord is what a contact item says of the contact's index items
+// (index.go). Between writes it is one small number: the items are those
+// the content gives.
+type indexRecord struct {
+	// Version is the indexVersion the contact is counted under (0: not
+	// counted: written before the index, or being deleted).
 	Version int `dynamodbav:"ixv,omitempty"`
-	// Keys are the search keys the contact is indexed and counted under.
-	Keys []string `dynamodbav:"ixKeys,omitempty"`
-	// Stale are index items (staleRef) a write left behind to delete after
-	// it: no longer counted, deleted by the next write or Reindex if the
-	// writer stopped first.
-	Stale []string `dynamodbav:"ixStale,omitempty"`
+	// Partial is set while a write spread over several transactions is
+	// under way: the contact's index items are then Items (refs), not
+	// those of its content.
+	Partial bool     `dynamodbav:"ixPartial,omitempty"`
+	Items   []string `dynamodbav:"ixItems,omitempty"`
 }
 
 // listedContact is what a page needs of a contact item: the contact and its
-// place in the list order. Its index bookkeeping (contactIndex: some 26
-// keys per contact) is left undecoded.
+// place in the list order.
 type listedContact struct {
 	GSI1SK string `dynamodbav:"GSI1SK"`
 	Contact
@@ -113,14 +110,14 @@ type taskItem struct {
 	Task
 }
 
-// newContactItem is the stored item of a contact, indexed under terms.
-func newContactItem(c Contact, addedMs int64, terms searchTerms) contactItem {
+// newContactItem is the stored item of a contact added at addedMs, indexed.
+func newContactItem(c Contact, addedMs int64) contactItem {
 	return contactItem{
-		Key:          contactKey(c.LocationID, c.ID),
-		GSI1PK:       listPK(c.LocationID),
-		GSI1SK:       OrderKey(addedMs, c.ID),
-		contactIndex: contactIndex{Version: indexVersion, Keys: terms.indexKeys()},
-		Contact:      c,
+		Key:         contactKey(c.LocationID, c.ID),
+		GSI1PK:      listPK(c.LocationID),
+		GSI1SK:      OrderKey(addedMs, c.ID),
+		indexRecord: indexRecord{Version: indexVersion},
+		Contact:     c,
 	}
 }
 
@@ -151,40 +148,17 @@ func (s *Contacts) OrderKeyOf(ctx context.Context, accountID, id string) (string
 	return item.GSI1SK, true, nil
 }
 
-// The number of an account's contacts is kept in one item, so that a list
-// answers its total with one read instead of counting the whole account
-// (which grew with the account: docs/performance.md).
-func totalKey(accountID string) storage.Key {
-	return storage.Key{PK: storage.AccountPK(accountID), SK: "CONTACTS_TOTAL"}
-}
-
-type totalItem struct {
-	storage.Key
-	Total int `dynamodbav:"total"`
-	// SearchIndex is the indexVersion of the account's search index when
-	// every contact is indexed with it and the counters were recounted
-	// (Recount); until then searches read the account's contacts.
-	SearchIndex int `dynamodbav:"searchIndex,omitempty"`
-}
-
-// Total returns the account's number of contacts, and false when the
-// account has no total item yet.
+// Total returns the account's number of contacts, kept by the account's
+// counter of the search index (index.go), and false when the account is
+// not yet ready (not every contact is indexed: the list counts). The read
+// is eventually consistent: the page it goes with is read from the list
+// index, which is too.
 func (s *Contacts) Total(ctx context.Context, accountID string) (int, bool, error) {
-	item, err := storage.Get[totalItem](ctx, s.table, totalKey(accountID))
-	if err != nil || item == nil {
+	item, err := storage.Get[counterItem](ctx, s.table, accountCounterKey(accountID), storage.Eventually)
+	if err != nil || item == nil || !item.Ready {
 		return 0, false, err
 	}
-	return item.Total, true, nil
-}
-
-// addToTotal adds delta to the account's kept total, when it has one.
-func (s *Contacts) addToTotal(ctx context.Context, accountID string, delta int) error {
-	cond := expression.AttributeExists(expression.Name(storage.AttrPK))
-	err := s.table.Update(ctx, totalKey(accountID), expression.Add(expression.Name("total"), expression.Value(delta)), &cond)
-	if storage.IsConditionFailed(err) {
-		return nil // no total kept yet: the list counts
-	}
-	return err
+	return item.Count, true, nil
 }
 
 // Page asks for up to Limit contacts of an account after the cursor After
@@ -207,9 +181,6 @@ func (e Entry) AddedMs() int64 {
 	return ms
 }
 
-// idOf is the contact id in an order key.
-func idOf(orderKey string) string { return orderKey[14:] }
-
 // PageResult is one page and whether more matching contacts follow it.
 type PageResult struct {
 	Entries []Entry
@@ -218,19 +189,10 @@ type PageResult struct {
 
 // ListPage reads one page of the list order.
 func (s *Contacts) ListPage(ctx context.Context, p Page) (PageResult, error) {
-	in, err := s.listQuery(p.AccountID, p.After, false)
+	// One more than the page, to learn whether another page follows.
+	items, _, err := storage.QueryPage[listedContact](ctx, s.table, listQuery(p.AccountID, p.After, false), int32(p.Limit+1), nil)
 	if err != nil {
 		return PageResult{}, err
-	}
-	// Read one more than the page to learn whether another page follows.
-	in.Limit = aws.Int32(int32(p.Limit + 1))
-	out, err := s.table.DB.Query(ctx, in)
-	if err != nil {
-		return PageResult{}, err
-	}
-	var items []listedContact
-	if err := attributevalue.UnmarshalListOfMaps(out.Items, &items); err != nil {
-		return PageResult{}, fmt.Errorf("decode contacts: %w", err)
 	}
 	var res PageResult
 	for _, it := range items {
@@ -246,86 +208,56 @@ func (s *Contacts) ListPage(ctx context.Context, p Page) (PageResult, error) {
 // Count returns how many contacts the account has, in the whole list (upTo
 // "") or up to and including the order key upTo.
 func (s *Contacts) Count(ctx context.Context, accountID, upTo string) (int, error) {
-	in, err := s.listQuery(accountID, upTo, true)
-	if err != nil {
-		return 0, err
+	return storage.QueryCount(ctx, s.table, listQuery(accountID, upTo, true))
+}
+
+// listQuery is the query of the account's list order (the list index, read
+// eventually consistent) past bound (upTo false: a cursor) or up to and
+// including it (upTo true: counting what precedes a cursor).
+func listQuery(accountID, bound string, upTo bool) storage.Query {
+	return storage.Query{Index: storage.IndexGSI1, Key: rangeKey(storage.AttrGSI1PK, storage.AttrGSI1SK, listPK(accountID), bound, upTo)}
+}
+
+// rangeKey is the key condition "partition pk (the attribute pkName,
+// sorted by skName) after bound", or with upTo "up to and including it";
+// an empty bound bounds nothing.
+func rangeKey(pkName, skName, pk, bound string, upTo bool) expression.KeyConditionBuilder {
+	keyCond := expression.Key(pkName).Equal(expression.Value(pk))
+	switch {
+	case bound == "":
+	case upTo:
+		keyCond = keyCond.And(expression.Key(skName).LessThanEqual(expression.Value(bound)))
+	default:
+		keyCond = keyCond.And(expression.Key(skName).GreaterThan(expression.Value(bound)))
 	}
-	in.Select = types.SelectCount
-	return countAll(ctx, s.table, in)
+	return keyCond
 }
 
-// countAll runs a Select COUNT query to its end.
-func countAll(ctx context.Context, t *storage.Table, in *dynamodb.QueryInput) (int, error) {
-	total := 0
-	for {
-		out, err := t.DB.Query(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		total += int(out.Count)
-		if out.LastEvaluatedKey == nil {
-			return total, nil
-		}
-		in.ExclusiveStartKey = out.LastEvaluatedKey
-	}
-}
-
-// contactPages reads an account's contact items in list order, a page (of
-// at most 1 MB) at a time. It is a type rather than a function taking a
-// callback: the least-privilege check (internal/deploytest) follows a
-// callback into every function any caller passes, and the API's reads
-// would seem to make the writers' calls.
-type contactPages struct {
-	table *storage.Table
-	in    *dynamodb.QueryInput
-	done  bool
-}
-
-// listPages reads the account's contacts in list order (from the list
-// index, whose reads are eventually consistent).
-func (s *Contacts) listPages(accountID string) (*contactPages, error) {
-	in, err := s.listQuery(accountID, "", false)
-	if err != nil {
-		return nil, err
-	}
-	return &contactPages{table: s.table, in: in}, nil
-}
-
-// storedPages reads the account's contacts by id, with strongly consistent
-// reads: for counting them and indexing them, where a contact written a
-// moment ago must be seen as it is.
-func (s *Contacts) storedPages(accountID string) (*contactPages, error) {
-	key := contactKey(accountID, "")
-	expr, err := expression.NewBuilder().WithKeyCondition(expression.Key(storage.AttrPK).Equal(expression.Value(key.PK)).
-		And(expression.Key(storage.AttrSK).BeginsWith(key.SK))).Build()
-	if err != nil {
-		return nil, fmt.Errorf("build contacts query: %w", err)
-	}
-	return &contactPages{table: s.table, in: &dynamodb.QueryInput{
-		TableName:                 aws.String(s.table.Name),
-		KeyConditionExpression:    expr.KeyCondition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-		ConsistentRead:            aws.Bool(true),
-		Limit:                     aws.Int32(walkPage),
-	}}, nil
-}
-
-// walkPage is the page of a walk through all of an account's contacts or
-// counters: small enough that each call stays short on a loaded engine.
+// walkPage is the page of a walk through all of an account's contacts:
+// small enough that each call stays short on a loaded engine.
 const walkPage = 500
 
-// eachStored calls fn with each page of the account's contacts, read as
-// storedPages reads them. Only the writers (Reindex, recount) call it: the
-// API's reads walk pages with next, which keeps the least-privilege check
-// from reaching fn's calls.
+// listPages reads the account's contacts in list order (from the list
+// index, eventually consistent): what a search reads until the account is
+// indexed.
+func (s *Contacts) listPages(accountID string) (*storage.Pages[listedContact], error) {
+	return storage.NewPages[listedContact](s.table, listQuery(accountID, "", false), walkPage)
+}
+
+// eachStored calls fn with each page of the account's contact items, read
+// by id with strongly consistent reads: for indexing and counting them,
+// where a contact written a moment ago must be seen as it is. Only the
+// writers (Load, Reindex) call it: the API's reads walk Pages with Next,
+// which keeps the least-privilege check (internal/deploytest), which
+// follows a callback into every function any caller passes, from
+// reaching fn's writes.
 func (s *Contacts) eachStored(ctx context.Context, accountID string, fn func([]contactItem) error) error {
-	pages, err := s.storedPages(accountID)
+	pages, err := storage.NewPages[contactItem](s.table, storage.Query{Key: storage.PartitionPrefix(storage.AccountPK(accountID), contactKey(accountID, "").SK)}, walkPage)
 	if err != nil {
 		return err
 	}
 	for {
-		items, ok, err := pages.next(ctx)
+		items, ok, err := pages.Next(ctx)
 		if err != nil || !ok {
 			return err
 		}
@@ -333,60 +265,6 @@ func (s *Contacts) eachStored(ctx context.Context, accountID string, fn func([]c
 			return err
 		}
 	}
-}
-
-// next returns the next page, and false after the last.
-func (p *contactPages) next(ctx context.Context) ([]contactItem, bool, error) {
-	if p.done {
-		return nil, false, nil
-	}
-	out, err := p.table.DB.Query(ctx, p.in)
-	if err != nil {
-		return nil, false, err
-	}
-	var items []contactItem
-	if err := attributevalue.UnmarshalListOfMaps(out.Items, &items); err != nil {
-		return nil, false, fmt.Errorf("decode contacts: %w", err)
-	}
-	p.in.ExclusiveStartKey = out.LastEvaluatedKey
-	p.done = out.LastEvaluatedKey == nil
-	return items, true, nil
-}
-
-// listQuery builds a query of the account's list order. With upTo false, the
-// bound is an exclusive lower bound (a cursor); with upTo true, an inclusive
-// upper bound (counting what precedes a cursor).
-func (s *Contacts) listQuery(accountID, bound string, upTo bool) (*dynamodb.QueryInput, error) {
-	in, err := s.rangeQuery(storage.AttrGSI1PK, storage.AttrGSI1SK, listPK(accountID), bound, upTo)
-	if err != nil {
-		return nil, err
-	}
-	in.IndexName = aws.String(storage.IndexGSI1)
-	return in, nil
-}
-
-// rangeQuery builds a query of the partition pk (the attribute pkName,
-// sorted by skName) after bound, or with upTo up to and including it; an
-// empty bound bounds nothing.
-func (s *Contacts) rangeQuery(pkName, skName, pk, bound string, upTo bool) (*dynamodb.QueryInput, error) {
-	keyCond := expression.Key(pkName).Equal(expression.Value(pk))
-	if bound != "" {
-		if upTo {
-			keyCond = keyCond.And(expression.Key(skName).LessThanEqual(expression.Value(bound)))
-		} else {
-			keyCond = keyCond.And(expression.Key(skName).GreaterThan(expression.Value(bound)))
-		}
-	}
-	expr, err := expression.NewBuilder().WithKeyCondition(keyCond).Build()
-	if err != nil {
-		return nil, fmt.Errorf("build contacts query: %w", err)
-	}
-	return &dynamodb.QueryInput{
-		TableName:                 aws.String(s.table.Name),
-		KeyConditionExpression:    expr.KeyCondition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-	}, nil
 }
 
 // DeleteTask deletes a task of the account's contact; it reports false when

@@ -39,9 +39,9 @@ const phonePunctuation = "+-()."
 type searchTerms struct {
 	// Words are matched by their beginning: the name words and word parts,
 	// the e-mail address, the phone digits.
-	Words []string `dynamodbav:"w"`
+	Words []string
 	// Phone is the phone digits, also matched by their end.
-	Phone string `dynamodbav:"p,omitempty"`
+	Phone string
 }
 
 // termsOf returns the terms of a contact.
