@@ -25,6 +25,9 @@ import (
 
 const demoToken = "bpt_DemoAllScopesAlphaLocal0000000011xFMXT"
 
+// startWait bounds a devserver's start (or its refusal) in these tests.
+const startWait = 3 * time.Minute
+
 type devserver struct {
 	cmd    *exec.Cmd
 	lines  chan string
@@ -51,7 +54,10 @@ func start(t *testing.T, bin string, env []string) (*devserver, []string) {
 		close(d.lines)
 	}()
 	var banner []string
-	timeout := time.After(60 * time.Second)
+	// A first start loads the demo dataset into a new engine: seconds on a
+	// quiet machine, a minute or more on a busy one (make test runs other
+	// packages beside this one).
+	timeout := time.After(startWait)
 	for {
 		select {
 		case line, ok := <-d.lines:
@@ -231,7 +237,7 @@ func refused(t *testing.T, bin string, env []string) string {
 		var exit *exec.ExitError
 		require.ErrorAs(t, err, &exit, "the devserver started: %s", stdout.String())
 		assert.Equal(t, 1, exit.ExitCode())
-	case <-time.After(60 * time.Second):
+	case <-time.After(startWait):
 		_ = cmd.Process.Kill()
 		t.Fatalf("the devserver neither started nor refused: %s", stdout.String())
 	}

@@ -63,7 +63,8 @@ async function startServer() {
   let banner = "";
   proc.stderr.on("data", () => {});
   return await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("devserver did not start:\n" + banner)), 60000);
+    // A first start loads the demo dataset: a minute or more on a busy machine.
+    const timer = setTimeout(() => reject(new Error("devserver did not start:\n" + banner)), 180000);
     proc.stdout.on("data", (chunk) => {
       banner += chunk;
       const engine = shared ? [null, shared] : banner.match(/DynamoDB Local \S+ at (http:\/\/[0-9.:]+)/);
