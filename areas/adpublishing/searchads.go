@@ -181,12 +181,14 @@ type Ads struct {
 
 // NewAds returns the ads on table.
 func NewAds(table *storage.Table) *Ads {
+	// The report's records are read eventually: no operation writes them (a
+	// seed loads them), and a report a moment behind is not wrong.
 	return &Ads{
 		table: table,
 		campaigns: storage.NewAccountItems(table, "SEARCHADS_CAMPAIGN#",
-			func(c Campaign) (string, string) { return c.LocationID, campaignID(c.Type, c.ID) }),
+			func(c Campaign) (string, string) { return c.LocationID, campaignID(c.Type, c.ID) }).ReadEventually(),
 		adGroups: storage.NewAccountItems(table, "SEARCHADS_ADGROUP#",
-			func(g AdGroup) (string, string) { return g.LocationID, adGroupID(g.Type, g.CampaignID, g.ID) }),
+			func(g AdGroup) (string, string) { return g.LocationID, adGroupID(g.Type, g.CampaignID, g.ID) }).ReadEventually(),
 		// The integration is a singleton of the account's partition: its key
 		// holds no id, so "one per account" is the key schema's doing, not a
 		// check's.
@@ -226,6 +228,7 @@ type reportRange struct {
 func (s *Ads) reportRows(ctx context.Context, rr reportRange) ([]reportItem, error) {
 	if rr.campaignID == "" {
 		return storage.QueryAll[reportItem](ctx, s.table, storage.Query{
+			Eventual: true,
 			Key: expression.Key(storage.AttrPK).Equal(expression.Value(storage.AccountPK(rr.accountID))).
 				And(expression.Key(storage.AttrSK).Between(
 					expression.Value(reportDayPrefix(rr.typ, rr.level, rr.start)),

@@ -28,5 +28,6 @@ type Catalog = storage.AccountItems[Campaign]
 
 // NewCatalog returns the campaigns on table.
 func NewCatalog(table *storage.Table) *Catalog {
-	return storage.NewAccountItems(table, "CAMPAIGN#", func(c Campaign) (string, string) { return c.LocationID, c.ID })
+	// Read eventually: no operation writes campaigns (a seed loads them).
+	return storage.NewAccountItems(table, "CAMPAIGN#", func(c Campaign) (string, string) { return c.LocationID, c.ID }).ReadEventually()
 }

@@ -46,5 +46,6 @@ type Messages = storage.AccountItems[Message]
 
 // NewMessages returns the messages on table.
 func NewMessages(table *storage.Table) *Messages {
-	return storage.NewAccountItems(table, "MESSAGE#", func(m Message) (string, string) { return m.LocationID, m.ID })
+	// Read eventually: no operation writes messages (a seed loads them).
+	return storage.NewAccountItems(table, "MESSAGE#", func(m Message) (string, string) { return m.LocationID, m.ID }).ReadEventually()
 }

@@ -132,12 +132,15 @@ func (s *Library) Rename(ctx context.Context, accountID, id, name, at string) (b
 }
 
 // inFolder returns the entries of type typ directly in folder parentID (""
-// for the root).
+// for the root). Listings read eventually (half the read units): a rename a
+// moment ago may not show yet, as in any DynamoDB listing; the rename
+// itself is a strongly consistent conditional write.
 func (s *Library) inFolder(ctx context.Context, accountID, typ, parentID string) ([]Entry, error) {
-	return storage.QueryPartition[Entry](ctx, s.table, storage.AccountPK(accountID), folderPrefix(typ, parentID))
+	return storage.QueryAll[Entry](ctx, s.table, storage.Query{Key: storage.PartitionPrefix(storage.AccountPK(accountID), folderPrefix(typ, parentID)), Eventual: true})
 }
 
-// ofType returns every entry of type typ of the account.
+// ofType returns every entry of type typ of the account, read eventually
+// (see inFolder).
 func (s *Library) ofType(ctx context.Context, accountID, typ string) ([]Entry, error) {
-	return storage.QueryPartition[Entry](ctx, s.table, storage.AccountPK(accountID), typePrefix(typ))
+	return storage.QueryAll[Entry](ctx, s.table, storage.Query{Key: storage.PartitionPrefix(storage.AccountPK(accountID), typePrefix(typ)), Eventual: true})
 }

@@ -29,5 +29,6 @@ type Catalog = storage.AccountItems[Survey]
 
 // NewCatalog returns the surveys on table.
 func NewCatalog(table *storage.Table) *Catalog {
-	return storage.NewAccountItems(table, "SURVEY#", func(s Survey) (string, string) { return s.LocationID, s.ID })
+	// Read eventually: no operation writes surveys (a seed loads them).
+	return storage.NewAccountItems(table, "SURVEY#", func(s Survey) (string, string) { return s.LocationID, s.ID }).ReadEventually()
 }

@@ -21,6 +21,9 @@ type AccountItems[T any] struct {
 	table  *Table
 	prefix string
 	keyOf  func(T) (accountID, id string)
+	// read is how Get, List and ListUnder read (strongly consistent unless
+	// ReadEventually).
+	read []ReadOption
 }
 
 // NewAccountItems returns the records of table stored under prefix; keyOf
@@ -28,6 +31,17 @@ type AccountItems[T any] struct {
 // only read, or written as Keyed items with keys built by the caller).
 func NewAccountItems[T any](table *Table, prefix string, keyOf func(T) (accountID, id string)) *AccountItems[T] {
 	return &AccountItems[T]{table: table, prefix: prefix, keyOf: keyOf}
+}
+
+// ReadEventually returns the same records with every read (Get, List,
+// ListUnder) eventually consistent: half the read units. For records no
+// operation writes (a seed loads them), where a read a moment behind the
+// seed is not wrong; records the API writes and reads back stay strongly
+// consistent.
+func (s *AccountItems[T]) ReadEventually() *AccountItems[T] {
+	c := *s
+	c.read = []ReadOption{Eventually}
+	return &c
 }
 
 // Key is the key of the account's record id: the one place it is built.
@@ -38,10 +52,9 @@ func (s *AccountItems[T]) Key(accountID, id string) Key {
 // KeyOf is the key of record.
 func (s *AccountItems[T]) KeyOf(record T) Key { return s.Key(s.keyOf(record)) }
 
-// Get returns the account's record id (strongly consistent), or nil when the
-// account has none.
+// Get returns the account's record id, or nil when the account has none.
 func (s *AccountItems[T]) Get(ctx context.Context, accountID, id string) (*T, error) {
-	return Get[T](ctx, s.table, s.Key(accountID, id))
+	return Get[T](ctx, s.table, s.Key(accountID, id), s.read...)
 }
 
 // List returns every record of the account, ordered by id.
@@ -52,7 +65,7 @@ func (s *AccountItems[T]) List(ctx context.Context, accountID string) ([]T, erro
 // ListUnder returns the account's records whose id begins with idPrefix,
 // ordered by id.
 func (s *AccountItems[T]) ListUnder(ctx context.Context, accountID, idPrefix string) ([]T, error) {
-	return QueryPartition[T](ctx, s.table, AccountPK(accountID), s.prefix+idPrefix)
+	return QueryAll[T](ctx, s.table, Query{Key: PartitionPrefix(AccountPK(accountID), s.prefix+idPrefix), Eventual: readOptionsOf(s.read).eventual})
 }
 
 // Update changes the account's record id by optimistic locking (see

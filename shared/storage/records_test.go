@@ -3,9 +3,11 @@ package storage_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -184,4 +186,47 @@ func TestALoadWritesNothingWhenARecordIsRefused(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, "default", n.Text)
 	})
+}
+
+// consistency records whether each read asked for strong consistency.
+type consistency struct {
+	storage.API
+	mu     sync.Mutex
+	strong []bool
+}
+
+func (c *consistency) note(strong *bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.strong = append(c.strong, strong != nil && *strong)
+}
+
+func (c *consistency) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	c.note(in.ConsistentRead)
+	return c.API.GetItem(ctx, in, opts...)
+}
+
+func (c *consistency) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	c.note(in.ConsistentRead)
+	return c.API.Query(ctx, in, opts...)
+}
+
+func TestRecordsReadEventuallyOnlyWhenAsked(t *testing.T) {
+	ctx := context.Background()
+	table, _ := newNotes(t)
+	spy := &consistency{API: table.DB}
+	watched := &storage.Table{DB: spy, Name: table.Name}
+	notes := storage.NewAccountItems(watched, "NOTE#", func(n note) (string, string) { return n.Account, n.Topic + "#" + n.ID })
+	read := func(items *storage.AccountItems[note]) []bool {
+		spy.strong = nil
+		got, err := items.Get(ctx, "acctA", "work#1")
+		require.NoError(t, err)
+		require.NotNil(t, got)
+		list, err := items.ListUnder(ctx, "acctA", "work#")
+		require.NoError(t, err)
+		require.Len(t, list, 2)
+		return spy.strong
+	}
+	assert.Equal(t, []bool{true, true}, read(notes), "by default a get and a listing are strongly consistent")
+	assert.Equal(t, []bool{false, false}, read(notes.ReadEventually()), "read eventually, both are not")
 }
