@@ -14,6 +14,13 @@ type deleteIntegrationRequest struct {
 	LocationID *string `json:"locationId"`
 }
 
+// check records every rule the request breaks.
+func (req *deleteIntegrationRequest) check(v *validate.Errors) {
+	if v.Required("locationId", req.LocationID) {
+		v.ID("locationId", *req.LocationID)
+	}
+}
+
 // deleteIntegrationResponse: the public API shows no body; this one says
 // plainly that the integration was removed.
 type deleteIntegrationResponse struct {
@@ -21,12 +28,10 @@ type deleteIntegrationResponse struct {
 }
 
 func (h *handler) deleteSocialIntegration(w http.ResponseWriter, r *http.Request) error {
-	_, p, err := request.Body(r, func(req *deleteIntegrationRequest, v *validate.Errors) *string {
-		if v.Required("locationId", req.LocationID) {
-			v.ID("locationId", *req.LocationID)
-		}
-		return req.LocationID
-	})
+	in := request.NewReader(r)
+	var body deleteIntegrationRequest
+	in.Body(&body, body.check)
+	p, err := in.Account(body.LocationID)
 	if err != nil {
 		return err
 	}

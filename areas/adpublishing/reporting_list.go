@@ -66,7 +66,7 @@ type reportingListRequest struct {
 	campaignID string
 }
 
-func parseReportingList(q httpio.Query, v *validate.Errors) (reportingListRequest, *string) {
+func parseReportingList(q httpio.Query, v *validate.Errors) reportingListRequest {
 	req := reportingListRequest{
 		locationID: q.RequiredID("locationId"),
 		listType:   q.Required("listType"),
@@ -97,7 +97,7 @@ func parseReportingList(q httpio.Query, v *validate.Errors) (reportingListReques
 			v.ID("campaignId", req.campaignID)
 		}
 	}
-	return req, &req.locationID
+	return req
 }
 
 // parseDate reads a required YYYY-MM-DD date that must exist in the calendar.
@@ -119,7 +119,9 @@ func parseDate(v *validate.Errors, q httpio.Query, name string) (time.Time, bool
 }
 
 func (h *handler) reportingList(w http.ResponseWriter, r *http.Request) error {
-	req, _, err := request.Query(r, parseReportingList)
+	in := request.NewReader(r)
+	req := parseReportingList(in.Query(), in.Errors())
+	_, err := in.Account(&req.locationID)
 	if err != nil {
 		return err
 	}

@@ -30,8 +30,9 @@ type createAssociationRequest struct {
 	first, second objectRef // the two sides, once checked
 }
 
-// check checks the request's rules and returns the account it names.
-func (req *createAssociationRequest) check(v *validate.Errors) *string {
+// check records every rule the request breaks and keeps its two sides in
+// req.first and req.second.
+func (req *createAssociationRequest) check(v *validate.Errors) {
 	if v.Required("locationId", req.LocationID) {
 		v.ID("locationId", *req.LocationID)
 	}
@@ -58,11 +59,13 @@ func (req *createAssociationRequest) check(v *validate.Errors) *string {
 		v.Add("firstObjectKey and secondObjectKey must include a contact: the supported pairs are contact to contact and contact to custom object")
 	}
 	req.first, req.second = first, second
-	return req.LocationID
 }
 
 func (h *handler) createAssociation(w http.ResponseWriter, r *http.Request) error {
-	req, p, err := request.Body(r, (*createAssociationRequest).check)
+	in := request.NewReader(r)
+	var body createAssociationRequest
+	in.Body(&body, body.check)
+	p, err := in.Account(body.LocationID)
 	if err != nil {
 		return err
 	}
@@ -71,7 +74,7 @@ func (h *handler) createAssociation(w http.ResponseWriter, r *http.Request) erro
 	for _, side := range []struct {
 		field string
 		ref   objectRef
-	}{{"firstObjectKey", req.first}, {"secondObjectKey", req.second}} {
+	}{{"firstObjectKey", body.first}, {"secondObjectKey", body.second}} {
 		if side.ref.isContact() {
 			continue
 		}
@@ -87,11 +90,11 @@ func (h *handler) createAssociation(w http.ResponseWriter, r *http.Request) erro
 	a := Association{
 		LocationID:        p.AccountID,
 		ID:                ids.Alnum20(),
-		Key:               *req.Key,
-		FirstObjectLabel:  *req.FirstObjectLabel,
-		FirstObjectKey:    *req.FirstObjectKey,
-		SecondObjectLabel: *req.SecondObjectLabel,
-		SecondObjectKey:   *req.SecondObjectKey,
+		Key:               *body.Key,
+		FirstObjectLabel:  *body.FirstObjectLabel,
+		FirstObjectKey:    *body.FirstObjectKey,
+		SecondObjectLabel: *body.SecondObjectLabel,
+		SecondObjectKey:   *body.SecondObjectKey,
 		AssociationType:   AssociationTypeUserDefined,
 	}
 	err = h.store.CreateAssociation(ctx, a, clock.Timestamp(h.clock.Now()))

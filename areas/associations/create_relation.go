@@ -32,8 +32,8 @@ type relationResponse struct {
 	SecondRecordID string `json:"secondRecordId"`
 }
 
-// check checks the request's rules and returns the account it names.
-func (req *createRelationRequest) check(v *validate.Errors) *string {
+// check records every rule the request breaks.
+func (req *createRelationRequest) check(v *validate.Errors) {
 	for _, f := range []struct {
 		name string
 		val  *string
@@ -47,11 +47,13 @@ func (req *createRelationRequest) check(v *validate.Errors) *string {
 			v.ID(f.name, *f.val)
 		}
 	}
-	return req.LocationID
 }
 
 func (h *handler) createRelation(w http.ResponseWriter, r *http.Request) error {
-	req, p, err := request.Body(r, (*createRelationRequest).check)
+	in := request.NewReader(r)
+	var body createRelationRequest
+	in.Body(&body, body.check)
+	p, err := in.Account(body.LocationID)
 	if err != nil {
 		return err
 	}
@@ -59,14 +61,14 @@ func (h *handler) createRelation(w http.ResponseWriter, r *http.Request) error {
 	// Everything is looked up in the token's account only: another account's
 	// association or records are simply not found (422, the status the
 	// operation lists for a request it cannot carry out).
-	a, err := h.store.Association(ctx, p.AccountID, *req.AssociationID)
+	a, err := h.store.Association(ctx, p.AccountID, *body.AssociationID)
 	if err != nil {
 		return err
 	}
 	if a == nil {
-		return apierror.Invalid(fmt.Sprintf("associationId %q does not name an association of this account", *req.AssociationID))
+		return apierror.Invalid(fmt.Sprintf("associationId %q does not name an association of this account", *body.AssociationID))
 	}
-	firstID, secondID := *req.FirstRecordID, *req.SecondRecordID
+	firstID, secondID := *body.FirstRecordID, *body.SecondRecordID
 
 	// The two records are looked up together: one round trip, not two.
 	sides := []struct {

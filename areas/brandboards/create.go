@@ -101,8 +101,8 @@ func (c *checker) count(list string, n int) {
 	c.Check(n <= maxItems, fmt.Sprintf("%s must hold at most %d items", list, maxItems))
 }
 
-// check checks the request's rules and returns the account it names.
-func (req *createRequest) check(v *validate.Errors) *string {
+// check records every rule the request breaks.
+func (req *createRequest) check(v *validate.Errors) {
 	c := checker{v}
 	if c.Required("locationId", req.LocationID) {
 		c.ID("locationId", *req.LocationID)
@@ -151,20 +151,22 @@ func (req *createRequest) check(v *validate.Errors) *string {
 	if req.Type != nil && c.OneOf("type", *req.Type, TypeTemplate, TypeBlank, TypeSnapshot) {
 		c.Check(*req.Type != TypeBlank || req.BrandBoardID == nil, "type blank cannot be combined with brandBoardId: a blank board copies nothing")
 	}
-	return req.LocationID
 }
 
 func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
-	req, p, err := request.Body(r, (*createRequest).check)
+	in := request.NewReader(r)
+	var body createRequest
+	in.Body(&body, body.check)
+	p, err := in.Account(body.LocationID)
 	if err != nil {
 		return err
 	}
 	ctx := r.Context()
 	sourceID := ""
-	if req.BrandBoardID != nil {
-		sourceID = *req.BrandBoardID
+	if body.BrandBoardID != nil {
+		sourceID = *body.BrandBoardID
 	}
-	makeDefault := req.Default != nil && *req.Default
+	makeDefault := body.Default != nil && *body.Default
 	// One round trip of reads, while admission runs: the source (looked up
 	// in the caller's account only: another account's board is not found)
 	// and, for a default board, the pointer.
@@ -177,7 +179,7 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
 	b := Board{
 		ID:         ids.Hex24(),
 		LocationID: p.AccountID,
-		Name:       *req.Name,
+		Name:       *body.Name,
 		Logos:      []Logo{},
 		Colors:     []Color{},
 		Fonts:      []Font{},
@@ -186,29 +188,29 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
 		CreatedAt:  now,
 		UpdatedAt:  now,
 	}
-	if req.ParentID != nil {
-		b.ParentID = *req.ParentID
+	if body.ParentID != nil {
+		b.ParentID = *body.ParentID
 	}
 	if sourceID != "" {
 		src := c.source
 		if src == nil || src.Deleted {
-			return apierror.Invalid(fmt.Sprintf("brandBoardId %q does not name a brand board of this account", *req.BrandBoardID))
+			return apierror.Invalid(fmt.Sprintf("brandBoardId %q does not name a brand board of this account", *body.BrandBoardID))
 		}
 		b.Logos, b.Colors, b.Fonts = orEmpty(src.Logos), orEmpty(src.Colors), orEmpty(src.Fonts)
 		b.OriginID = src.ID
 		b.Meta = Meta{SourceID: src.ID, SourceType: TypeTemplate}
 	}
-	if req.Type != nil {
-		b.Meta.SourceType = *req.Type
+	if body.Type != nil {
+		b.Meta.SourceType = *body.Type
 	}
-	if req.Logos != nil {
-		b.Logos = logos(*req.Logos)
+	if body.Logos != nil {
+		b.Logos = logos(*body.Logos)
 	}
-	if req.Colors != nil {
-		b.Colors = colors(*req.Colors)
+	if body.Colors != nil {
+		b.Colors = colors(*body.Colors)
 	}
-	if req.Fonts != nil {
-		b.Fonts = fonts(*req.Fonts)
+	if body.Fonts != nil {
+		b.Fonts = fonts(*body.Fonts)
 	}
 
 	if err := h.store.create(ctx, b, c); err != nil {

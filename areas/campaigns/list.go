@@ -20,18 +20,19 @@ type listRequest struct {
 	status string
 }
 
-func parseList(q httpio.Query, v *validate.Errors) (listRequest, *string) {
+func parseList(q httpio.Query, v *validate.Errors) listRequest {
 	req := listRequest{locationID: q.RequiredID("locationId")}
 	if q.Has("status") {
 		req.status = q.String("status")
 		v.OneOf("status", req.status, Statuses...)
 	}
-	return req, &req.locationID
+	return req
 }
 
 func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
-	req, _, err := request.Query(r, parseList)
-	if err != nil {
+	in := request.NewReader(r)
+	req := parseList(in.Query(), in.Errors())
+	if _, err := in.Account(&req.locationID); err != nil {
 		return err
 	}
 	ctx := r.Context()

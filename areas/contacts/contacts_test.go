@@ -328,6 +328,12 @@ func TestDeleteTask(t *testing.T) {
 		resp := env.Do(t, testenv.Request{Method: "DELETE", Path: fmt.Sprintf(taskPath, ids[1], "T%231"), Token: token})
 		assert.Contains(t, resp.RequireError(t, http.StatusBadRequest), "taskId")
 	})
+	t.Run("two malformed ids are named in one answer", func(t *testing.T) {
+		resp := env.Do(t, testenv.Request{Method: "DELETE", Path: fmt.Sprintf(taskPath, "c%231", "T%231"), Token: token})
+		msg := resp.RequireError(t, http.StatusBadRequest)
+		assert.Contains(t, msg, "contactId must be an id")
+		assert.Contains(t, msg, "taskId must be an id")
+	})
 	t.Run("another account's task is 404 and stays", func(t *testing.T) {
 		otherIDs := seedContacts(t, env, acctB, 1)
 		resp := env.Do(t, testenv.Request{Method: "DELETE", Path: fmt.Sprintf(taskPath, otherIDs[0], "T0"), Token: token})

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/bizplatform/api/areas/contacts/contactstore"
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -56,9 +56,7 @@ type listRequest struct {
 	page int
 }
 
-func parseList(r *http.Request) (listRequest, error) {
-	var v validate.Errors
-	q := httpio.NewQuery(r, &v)
+func parseList(q httpio.Query, v *validate.Errors) listRequest {
 	req := listRequest{
 		locationID: q.RequiredID("locationId"),
 		limit:      q.Int("limit", defaultLimit, 1, maxLimit),
@@ -79,18 +77,17 @@ func parseList(r *http.Request) (listRequest, error) {
 		v.Check(req.startAfterID != "" || req.hasStartMs, "page must come with startAfter or startAfterId (the cursor of the page it numbers)")
 	}
 	v.MaxLen("query", req.query, maxQueryLen)
-	return req, v.Err()
+	return req
 }
 
 func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
-	req, err := parseList(r)
+	in := request.NewReader(r)
+	req := parseList(in.Query(), in.Errors())
+	_, err := in.Account(&req.locationID)
 	if err != nil {
 		return err
 	}
 	ctx := r.Context()
-	if _, err := auth.RequireAccount(ctx, req.locationID); err != nil {
-		return err
-	}
 
 	cursor := ""
 	switch {

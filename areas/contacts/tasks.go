@@ -3,8 +3,8 @@ package contacts
 import (
 	"net/http"
 
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/httpio"
 )
 
@@ -14,15 +14,9 @@ type deleteTaskResponse struct {
 }
 
 func (h *handler) deleteTask(w http.ResponseWriter, r *http.Request) error {
-	contactID, err := httpio.PathID(r, "contactId")
-	if err != nil {
-		return err
-	}
-	taskID, err := httpio.PathID(r, "taskId")
-	if err != nil {
-		return err
-	}
-	p, err := auth.PrincipalFrom(r.Context())
+	in := request.NewReader(r)
+	contactID, taskID := in.ID("contactId"), in.ID("taskId")
+	p, err := in.TokenAccount()
 	if err != nil {
 		return err
 	}

@@ -3,17 +3,15 @@ package conversations
 import (
 	"net/http"
 
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/httpio"
 )
 
 func (h *handler) getMessage(w http.ResponseWriter, r *http.Request) error {
-	id, err := httpio.PathID(r, "id")
-	if err != nil {
-		return err
-	}
-	p, err := auth.PrincipalFrom(r.Context())
+	in := request.NewReader(r)
+	id := in.ID("id")
+	p, err := in.TokenAccount()
 	if err != nil {
 		return err
 	}

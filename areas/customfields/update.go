@@ -65,10 +65,9 @@ type updateResponse struct {
 	Field Field `json:"field"`
 }
 
-// check checks every rule that holds whatever the stored field is, records
-// the violations in v, and returns the account the body names. What the
-// body sets is then in body.change.
-func (body *updateBody) check(v *validate.Errors) *string {
+// check checks every rule that holds whatever the stored field is and
+// records the violations in v. What the body sets is then in body.change.
+func (body *updateBody) check(v *validate.Errors) {
 	c := &body.change
 	if v.Required("locationId", body.LocationID) && v.ID("locationId", *body.LocationID) {
 		c.locationID = *body.LocationID
@@ -102,7 +101,6 @@ func (body *updateBody) check(v *validate.Errors) *string {
 			c.maxFileLimit = &limit
 		}
 	}
-	return body.LocationID
 }
 
 // parseOptions checks the options array on its own: an array of at most
@@ -167,14 +165,11 @@ func parseOptions(raw json.RawMessage, v *validate.Errors) []optionChange {
 }
 
 func (h *handler) update(w http.ResponseWriter, r *http.Request) error {
-	id, err := httpio.PathID(r, "id")
-	if err != nil {
-		return err
-	}
-	// The body's own rules first, then the account it names: neither needs
-	// the field, and another account's caller learns nothing about its
-	// fields, not even their rule failures.
-	body, p, err := request.Body(r, (*updateBody).check)
+	in := request.NewReader(r)
+	id := in.ID("id")
+	var body updateBody
+	in.Body(&body, body.check)
+	p, err := in.Account(body.LocationID)
 	if err != nil {
 		return err
 	}

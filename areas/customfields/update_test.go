@@ -275,6 +275,8 @@ func TestUpdateCustomFieldRejectsBrokenRules(t *testing.T) {
 		{"maxFileLimit is refused on a non-file field", "aBreed", ok(map[string]any{"maxFileLimit": 3}), []string{"maxFileLimit is only allowed on FILE_UPLOAD fields; this field is SINGLE_OPTIONS"}},
 		{"a contact field cannot be updated", "aColor", ok(map[string]any{"name": "Colour"}), []string{`id names a field of the "contact" object; only fields of custom objects (custom_object.<key>) and of the company object (business) can be updated`}},
 		{"a malformed field id is refused", "a%23Breed", ok(nil), []string{"id must be an id"}},
+		{"a malformed field id is named with the body's broken rules", "a%23Breed", map[string]any{"locationId": acctA, "name": ""},
+			[]string{"id must be an id", "showInForms is required", "name must not be empty"}},
 		{"one answer names every rule the request breaks (the stored field's rules come after them)", "aNotes", map[string]any{"locationId": acctA, "name": "", "acceptedFormats": ".pdf", "options": breed("A", "A")},
 			[]string{"showInForms is required", "name must not be empty", `options[1].label "A" repeats`}},
 		{"one answer names every rule the stored field breaks", "aNotes", ok(map[string]any{"acceptedFormats": ".pdf", "maxFileLimit": 3}),

@@ -54,9 +54,9 @@ type createResponse struct {
 	TraceID  string `json:"traceId"`
 }
 
-// check checks every field rule, keeps the template the request describes
-// (without id and dates) in req.template, and returns the account it names.
-func (req *createRequest) check(v *validate.Errors) *string {
+// check records every rule the request breaks and keeps the template it
+// describes (without id and dates) in req.template.
+func (req *createRequest) check(v *validate.Errors) {
 	t := &req.template
 	*t = Template{BuilderVersion: defaultBuilderVersion, IsPlainText: req.IsPlainText}
 
@@ -97,7 +97,6 @@ func (req *createRequest) check(v *validate.Errors) *string {
 		v.Check(req.ImportProvider == nil, fmt.Sprintf("importProvider is only allowed when type is %s", TypeImport))
 		v.Check(req.ImportURL == nil, fmt.Sprintf("importURL is only allowed when type is %s", TypeImport))
 	}
-	return req.LocationID
 }
 
 // optionalText checks a text field that may be absent but not blank.
@@ -116,11 +115,13 @@ func httpsURL(v *validate.Errors, field, s string) bool {
 }
 
 func (h *handler) createTemplate(w http.ResponseWriter, r *http.Request) error {
-	req, _, err := request.Body(r, (*createRequest).check)
-	if err != nil {
+	in := request.NewReader(r)
+	var body createRequest
+	in.Body(&body, body.check)
+	if _, err := in.Account(body.LocationID); err != nil {
 		return err
 	}
-	t, ctx := req.template, r.Context()
+	t, ctx := body.template, r.Context()
 	if t.ParentID != "" {
 		// Read in the caller's partition only: another account's folder is
 		// not found, like a missing one.

@@ -59,7 +59,7 @@ type listRequest struct {
 	fetchAll  bool
 }
 
-func parseList(q httpio.Query, v *validate.Errors) (listRequest, *string) {
+func parseList(q httpio.Query, v *validate.Errors) listRequest {
 	req := listRequest{
 		offset:   q.Int("offset", 0, 0, maxOffset),
 		limit:    q.Int("limit", defaultLimit, 1, maxLimit),
@@ -90,7 +90,7 @@ func parseList(q httpio.Query, v *validate.Errors) (listRequest, *string) {
 			v.ID("parentId", req.parentID)
 		}
 	}
-	return req, &req.accountID
+	return req
 }
 
 // list answers one page of an account's files or folders: those directly in
@@ -99,7 +99,9 @@ func parseList(q httpio.Query, v *validate.Errors) (listRequest, *string) {
 // entries sorted by (sortBy, id), so offset paging over an unchanged folder
 // returns every entry exactly once.
 func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
-	req, p, err := request.Query(r, parseList)
+	in := request.NewReader(r)
+	req := parseList(in.Query(), in.Errors())
+	p, err := in.Account(&req.accountID)
 	if err != nil {
 		return err
 	}

@@ -139,6 +139,11 @@ func TestRenameMediaRejectsBadRequests(t *testing.T) {
 			assert.Contains(t, msg, want)
 		}
 	})
+	t.Run("a malformed path id is named with a property the body must not have", func(t *testing.T) {
+		msg := rename(t, env, token, "a.b", with("colour", "red")).RequireError(t, 422)
+		assert.Contains(t, msg, "id must be an id")
+		assert.Contains(t, msg, "property colour should not exist")
+	})
 	t.Run("nothing was renamed", func(t *testing.T) {
 		assert.Equal(t, "Report.pdf", stored(t, env, acctA, "report").Name)
 	})

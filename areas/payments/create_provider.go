@@ -31,8 +31,8 @@ type createProviderRequest struct {
 	ImageURL    *string `json:"imageUrl"`
 }
 
-// check checks the request's rules and returns the account it names.
-func (req *createProviderRequest) check(v *validate.Errors) *string {
+// check records every rule the request breaks.
+func (req *createProviderRequest) check(v *validate.Errors) {
 	v.Alt(req.AltID, req.AltType)
 	if req.UniqueName == nil {
 		v.Add("uniqueName is required")
@@ -51,13 +51,15 @@ func (req *createProviderRequest) check(v *validate.Errors) *string {
 	if v.Required("imageUrl", req.ImageURL) && v.MaxLen("imageUrl", *req.ImageURL, maxImageURLLen) {
 		v.OutsideURL("imageUrl", *req.ImageURL)
 	}
-	return req.AltID
 }
 
 // createProvider adds a white-label payment provider to the caller's account.
 // The router has already refused tokens other than marketplace-app tokens.
 func (h *handler) createProvider(w http.ResponseWriter, r *http.Request) error {
-	req, p, err := request.Body(r, (*createProviderRequest).check)
+	in := request.NewReader(r)
+	var body createProviderRequest
+	in.Body(&body, body.check)
+	p, err := in.Account(body.AltID)
 	if err != nil {
 		return err
 	}
@@ -67,20 +69,20 @@ func (h *handler) createProvider(w http.ResponseWriter, r *http.Request) error {
 		ID:          ids.Hex24(),
 		AltID:       p.AccountID,
 		AltType:     validate.AltType,
-		Title:       *req.Title,
-		Route:       routeOf(*req.UniqueName),
-		Provider:    *req.Provider,
-		Description: *req.Description,
-		ImageURL:    *req.ImageURL,
+		Title:       *body.Title,
+		Route:       routeOf(*body.UniqueName),
+		Provider:    *body.Provider,
+		Description: *body.Description,
+		ImageURL:    *body.ImageURL,
 		CreatedAt:   now,
 		UpdatedAt:   now,
 	}
-	created, err := h.store.CreateProvider(ctx, *req.UniqueName, prov)
+	created, err := h.store.CreateProvider(ctx, *body.UniqueName, prov)
 	if err != nil {
 		return err
 	}
 	if !created {
-		return apierror.Invalid("uniqueName " + *req.UniqueName + " is already used by a provider of this account")
+		return apierror.Invalid("uniqueName " + *body.UniqueName + " is already used by a provider of this account")
 	}
 	return httpio.WriteJSON(w, http.StatusOK, prov)
 }

@@ -21,20 +21,22 @@ type deleteCouponResponse struct {
 	TraceID string `json:"traceId"`
 }
 
-// check checks the request's rules and returns the account it names.
-func (req *deleteCouponRequest) check(v *validate.Errors) *string {
+// check records every rule the request breaks.
+func (req *deleteCouponRequest) check(v *validate.Errors) {
 	v.Alt(req.AltID, req.AltType)
 	if req.ID == nil {
 		v.Add("id is required")
 	} else {
 		v.ID("id", *req.ID)
 	}
-	return req.AltID
 }
 
 // deleteCoupon permanently deletes a coupon of the caller's account.
 func (h *handler) deleteCoupon(w http.ResponseWriter, r *http.Request) error {
-	req, p, err := request.Body(r, (*deleteCouponRequest).check)
+	in := request.NewReader(r)
+	var body deleteCouponRequest
+	in.Body(&body, body.check)
+	p, err := in.Account(body.AltID)
 	if err != nil {
 		return err
 	}
@@ -42,12 +44,12 @@ func (h *handler) deleteCoupon(w http.ResponseWriter, r *http.Request) error {
 	// The coupon is looked up in the caller's partition only, so another
 	// account's coupon is indistinguishable from a missing one. The
 	// operation lists 422 as its only status, so a missing coupon is 422.
-	deleted, err := h.store.DeleteCoupon(ctx, p.AccountID, *req.ID)
+	deleted, err := h.store.DeleteCoupon(ctx, p.AccountID, *body.ID)
 	if err != nil {
 		return err
 	}
 	if !deleted {
-		return apierror.Invalid("id " + *req.ID + " does not name a coupon of this account")
+		return apierror.Invalid("id " + *body.ID + " does not name a coupon of this account")
 	}
 	return httpio.WriteJSON(w, http.StatusOK, deleteCouponResponse{Success: true, TraceID: pipeline.RequestID(ctx)})
 }

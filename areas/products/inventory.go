@@ -35,10 +35,10 @@ type inventoryRequest struct {
 	parsed []parsedItem // the well-formed items, once checked
 }
 
-// check checks every rule of the request and returns the account it names.
-func (req *inventoryRequest) check(v *validate.Errors) *string {
+// check records every rule the request breaks and keeps its well-formed
+// items in req.parsed.
+func (req *inventoryRequest) check(v *validate.Errors) {
 	req.parsed = parseInventory(*req, v)
-	return req.AltID
 }
 
 type inventoryItem struct {
@@ -139,11 +139,14 @@ func parseInventory(req inventoryRequest, v *validate.Errors) []parsedItem {
 //     after a timeout writes the same values, or nothing when the first
 //     attempt was applied.
 func (h *handler) updateInventory(w http.ResponseWriter, r *http.Request) error {
-	req, p, err := request.Body(r, (*inventoryRequest).check)
+	in := request.NewReader(r)
+	var body inventoryRequest
+	in.Body(&body, body.check)
+	p, err := in.Account(body.AltID)
 	if err != nil {
 		return err
 	}
-	items, ctx := req.parsed, r.Context()
+	items, ctx := body.parsed, r.Context()
 
 	ids := make([]string, len(items))
 	for i, it := range items {

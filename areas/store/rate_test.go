@@ -199,6 +199,12 @@ func TestUpdateRateRejectsBadFields(t *testing.T) {
 		msg = putRate(t, env, token, "zone", rateA1Plain, map[string]any{"name": "X"}).RequireError(t, http.StatusUnprocessableEntity)
 		assert.Contains(t, msg, "shippingZoneId must be a 24-character hexadecimal id")
 	})
+	t.Run("bad path ids are named with the body's broken rules", func(t *testing.T) {
+		msg := putRate(t, env, token, "zone", "rate-1", map[string]any{"amount": -1}).RequireError(t, http.StatusUnprocessableEntity)
+		for _, want := range []string{"shippingZoneId must be a 24-character hexadecimal id", "shippingRateId must be a 24-character hexadecimal id", "amount must be"} {
+			assert.Contains(t, msg, want)
+		}
+	})
 }
 
 func TestUpdateRateStaysInItsZoneAndAccount(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
@@ -30,6 +31,17 @@ type rateRequest struct {
 	PercentageOfRateFee field[float64] `json:"percentageOfRateFee"`
 	// Services are decoded one by one so that every error names its index.
 	ShippingCarrierServices field[[]json.RawMessage] `json:"shippingCarrierServices"`
+
+	change rateChange // what the request changes, once checked
+}
+
+// check records every rule the request breaks and keeps what it changes in
+// req.change. The rules relating fields the request sends together are its
+// own; those needing a stored field wait for the rate.
+func (req *rateRequest) check(v *validate.Errors) {
+	req.altFields.check(v)
+	req.change = parseRate(*req, v)
+	checkRateConsistency(v, req.change.apply(Rate{}), req.sent)
 }
 
 // sent reports whether the request sends field (null counts: it removes a
@@ -163,19 +175,15 @@ func parseServices(raws []json.RawMessage, v *validate.Errors) []CarrierService 
 }
 
 func (h *handler) updateRate(w http.ResponseWriter, r *http.Request) error {
-	var change rateChange
-	ids, _, p, err := readUpdate(r, func(req *rateRequest, v *validate.Errors) *string {
-		named := req.check(v)
-		change = parseRate(*req, v)
-		// The rules relating fields the request sends together are its
-		// own; those needing a stored field wait for the rate.
-		checkRateConsistency(v, change.apply(Rate{}), req.sent)
-		return named
-	}, "shippingZoneId", "shippingRateId")
+	in := request.NewReader(r)
+	zoneID, rateID := in.HexID("shippingZoneId"), in.HexID("shippingRateId")
+	var body rateRequest
+	in.Body(&body, body.check)
+	p, err := in.Account(body.account())
 	if err != nil {
 		return err
 	}
-	zoneID, rateID, ctx := ids[0], ids[1], r.Context()
+	change, ctx := body.change, r.Context()
 
 	// The rate's key holds its zone's id, in the caller's partition: a rate
 	// of another zone or another account is not found.

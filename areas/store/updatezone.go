@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
@@ -20,6 +21,8 @@ type zoneRequest struct {
 	// Countries replaces the zone's whole list when sent. Its items are
 	// decoded one by one so that every error names its index.
 	Countries field[[]json.RawMessage] `json:"countries"`
+
+	change zoneChange // what the request changes, once checked
 }
 
 type countryInput struct {
@@ -49,6 +52,13 @@ type zoneView struct {
 	ShippingRates []Rate    `json:"shippingRates"`
 	CreatedAt     string    `json:"createdAt"`
 	UpdatedAt     string    `json:"updatedAt"`
+}
+
+// check records every rule the request breaks and keeps what it changes in
+// req.change.
+func (req *zoneRequest) check(v *validate.Errors) {
+	req.altFields.check(v)
+	req.change = parseZone(*req, v)
 }
 
 func parseZone(req zoneRequest, v *validate.Errors) zoneChange {
@@ -142,16 +152,15 @@ func (c zoneChange) apply(z Zone) Zone {
 }
 
 func (h *handler) updateZone(w http.ResponseWriter, r *http.Request) error {
-	var change zoneChange
-	ids, _, p, err := readUpdate(r, func(req *zoneRequest, v *validate.Errors) *string {
-		named := req.check(v)
-		change = parseZone(*req, v)
-		return named
-	}, "shippingZoneId")
+	in := request.NewReader(r)
+	zoneID := in.HexID("shippingZoneId")
+	var body zoneRequest
+	in.Body(&body, body.check)
+	p, err := in.Account(body.account())
 	if err != nil {
 		return err
 	}
-	zoneID, ctx := ids[0], r.Context()
+	change, ctx := body.change, r.Context()
 
 	// The zone is looked up in the caller's partition only: another
 	// account's zone is not found. Its rates come with it, in one read.

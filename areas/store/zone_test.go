@@ -175,6 +175,11 @@ func TestUpdateZoneRejectsBadBodies(t *testing.T) {
 		msg := putZone(t, env, token, "zone-1", map[string]any{"name": "X"}).RequireError(t, http.StatusUnprocessableEntity)
 		assert.Contains(t, msg, "shippingZoneId must be a 24-character hexadecimal id")
 	})
+	t.Run("a bad zone id is named with the body's broken rules", func(t *testing.T) {
+		msg := putZone(t, env, token, "zone-1", map[string]any{"name": "", "colour": "red"}).RequireError(t, http.StatusUnprocessableEntity)
+		assert.Contains(t, msg, "shippingZoneId must be a 24-character hexadecimal id")
+		assert.Contains(t, msg, "property colour should not exist")
+	})
 }
 
 func TestUpdateZoneStaysInTheCallersAccount(t *testing.T) {

@@ -31,7 +31,7 @@ type listRequest struct {
 	typ string
 }
 
-func parseList(q httpio.Query, v *validate.Errors) (listRequest, *string) {
+func parseList(q httpio.Query, v *validate.Errors) listRequest {
 	req := listRequest{
 		locationID: q.RequiredID("locationId"),
 		skip:       q.Int("skip", 0, 0, maxSkip),
@@ -41,12 +41,13 @@ func parseList(q httpio.Query, v *validate.Errors) (listRequest, *string) {
 		req.typ = q.String("type")
 		v.OneOf("type", req.typ, Types...)
 	}
-	return req, &req.locationID
+	return req
 }
 
 func (h *handler) list(w http.ResponseWriter, r *http.Request) error {
-	req, _, err := request.Query(r, parseList)
-	if err != nil {
+	in := request.NewReader(r)
+	req := parseList(in.Query(), in.Errors())
+	if _, err := in.Account(&req.locationID); err != nil {
 		return err
 	}
 	ctx := r.Context()

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -32,6 +32,8 @@ type filterRequest struct {
 	Skip       *string `json:"skip"`
 	Limit      *string `json:"limit"`
 	Projection *string `json:"projection"`
+
+	search search // the search the request asks for, once checked
 }
 
 // filterResponse answers a search. Count is the number of users matching
@@ -54,22 +56,22 @@ type search struct {
 	fields  projection
 }
 
-func (req filterRequest) parse() (search, error) {
-	var v validate.Errors
-	s := search{skip: defaultSkip, limit: defaultLimit}
+// check records every rule the request breaks and keeps the search it asks
+// for in req.search.
+func (req *filterRequest) check(v *validate.Errors) {
+	s := &req.search
 	if v.Required("companyId", req.CompanyID) && v.ID("companyId", *req.CompanyID) {
 		s.companyID = *req.CompanyID
 	}
 	if v.Required("emails", req.Emails) {
-		s.emails = parseEmails(&v, *req.Emails)
+		s.emails = parseEmails(v, *req.Emails)
 	}
 	if req.Deleted != nil {
 		s.deleted = *req.Deleted
 	}
-	s.skip = parseCount(&v, "skip", req.Skip, defaultSkip, 0, maxSkip)
-	s.limit = parseCount(&v, "limit", req.Limit, defaultLimit, 1, maxLimit)
-	s.fields = parseProjection(&v, req.Projection)
-	return s, v.Err()
+	s.skip = parseCount(v, "skip", req.Skip, defaultSkip, 0, maxSkip)
+	s.limit = parseCount(v, "limit", req.Limit, defaultLimit, 1, maxLimit)
+	s.fields = parseProjection(v, req.Projection)
 }
 
 // parseEmails reads a comma-separated list of addresses: spaces around an
@@ -121,18 +123,13 @@ func parseCount(v *validate.Errors, field string, raw *string, def, min, max int
 }
 
 func (h *handler) filterByEmail(w http.ResponseWriter, r *http.Request) error {
-	var req filterRequest
-	if err := httpio.DecodeJSON(r, &req); err != nil {
+	in := request.NewReader(r)
+	var body filterRequest
+	in.Body(&body, body.check)
+	if _, err := in.Company(body.CompanyID); err != nil {
 		return err
 	}
-	s, err := req.parse()
-	if err != nil {
-		return err
-	}
-	ctx := r.Context()
-	if _, err := auth.RequireCompany(ctx, s.companyID); err != nil {
-		return err
-	}
+	s, ctx := body.search, r.Context()
 	// The search reads only the company's own users (see emailIndexPK), so
 	// an address that also belongs to another company's user finds only
 	// this company's.

@@ -212,6 +212,12 @@ func TestUpdateActionRejectsMalformedRequests(t *testing.T) {
 		resp := update(t, env, token, "act.one", valid)
 		assert.Contains(t, resp.RequireError(t, http.StatusUnprocessableEntity), "actionId must be an id")
 	})
+	t.Run("a malformed actionId is named with the body's broken rules", func(t *testing.T) {
+		resp := update(t, env, token, "act.one", map[string]any{"locationId": acctA, "actionType": sms, "name": "x", "colour": "red"})
+		msg := resp.RequireError(t, http.StatusUnprocessableEntity)
+		assert.Contains(t, msg, "actionId must be an id")
+		assert.Contains(t, msg, "property colour should not exist")
+	})
 	t.Run("a body that is not JSON is a bad request", func(t *testing.T) {
 		resp := update(t, env, token, actionID(sms), `{"agentId":`)
 		resp.RequireError(t, http.StatusBadRequest)

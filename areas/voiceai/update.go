@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/validate"
@@ -21,16 +21,8 @@ type updateRequest struct {
 	ActionType       *string         `json:"actionType"`
 	Name             *string         `json:"name"`
 	ActionParameters json.RawMessage `json:"actionParameters"`
-}
 
-// actionUpdate is a checked update request.
-type actionUpdate struct {
-	actionID   string
-	agentID    string
-	locationID string
-	actionType string
-	name       string
-	parameters Parameters
+	parameters Parameters // the parameters of actionType, once checked
 }
 
 // ActionResponse is the action resource the update answers.
@@ -41,43 +33,39 @@ type ActionResponse struct {
 	ActionParameters Parameters `json:"actionParameters"`
 }
 
-func parseUpdate(r *http.Request) (actionUpdate, error) {
-	var req updateRequest
-	if err := httpio.DecodeJSON(r, &req); err != nil {
-		return actionUpdate{}, err
+// check records every rule the request breaks and keeps the checked
+// parameters in req.parameters.
+func (req *updateRequest) check(v *validate.Errors) {
+	if v.Required("agentId", req.AgentID) {
+		v.ID("agentId", *req.AgentID)
 	}
-	var v validate.Errors
-	u := actionUpdate{actionID: r.PathValue("actionId")}
-	v.ID("actionId", u.actionID)
-	if v.Required("agentId", req.AgentID) && v.ID("agentId", *req.AgentID) {
-		u.agentID = *req.AgentID
+	if v.Required("locationId", req.LocationID) {
+		v.ID("locationId", *req.LocationID)
 	}
-	if v.Required("locationId", req.LocationID) && v.ID("locationId", *req.LocationID) {
-		u.locationID = *req.LocationID
+	if v.Required("name", req.Name) {
+		v.MaxLen("name", *req.Name, maxActionNameLen)
 	}
-	if v.Required("name", req.Name) && v.MaxLen("name", *req.Name, maxActionNameLen) {
-		u.name = *req.Name
-	}
+	actionType := ""
 	if v.Required("actionType", req.ActionType) && v.OneOf("actionType", *req.ActionType, ActionTypes...) {
-		u.actionType = *req.ActionType
+		actionType = *req.ActionType
 	}
 	// The parameters are checked against the type the request gives: an
 	// update may change an action's type, and replaces its parameters whole.
-	u.parameters = parseParameters(&v, u.actionType, req.ActionParameters)
-	return u, v.Err()
+	req.parameters = parseParameters(v, actionType, req.ActionParameters)
 }
 
 func (h *handler) updateAction(w http.ResponseWriter, r *http.Request) error {
-	u, err := parseUpdate(r)
+	in := request.NewReader(r)
+	actionID := in.ID("actionId")
+	var body updateRequest
+	in.Body(&body, body.check)
+	p, err := in.Account(body.LocationID)
 	if err != nil {
 		return err
 	}
-	ctx := r.Context()
-	if _, err := auth.RequireAccount(ctx, u.locationID); err != nil {
-		return err
-	}
+	agentID, params, ctx := *body.AgentID, body.parameters, r.Context()
 	// A new credential is sealed before anything is stored.
-	credential, err := sealCredential(ctx, h.secrets, credentialBinding(u.locationID, u.agentID, u.actionID), u.parameters)
+	credential, err := sealCredential(ctx, h.secrets, credentialBinding(p.AccountID, agentID, actionID), params)
 	if err != nil {
 		return err
 	}
@@ -87,18 +75,18 @@ func (h *handler) updateAction(w http.ResponseWriter, r *http.Request) error {
 	// not found. Keeping the stored credential has rules that need the
 	// stored action (the last step of the order of checks): one broken
 	// ends the update with nothing written.
-	a, err := h.store.UpdateAction(ctx, u.locationID, u.agentID, u.actionID, func(a *Action) error {
-		if err := credential.apply(a, u.parameters); err != nil {
+	a, err := h.store.UpdateAction(ctx, p.AccountID, agentID, actionID, func(a *Action) error {
+		if err := credential.apply(a, params); err != nil {
 			return err
 		}
-		a.ActionType, a.Name, a.ActionParameters, a.DateUpdated = u.actionType, u.name, u.parameters, now
+		a.ActionType, a.Name, a.ActionParameters, a.DateUpdated = *body.ActionType, *body.Name, params, now
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	if a == nil {
-		return apierror.NotFound("actionId %s names no action of agent %s in this location", u.actionID, u.agentID)
+		return apierror.NotFound("actionId %s names no action of agent %s in this location", actionID, agentID)
 	}
 	return httpio.WriteJSON(w, http.StatusOK, ActionResponse{
 		ID: a.ID, ActionType: a.ActionType, Name: a.Name, ActionParameters: a.ActionParameters,

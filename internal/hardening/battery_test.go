@@ -61,6 +61,9 @@ func TestBadInputBattery(t *testing.T) {
 						} else {
 							assert.Contains(t, strings.ToLower(msg), strings.ToLower(c.names), "the message names the problem")
 						}
+						if c.alsoNames != "" {
+							assert.Contains(t, strings.ToLower(msg), strings.ToLower(c.alsoNames), "the message names every problem")
+						}
 					})
 				}
 			})

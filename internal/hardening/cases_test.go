@@ -24,8 +24,11 @@ type badCase struct {
 	path   string // with the query string
 	body   []byte // nil: no body
 	names  string
-	exact  bool
-	status int // the status it must answer (0: any 4xx)
+	// alsoNames is one more thing the message must name (in any case): a
+	// request broken in two places is answered naming both.
+	alsoNames string
+	exact     bool
+	status    int // the status it must answer (0: any 4xx)
 }
 
 // The sizes of over-long strings: beyond every field's bound, and big
@@ -131,6 +134,16 @@ func (g *generator) pathCases() {
 		}
 		for _, bad := range badPathIDs(k) {
 			g.add(fmt.Sprintf("%s %s is refused", name, bad.desc), with(bad.escaped), g.in.Query, g.goodBody(), name)
+		}
+		if g.in.Op.TakesBody() {
+			// A bad path id is one of the request's broken rules, named with
+			// the body's; a body that is not JSON is answered first, alone.
+			g.add(fmt.Sprintf("%s holding '#' is named with a property the body must not have", name), with("demo%23id"), g.in.Query,
+				[]byte(`{"zzUnknown":1,`+g.in.Body[1:]), name)
+			g.cases[len(g.cases)-1].alsoNames = "zzUnknown"
+			g.add(fmt.Sprintf("%s holding '#' with a body that is not JSON is answered as malformed JSON", name), with("demo%23id"), g.in.Query,
+				[]byte("{"), "malformed JSON")
+			g.cases[len(g.cases)-1].status = http.StatusBadRequest
 		}
 		// A whole '.' or '..' segment makes the path non-canonical: no
 		// operation is served there, whatever the segments around it.

@@ -1,6 +1,7 @@
 // Package httpio reads requests and writes JSON answers the same way in every
-// area: strict JSON bodies whose errors name the field, typed query values,
-// checked path ids.
+// area: strict JSON bodies whose errors name the field, and typed query
+// values (areas read them through areas/internal/request, with their path
+// ids).
 package httpio
 
 import (

@@ -9,19 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/validate"
 )
-
-// PathID returns the path value name, checked to be a well-formed id so it
-// can safely become part of a storage key.
-func PathID(r *http.Request, name string) (string, error) {
-	v := r.PathValue(name)
-	if msg := validate.IDProblem(name, v); msg != "" {
-		return "", apierror.Invalid(msg)
-	}
-	return v, nil
-}
 
 // Query reads query parameters, collecting every problem into a
 // validate.Errors so one answer names all of them.
