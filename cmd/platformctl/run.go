@@ -45,7 +45,9 @@ const usage = `usage: platformctl <command>
   tokens audit --account ID       who created, rotated and revoked which token
   seed [--file F]                 loads the demo dataset, or the dataset file F: one JSON object of
                                   record lists, {"accounts": [...], "contacts": [...], ...}, named as
-                                  in the demo data's part files; demo tokens only on a local engine
+                                  in the demo data's part files; a record needs its ids and what the
+                                  contract requires, the rest takes a creation's defaults (times:
+                                  now); demo tokens only on a local engine
   contacts reindex --account ID | --all [--from ID] [--rewrite]
                  builds the contacts search index of existing contacts and recounts it,
                  while the API serves; run again to resume or repair
@@ -54,6 +56,10 @@ Environment: DYNAMODB_ENDPOINT (empty: AWS), TABLE_NAME (default platform), AWS_
 PORTAL_URL (the portal's base URL for invite links; default http://127.0.0.1:$PORT, PORT default 3000);
 seed seals the secrets in a dataset with SECRETS_KEY_ID (a KMS key) or SECRETS_LOCAL_KEY_FILE
 (on a local engine, by default make run's .local/secrets.key).
+
+Exit status: 0 done, 1 failed (the reason on stderr), 2 usage error. Scripts run the built
+binary (make platformctl builds bin/platformctl; or go install ./cmd/platformctl): under
+go run, every failure exits 1, go run's own status.
 `
 
 // Exit codes.
