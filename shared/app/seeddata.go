@@ -16,7 +16,7 @@ import (
 // when it has one, then says which field is wrong and why:
 // "contacts[3] (id demoCtc1): dateAdded must be an RFC 3339 time". A record
 // of a record's list (a contact's tasks) is named after its owner:
-// "contacts[3] (id demoCtc1): tasks[0]: title is required".
+// "contacts[3] (id demoCtc1): tasks[0]: id is required".
 type RecordError struct {
 	List  string
 	Index int
@@ -53,19 +53,20 @@ func problems(err error) string {
 func CheckRecords[T any](list string, records []T, keyOf func(*T) (account, id string), check func(*T) error) error {
 	first := map[[2]string]int{}
 	for i := range records {
-		account, id := keyOf(&records[i])
-		refuse := func(err error) error { return &RecordError{List: list, Index: i, ID: id, Err: err} }
-		if err := check(&records[i]); err != nil {
-			return refuse(err)
+		r := &records[i]
+		account, id := keyOf(r)
+		if err := check(r); err != nil {
+			return &RecordError{List: list, Index: i, ID: id, Err: err}
 		}
-		account, id = keyOf(&records[i])
 		if id == "" {
 			continue
 		}
-		if j, taken := first[[2]string{account, id}]; taken && account == "" {
-			return refuse(fmt.Errorf("id is taken by %s[%d]", list, j))
-		} else if taken {
-			return refuse(fmt.Errorf("id is taken by %s[%d] in account %s", list, j, account))
+		if j, taken := first[[2]string{account, id}]; taken {
+			where := ""
+			if account != "" {
+				where = " in account " + account
+			}
+			return &RecordError{List: list, Index: i, ID: id, Err: fmt.Errorf("id is taken by %s[%d]%s", list, j, where)}
 		}
 		first[[2]string{account, id}] = i
 	}
