@@ -101,7 +101,7 @@ func TestSeedRefusesBrokenData(t *testing.T) {
 		{"a day that does not exist", `{"searchAdsCampaigns":[{"id":"c1","locationId":"a","type":"INTEGRATION","name":"n","status":"ENABLED","daily":[{"date":"2026-02-30"}]}]}`},
 		{"a day given twice", `{"searchAdsCampaigns":[{"id":"c1","locationId":"a","type":"INTEGRATION","name":"n","status":"ENABLED","daily":[{"date":"2026-02-03"},{"date":"2026-02-03"}]}]}`},
 		{"a negative figure", `{"searchAdsCampaigns":[{"id":"c1","locationId":"a","type":"INTEGRATION","name":"n","status":"ENABLED","adGroups":[{"id":"g1","name":"g","status":"ENABLED","daily":[{"date":"2026-02-03","clicks":-1}]}]}]}`},
-		{"an integration without a connection time", `{"socialAdsIntegrations":[{"id":"i1","locationId":"a","adAccountId":"act_1"}]}`},
+		{"an integration whose connection time is not a time", `{"socialAdsIntegrations":[{"id":"i1","locationId":"a","adAccountId":"act_1","connectedAt":"yesterday"}]}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

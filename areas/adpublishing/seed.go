@@ -2,12 +2,11 @@ package adpublishing
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -36,98 +35,85 @@ type SeedAdGroup struct {
 
 // seed writes the data with plain puts: every record is one item written as
 // a whole, so a load interrupted half-way is completed by loading again.
-// Entities are written before their reporting rows.
+// Entities are written before their reporting rows. What the file leaves
+// out is filled in: a campaign's or ad group's status ENABLED, an
+// integration's connectedAt now.
 func seed(ctx context.Context, d app.Deps, data SeedData) error {
 	s := NewAds(d.Table)
-	campaigns := make([]Campaign, len(data.SearchAdsCampaigns))
+	now := clock.Timestamp(d.Clock.Now())
+	var campaigns []Campaign
 	var groups []AdGroup
 	var rows []any
-	for i, c := range data.SearchAdsCampaigns {
-		if err := checkCampaign(c); err != nil {
-			return fmt.Errorf("campaign %q: %w", c.ID, err)
+	err := app.CheckRecords("searchAdsCampaigns", data.SearchAdsCampaigns, func(c *SeedCampaign) (string, string) { return c.LocationID, c.ID }, func(c *SeedCampaign) error {
+		var v validate.Errors
+		v.ID("id", c.ID)
+		v.ID("locationId", c.LocationID)
+		v.OneOf("type", c.Type, IntegrationTypes...)
+		if err := checkEntity(&v, &c.Name, &c.Status, c.Daily); err != nil {
+			return err
 		}
-		campaigns[i] = c.Campaign
+		campaigns = append(campaigns, c.Campaign)
 		for _, m := range c.Daily {
 			rows = append(rows, newCampaignReportItem(c.Campaign, m))
 		}
-		for _, sg := range c.AdGroups {
+		return app.CheckRecords("adGroups", c.AdGroups, func(sg *SeedAdGroup) (string, string) { return "", sg.ID }, func(sg *SeedAdGroup) error {
+			var v validate.Errors
+			v.ID("id", sg.ID)
+			if err := checkEntity(&v, &sg.Name, &sg.Status, sg.Daily); err != nil {
+				return err
+			}
 			g := AdGroup{ID: sg.ID, CampaignID: c.ID, LocationID: c.LocationID, Type: c.Type, Name: sg.Name, Status: sg.Status}
 			groups = append(groups, g)
 			for _, m := range sg.Daily {
 				rows = append(rows, newAdGroupReportItem(g, m))
 			}
-		}
+			return nil
+		})
+	})
+	if err == nil {
+		err = app.CheckRecords("socialAdsIntegrations", data.SocialAdsIntegrations, func(in *SocialIntegration) (string, string) { return in.LocationID, in.ID }, func(in *SocialIntegration) error {
+			var v validate.Errors
+			v.ID("id", in.ID)
+			v.ID("locationId", in.LocationID)
+			v.ID("adAccountId", in.AdAccountID)
+			v.Time("connectedAt", &in.ConnectedAt, now)
+			return v.Err()
+		})
+	}
+	if err != nil {
+		return err
 	}
 	var entities storage.Loading
 	storage.Load(&entities, s.campaigns, campaigns, nil)
 	storage.Load(&entities, s.adGroups, groups, nil)
-	storage.Load(&entities, s.social, data.SocialAdsIntegrations, checkSocialIntegration)
+	storage.Load(&entities, s.social, data.SocialAdsIntegrations, nil)
 	if err := entities.Write(ctx, d.Table); err != nil {
 		return err
 	}
 	return d.Table.BatchPut(ctx, rows)
 }
 
-func checkCampaign(c SeedCampaign) error {
-	msg := validate.IDProblem("id", c.ID) + validate.IDProblem("locationId", c.LocationID)
-	if msg != "" {
-		return errors.New(msg)
+// checkEntity adds to v the problems of a campaign's or ad group's name,
+// status (ENABLED when left out) and daily rows: real dates, each at most
+// once (a repeated day would overwrite the other), no negative figures.
+func checkEntity(v *validate.Errors, name, status *string, daily []DailyMetrics) error {
+	v.Required("name", name)
+	if *status == "" {
+		*status = "ENABLED"
 	}
-	if !slices.Contains(IntegrationTypes, c.Type) {
-		return fmt.Errorf("type %q is not one of %v", c.Type, IntegrationTypes)
-	}
-	if err := checkEntity(c.Name, c.Status, c.Daily); err != nil {
-		return err
-	}
-	seen := map[string]bool{}
-	for _, g := range c.AdGroups {
-		if msg := validate.IDProblem("ad group id", g.ID); msg != "" {
-			return errors.New(msg)
-		}
-		if seen[g.ID] {
-			return fmt.Errorf("ad group %s appears twice", g.ID)
-		}
-		seen[g.ID] = true
-		if err := checkEntity(g.Name, g.Status, g.Daily); err != nil {
-			return fmt.Errorf("ad group %s: %w", g.ID, err)
-		}
-	}
-	return nil
-}
-
-// checkEntity checks a campaign's or ad group's name, status and daily rows:
-// real dates, each at most once (a repeated day would overwrite the other),
-// no negative figures.
-func checkEntity(name, status string, daily []DailyMetrics) error {
-	if name == "" {
-		return errors.New("name is required")
-	}
-	if !slices.Contains(entityStatuses, status) {
-		return fmt.Errorf("status %q is not one of %v", status, entityStatuses)
-	}
-	days := map[string]bool{}
-	for _, m := range daily {
+	v.OneOf("status", *status, entityStatuses...)
+	days := map[string]int{}
+	for i, m := range daily {
+		field := fmt.Sprintf("daily[%d]", i)
 		if _, err := time.Parse(dateLayout, m.Date); err != nil || !datePattern().MatchString(m.Date) {
-			return fmt.Errorf("daily date %q is not a YYYY-MM-DD date", m.Date)
+			v.Addf("%s.date must be a YYYY-MM-DD date", field)
+		} else if j, seen := days[m.Date]; seen {
+			v.Addf("%s.date %s is daily[%d]'s too", field, m.Date, j)
+		} else {
+			days[m.Date] = i
 		}
-		if days[m.Date] {
-			return fmt.Errorf("daily date %s appears twice", m.Date)
-		}
-		days[m.Date] = true
-		if m.Impressions < 0 || m.Clicks < 0 || m.CostMicros < 0 || m.Conversions < 0 {
-			return fmt.Errorf("daily row %s has a negative figure", m.Date)
-		}
+		v.Check(m.Impressions >= 0 && m.Clicks >= 0 && m.CostMicros >= 0 && m.Conversions >= 0,
+			field+" must not have a negative figure")
 	}
-	return nil
-}
-
-func checkSocialIntegration(in *SocialIntegration) error {
-	msg := validate.IDProblem("id", in.ID) + validate.IDProblem("locationId", in.LocationID) + validate.IDProblem("adAccountId", in.AdAccountID)
-	if msg != "" {
-		return errors.New(msg)
-	}
-	if _, err := time.Parse(time.RFC3339, in.ConnectedAt); err != nil {
-		return fmt.Errorf("connectedAt: %w", err)
-	}
-	return nil
+	return v.Err()
 }

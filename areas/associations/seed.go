@@ -2,11 +2,11 @@ package associations
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -30,93 +30,115 @@ type SeedAssociation struct {
 	CreatedAt string `json:"createdAt"`
 }
 
-// seed writes the data as given. Associations are written as both their
-// items (key claim and id item) at once; relations are written under the key
-// the API would use, so a seeded relation counts as a duplicate. Records the
-// relations point at are not checked: the contacts part may load later.
+// seed writes the data, filling in what the file leaves out: createdAt is
+// now (a custom record's: its object's), an association's type
+// USER_DEFINED. Associations are written as both their items (key claim and
+// id item) at once; relations are written under the key the API would use,
+// so a seeded relation counts as a duplicate. Records the relations point at
+// are not checked: the contacts part may load later.
 func seed(ctx context.Context, d app.Deps, data SeedData) error {
 	s := NewGraph(d.Table)
+	now := clock.Timestamp(d.Clock.Now())
 	var l storage.Loading
-	for _, o := range data.CustomObjects {
-		storage.Load(&l, s.customObjects, []CustomObject{o.CustomObject}, checkSeedObject)
-		for i := range o.Records {
-			rec := &o.Records[i]
+	noID := func(*SeedCustomObject) (string, string) { return "", "" } // named by their key, checked below
+	err := app.CheckRecords("customObjects", data.CustomObjects, noID, func(o *SeedCustomObject) error {
+		if err := checkSeedObject(&o.CustomObject, now); err != nil {
+			return err
+		}
+		err := app.CheckRecords("records", o.Records, func(rec *CustomRecord) (string, string) { return "", rec.ID }, func(rec *CustomRecord) error {
 			rec.LocationID, rec.ObjectKey = o.LocationID, o.Key
 			if rec.Properties == nil {
 				rec.Properties = map[string]string{}
 			}
-			if rec.CreatedAt == "" {
-				rec.CreatedAt = o.CreatedAt
-			}
-		}
-		storage.Load(&l, s.customRecords, o.Records, func(rec *CustomRecord) error {
-			return errorOf(validate.IDProblem("custom record id", rec.ID))
+			var v validate.Errors
+			v.ID("id", rec.ID)
+			v.Time("createdAt", &rec.CreatedAt, o.CreatedAt)
+			return v.Err()
 		})
-	}
-	if dup := duplicateKey(data.Associations); dup != "" {
-		return fmt.Errorf("key %s is used twice in one account", dup)
+		if err != nil {
+			return err
+		}
+		storage.Load(&l, s.customObjects, []CustomObject{o.CustomObject}, nil)
+		storage.Load(&l, s.customRecords, o.Records, nil)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	associations := make([]storedAssociation, len(data.Associations))
 	byID := map[string]Association{}
-	for i, a := range data.Associations {
-		if a.AssociationType == "" {
-			a.AssociationType = AssociationTypeUserDefined
+	keys := map[string]int{} // account/lower-case key -> index
+	err = app.CheckRecords("associations", data.Associations, func(a *SeedAssociation) (string, string) { return a.LocationID, a.ID }, func(a *SeedAssociation) error {
+		if err := checkSeedAssociation(a, now); err != nil {
+			return err
 		}
+		k := a.LocationID + "/" + strings.ToLower(a.Key)
+		if j, taken := keys[k]; taken {
+			return fmt.Errorf("key %s is associations[%d]'s too, in account %s", a.Key, j, a.LocationID)
+		}
+		keys[k] = len(keys) // this record's index: every record before it added one key
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i, a := range data.Associations {
 		associations[i] = storedAssociation{Association: a.Association, CreatedAt: a.CreatedAt}
 		byID[a.LocationID+"/"+a.ID] = a.Association
 	}
-	storage.Load(&l, s.byKey, associations, checkSeedAssociation)
+	storage.Load(&l, s.byKey, associations, nil)
 	storage.Load(&l, s.byID, associations, nil)
-	for _, r := range data.Relations {
-		msg := validate.IDProblem("relation id", r.ID) + validate.IDProblem("relation firstRecordId", r.FirstRecordID) + validate.IDProblem("relation secondRecordId", r.SecondRecordID)
-		if msg != "" {
-			return errors.New(msg)
-		}
+	err = app.CheckRecords("relations", data.Relations, func(r *Relation) (string, string) { return r.LocationID, r.ID }, func(r *Relation) error {
+		var v validate.Errors
+		v.ID("id", r.ID)
+		v.ID("firstRecordId", r.FirstRecordID)
+		v.ID("secondRecordId", r.SecondRecordID)
+		v.Time("createdAt", &r.CreatedAt, now)
 		a, ok := byID[r.LocationID+"/"+r.AssociationID]
-		if !ok {
-			return fmt.Errorf("relation %s: association %s of %s is not in the data", r.ID, r.AssociationID, r.LocationID)
+		v.Check(ok, fmt.Sprintf("associationId %s is not an association of %s in the data", r.AssociationID, r.LocationID))
+		if err := v.Err(); err != nil {
+			return err
 		}
-		l.Add(s.relationItem(a, r))
+		l.Add(s.relationItem(a, *r))
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	return l.Write(ctx, d.Table)
 }
 
-func checkSeedObject(o *CustomObject) error {
-	ref, problem := parseObjectKey("custom object key", o.Key)
+func checkSeedObject(o *CustomObject, now string) error {
+	var v validate.Errors
+	v.ID("locationId", o.LocationID)
+	ref, problem := parseObjectKey("key", o.Key)
 	if problem == "" && ref.isContact() {
-		problem = "custom object key must start with " + CustomObjectPrefix
+		problem = "key must start with " + CustomObjectPrefix
 	}
-	return errorOf(validate.IDProblem("locationId", o.LocationID) + problem)
+	if problem != "" {
+		v.Add(problem)
+	}
+	v.Time("createdAt", &o.CreatedAt, now)
+	return v.Err()
 }
 
-func checkSeedAssociation(a *storedAssociation) error {
-	if msg := validate.IDProblem("association id", a.ID) + validate.IDProblem("locationId", a.LocationID) + validate.IDProblem("association key", a.Key); msg != "" {
-		return errors.New(msg)
+func checkSeedAssociation(a *SeedAssociation, now string) error {
+	if a.AssociationType == "" {
+		a.AssociationType = AssociationTypeUserDefined
 	}
-	for _, k := range []string{a.FirstObjectKey, a.SecondObjectKey} {
-		if _, problem := parseObjectKey("association "+a.ID+" object key", k); problem != "" {
-			return errors.New(problem)
+	var v validate.Errors
+	v.ID("id", a.ID)
+	v.ID("locationId", a.LocationID)
+	v.ID("key", a.Key)
+	for _, side := range []struct{ keyField, key, labelField, label string }{
+		{"firstObjectKey", a.FirstObjectKey, "firstObjectLabel", a.FirstObjectLabel},
+		{"secondObjectKey", a.SecondObjectKey, "secondObjectLabel", a.SecondObjectLabel},
+	} {
+		if _, problem := parseObjectKey(side.keyField, side.key); problem != "" {
+			v.Add(problem)
 		}
+		v.Required(side.labelField, &side.label)
 	}
-	return nil
-}
-
-// errorOf is the error of a rule's message ("": none).
-func errorOf(msg string) error {
-	if msg == "" {
-		return nil
-	}
-	return errors.New(msg)
-}
-
-func duplicateKey(list []SeedAssociation) string {
-	seen := map[string]bool{}
-	for _, a := range list {
-		k := a.LocationID + "/" + strings.ToLower(a.Key)
-		if seen[k] {
-			return a.Key
-		}
-		seen[k] = true
-	}
-	return ""
+	v.Time("createdAt", &a.CreatedAt, now)
+	return v.Err()
 }

@@ -2,10 +2,10 @@ package brandboards
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -19,27 +19,42 @@ type SeedData struct {
 // seed writes the boards unflagged, then makes each account's default board
 // the default as a creation does (one transaction: the board flagged, the
 // flag of the board the pointer named cleared, the pointer moved), so that a
-// board created through the API before a reload loses its flag too.
+// board created through the API before a reload loses its flag too. What
+// the file leaves out is filled in as a creation would: empty lists,
+// meta.sourceType blank, createdAt now, updatedAt createdAt.
 func seed(ctx context.Context, d app.Deps, data SeedData) error {
 	store := NewBoards(d.Table)
+	now := clock.Timestamp(d.Clock.Now())
 	defaults := map[string]Board{}
 	var order []string
-	boards := make([]Board, len(data.BrandBoards))
-	for i, b := range data.BrandBoards {
+	err := app.CheckRecords("brandBoards", data.BrandBoards, func(b *Board) (string, string) { return b.LocationID, b.ID }, func(b *Board) error {
+		var v validate.Errors
+		v.ID("_id", b.ID)
+		v.ID("locationId", b.LocationID)
+		v.Required("name", &b.Name)
+		v.Time("createdAt", &b.CreatedAt, now)
+		v.Time("updatedAt", &b.UpdatedAt, b.CreatedAt)
 		if b.Default {
-			if other, ok := defaults[b.LocationID]; ok {
-				return fmt.Errorf("account %s has two default boards (%s and %s)", b.LocationID, other.ID, b.ID)
-			}
-			defaults[b.LocationID] = b
+			other, taken := defaults[b.LocationID]
+			v.Check(!taken, fmt.Sprintf("default: account %s has a default board already (%s)", b.LocationID, other.ID))
+		}
+		if err := v.Err(); err != nil {
+			return err
+		}
+		if b.Default {
+			defaults[b.LocationID] = *b
 			order = append(order, b.LocationID)
 		}
+		if b.Meta.SourceType == "" {
+			b.Meta.SourceType = TypeBlank
+		}
 		b.Logos, b.Colors, b.Fonts, b.Default = orEmpty(b.Logos), orEmpty(b.Colors), orEmpty(b.Fonts), false
-		boards[i] = b
-	}
-	err := store.boards.Seed(ctx, boards, func(b *Board) error {
-		return errorOf(validate.IDProblem("brand board id", b.ID) + validate.IDProblem("locationId", b.LocationID))
+		return nil
 	})
 	if err != nil {
+		return err
+	}
+	if err := store.boards.Seed(ctx, data.BrandBoards, nil); err != nil {
 		return err
 	}
 	for _, account := range order {
@@ -60,12 +75,4 @@ func (s *Boards) seedDefault(ctx context.Context, b Board) error {
 		return tx.Update(s.boards.Key(b.LocationID, b.ID), setDefault(true), storage.ItemExists()).
 			Else(fmt.Errorf("brand board %s is not stored", b.ID))
 	})
-}
-
-// errorOf is the error of a rule's message ("": none).
-func errorOf(msg string) error {
-	if msg == "" {
-		return nil
-	}
-	return errors.New(msg)
 }

@@ -13,13 +13,21 @@ type SeedData struct {
 }
 
 func seed(ctx context.Context, d app.Deps, data SeedData) error {
-	return NewCatalog(d.Table).Seed(ctx, data.Campaigns, checkSeedCampaign)
+	err := app.CheckRecords("campaigns", data.Campaigns, func(c *Campaign) (string, string) { return c.LocationID, c.ID }, checkSeedCampaign)
+	if err != nil {
+		return err
+	}
+	return NewCatalog(d.Table).Seed(ctx, data.Campaigns, nil)
 }
 
-// checkSeedCampaign holds a demo campaign to what the list could serve.
+// checkSeedCampaign holds a demo campaign to what the list could serve; a
+// campaign without a status is a draft, as a new campaign is.
 func checkSeedCampaign(c *Campaign) error {
+	if c.Status == "" {
+		c.Status = StatusDraft
+	}
 	var v validate.Errors
-	validate.NamedRecord(&v, "campaign", c.ID, c.LocationID, c.Name)
+	validate.NamedRecord(&v, c.ID, c.LocationID, c.Name)
 	v.OneOf("status", c.Status, Statuses...)
 	return v.Err()
 }

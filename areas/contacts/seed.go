@@ -2,11 +2,11 @@ package contacts
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/bizplatform/api/areas/contacts/contactstore"
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -15,39 +15,44 @@ type SeedData struct {
 	Contacts []SeedContact `json:"contacts"`
 }
 
-// SeedContact is a contact and its tasks.
+// SeedContact is a contact and its tasks. A contact needs its id and
+// locationId; dateAdded left out is the time of the seed, and lists left
+// out are empty.
 type SeedContact struct {
 	contactstore.Contact
 	Tasks []contactstore.Task `json:"tasks"`
 }
 
 func seed(ctx context.Context, d app.Deps, data SeedData) error {
-	loads := make([]contactstore.NewContact, 0, len(data.Contacts))
-	for _, c := range data.Contacts {
-		if msg := validate.IDProblem("contact id", c.ID) + validate.IDProblem("locationId", c.LocationID); msg != "" {
-			return fmt.Errorf("%s", msg)
-		}
-		added, err := time.Parse(time.RFC3339, c.DateAdded)
-		if err != nil {
-			return fmt.Errorf("contact %s: dateAdded: %w", c.ID, err)
-		}
-		if c.Tags == nil {
-			c.Tags = []string{}
-		}
-		if c.CustomFields == nil {
-			c.CustomFields = []contactstore.CustomValue{}
-		}
-		if c.Followers == nil {
-			c.Followers = []string{}
-		}
-		for _, t := range c.Tasks {
-			if msg := validate.IDProblem("task id", t.ID); msg != "" {
-				return fmt.Errorf("%s", msg)
-			}
-		}
-		loads = append(loads, contactstore.NewContact{Contact: c.Contact, AddedMs: added.UnixMilli(), Tasks: c.Tasks})
+	now := clock.Timestamp(d.Clock.Now())
+	err := app.CheckRecords("contacts", data.Contacts, func(c *SeedContact) (string, string) { return c.LocationID, c.ID }, func(c *SeedContact) error {
+		return checkSeedContact(c, now)
+	})
+	if err != nil {
+		return err
+	}
+	loads := make([]contactstore.NewContact, len(data.Contacts))
+	for i, c := range data.Contacts {
+		added, _ := time.Parse(time.RFC3339, c.DateAdded) // checked above
+		loads[i] = contactstore.NewContact{Contact: c.Contact, AddedMs: added.UnixMilli(), Tasks: c.Tasks}
 	}
 	// The contacts, their tasks and search index, then each account's
 	// total and search counters.
 	return contactstore.NewContacts(d.Table).Load(ctx, loads)
+}
+
+// checkSeedContact checks a demo contact and its tasks, and fills in what
+// the file leaves out.
+func checkSeedContact(c *SeedContact, now string) error {
+	var v validate.Errors
+	v.ID("id", c.ID)
+	v.ID("locationId", c.LocationID)
+	v.Time("dateAdded", &c.DateAdded, now)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	c.Contact = present(c.Contact)
+	return app.CheckRecords("tasks", c.Tasks, func(t *contactstore.Task) (string, string) { return "", t.ID }, func(t *contactstore.Task) error {
+		return validate.ErrorOf(validate.IDProblem("id", t.ID))
+	})
 }

@@ -188,7 +188,7 @@ func TestSeedRefusesMessagesTheAPICouldNotServe(t *testing.T) {
 		{"an unknown status", func(m *conversations.Message) { m.Status = "lost" }, "status must be one of"},
 		{"an unknown source", func(m *conversations.Message) { m.Source = "fax" }, "source must be one of"},
 		{"a missing contentType", func(m *conversations.Message) { m.ContentType = " " }, "contentType is required"},
-		{"a dateAdded that is not a timestamp", func(m *conversations.Message) { m.DateAdded = "yesterday" }, "dateAdded must be an ISO 8601 timestamp"},
+		{"a dateAdded that is not a timestamp", func(m *conversations.Message) { m.DateAdded = "yesterday" }, "dateAdded must be an RFC 3339 time"},
 		{"an attachment that is not an https URL", func(m *conversations.Message) { m.Attachments = []string{"ftp://x/y"} }, "attachments[0] must be an https URL with a public host: it uses ftp, not https"},
 		{"an unknown callStatus", func(m *conversations.Message) {
 			m.Meta = &conversations.MessageMeta{CallStatus: "ringing"}
@@ -215,7 +215,7 @@ func TestSeedRefusesMessagesTheAPICouldNotServe(t *testing.T) {
 		raw, _ := json.Marshal(conversations.SeedData{Messages: []conversations.Message{message(acctA, "dup"), message(acctA, "dup")}})
 		err := conversations.Area.Seed(context.Background(), env.Deps, raw)
 		require.Error(t, err)
-		assert.Contains(t, err.Error(), "appears twice")
+		assert.Contains(t, err.Error(), "messages[1] (id dup): id is taken by messages[0] in account")
 	})
 	t.Run("an unknown property", func(t *testing.T) {
 		err := conversations.Area.Seed(context.Background(), env.Deps, []byte(`{"messages":[{"id":"x","colour":"red"}]}`))

@@ -18,14 +18,22 @@ type SeedData struct {
 }
 
 // seed checks every message (so the dataset only holds what the API could
-// serve) and writes them. Loading twice writes the same items.
+// serve), fills in what the file leaves out, and writes them. Loading twice
+// writes the same items.
 func seed(ctx context.Context, d app.Deps, data SeedData) error {
-	return NewMessages(d.Table).Seed(ctx, data.Messages, checkSeedMessage)
+	now := d.Clock.Now()
+	err := app.CheckRecords("messages", data.Messages, func(m *Message) (string, string) { return m.LocationID, m.ID }, func(m *Message) error {
+		return checkSeedMessage(m, now)
+	})
+	if err != nil {
+		return err
+	}
+	return NewMessages(d.Table).Seed(ctx, data.Messages, nil)
 }
 
-// checkSeedMessage validates a demo message and normalizes it (timestamp in
-// the API's format, attachments never null).
-func checkSeedMessage(m *Message) error {
+// checkSeedMessage validates a demo message and normalizes it: dateAdded
+// left out is now, times are in the API's format, attachments never null.
+func checkSeedMessage(m *Message, now time.Time) error {
 	var problems []string
 	add := func(msg string) {
 		if msg != "" {
@@ -59,9 +67,12 @@ func checkSeedMessage(m *Message) error {
 		add("contentType is required")
 	}
 	added, err := time.Parse(time.RFC3339, m.DateAdded)
-	if err != nil {
-		add("dateAdded must be an ISO 8601 timestamp")
-	} else {
+	switch {
+	case m.DateAdded == "":
+		m.DateAdded = clock.Timestamp(now)
+	case err != nil:
+		add("dateAdded must be an RFC 3339 time")
+	default:
 		m.DateAdded = clock.Timestamp(added)
 	}
 	for i, u := range m.Attachments {

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -16,13 +16,27 @@ type SeedData struct {
 	CustomFields []Field `json:"customFields"`
 }
 
-// seed writes the fields at version 1.
+// seed writes the fields at version 1, dateAdded left out being now and
+// dateUpdated left out being dateAdded.
 func seed(ctx context.Context, d app.Deps, data SeedData) error {
+	now := clock.Timestamp(d.Clock.Now())
+	err := app.CheckRecords("customFields", data.CustomFields, func(f *Field) (string, string) { return f.LocationID, f.ID }, func(f *Field) error {
+		var v validate.Errors
+		v.Time("dateAdded", &f.DateAdded, now)
+		v.Time("dateUpdated", &f.DateUpdated, f.DateAdded)
+		if err := v.Err(); err != nil {
+			return err
+		}
+		return checkSeedField(*f)
+	})
+	if err != nil {
+		return err
+	}
 	records := make([]fieldRecord, len(data.CustomFields))
 	for i, f := range data.CustomFields {
 		records[i] = fieldRecord{Version: 1, Field: f}
 	}
-	return NewFields(d.Table).records.Seed(ctx, records, func(r *fieldRecord) error { return checkSeedField(r.Field) })
+	return NewFields(d.Table).records.Seed(ctx, records, nil)
 }
 
 // checkSeedField holds demo data to what the API itself would produce, so
@@ -66,11 +80,6 @@ func checkSeedField(f Field) error {
 			return fmt.Errorf("options[%d].url %s: %s", i, validate.OutsideURLRule, validate.OutsideURLProblem(o.URL))
 		}
 		keys[o.Key], labels[o.Label] = true, true
-	}
-	for name, ts := range map[string]string{"dateAdded": f.DateAdded, "dateUpdated": f.DateUpdated} {
-		if _, err := time.Parse(time.RFC3339, ts); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
 	}
 	return nil
 }

@@ -2,12 +2,10 @@ package emails
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"slices"
-	"time"
 
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -19,7 +17,9 @@ type SeedData struct {
 
 // seed writes the dataset's templates. It checks what the API would have
 // checked on creation, so the demo data is data the API could have made: a
-// parent is a folder of the same account, listed in the same dataset.
+// parent is a folder of the same account, listed in the same dataset. What
+// the file leaves out is filled in as a creation would: dateAdded is now,
+// dateUpdated is dateAdded, builderVersion is the default.
 func seed(ctx context.Context, d app.Deps, data SeedData) error {
 	folders := map[string]string{} // folder id -> account
 	for _, t := range data.Templates {
@@ -27,28 +27,28 @@ func seed(ctx context.Context, d app.Deps, data SeedData) error {
 			folders[t.ID] = t.LocationID
 		}
 	}
-	return NewTemplates(d.Table).Seed(ctx, data.Templates, func(t *Template) error { return checkSeedTemplate(t, folders) })
+	now := clock.Timestamp(d.Clock.Now())
+	err := app.CheckRecords("templates", data.Templates, func(t *Template) (string, string) { return t.LocationID, t.ID }, func(t *Template) error {
+		return checkSeedTemplate(t, folders, now)
+	})
+	if err != nil {
+		return err
+	}
+	return NewTemplates(d.Table).Seed(ctx, data.Templates, nil)
 }
 
 // checkSeedTemplate checks a demo template and fills in its defaults.
-func checkSeedTemplate(t *Template, folders map[string]string) error {
-	if msg := validate.IDProblem("template id", t.ID) + validate.IDProblem("locationId", t.LocationID); msg != "" {
-		return errors.New(msg)
-	}
-	if !slices.Contains(Types, t.Type) {
-		return fmt.Errorf("type %q is not one of %v", t.Type, Types)
-	}
-	if t.ParentID != "" && folders[t.ParentID] != t.LocationID {
-		return fmt.Errorf("parentId %s is not a folder of %s in this dataset", t.ParentID, t.LocationID)
-	}
+func checkSeedTemplate(t *Template, folders map[string]string, now string) error {
+	var v validate.Errors
+	v.ID("id", t.ID)
+	v.ID("locationId", t.LocationID)
+	v.OneOf("type", t.Type, Types...)
+	v.Check(t.ParentID == "" || folders[t.ParentID] == t.LocationID,
+		fmt.Sprintf("parentId %s is not a folder of %s in this dataset", t.ParentID, t.LocationID))
 	if t.BuilderVersion == "" {
 		t.BuilderVersion = defaultBuilderVersion
 	}
-	if _, err := time.Parse(time.RFC3339, t.DateAdded); err != nil {
-		return fmt.Errorf("dateAdded: %w", err)
-	}
-	if t.DateUpdated == "" {
-		t.DateUpdated = t.DateAdded
-	}
-	return nil
+	v.Time("dateAdded", &t.DateAdded, now)
+	v.Time("dateUpdated", &t.DateUpdated, t.DateAdded)
+	return v.Err()
 }

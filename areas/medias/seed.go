@@ -2,6 +2,7 @@ package medias
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,31 +20,28 @@ type SeedData struct {
 }
 
 // seed checks the entries (so the dataset only holds what the API could
-// serve: a sound tree of valid names) and writes them. Parents may be in the
-// same dataset or already stored. Loading twice writes the same items.
+// serve: a sound tree of valid names), fills in what the file leaves out and
+// writes them. Parents may be in the same dataset or already stored.
+// Loading twice writes the same items.
 func seed(ctx context.Context, d app.Deps, data SeedData) error {
 	store := NewLibrary(d.Table)
+	now := d.Clock.Now()
+	keyOf := func(e *Entry) (string, string) { return e.AltID, e.ID }
+	if err := app.CheckRecords("files", data.Files, keyOf, func(e *Entry) error { return checkSeedEntry(e, now) }); err != nil {
+		return err
+	}
 	folders := map[string]map[string]Entry{} // account -> folder id -> folder
-	seen := map[string]bool{}
-	for i, e := range data.Files {
-		e, err := checkSeedEntry(e)
+	for _, e := range data.Files {
+		if folders[e.AltID] != nil {
+			continue
+		}
+		stored, err := store.ofType(ctx, e.AltID, TypeFolder)
 		if err != nil {
-			return fmt.Errorf("files[%d] (%s): %w", i, e.ID, err)
+			return fmt.Errorf("read folders of %s: %w", e.AltID, err)
 		}
-		data.Files[i] = e
-		if seen[e.AltID+"/"+e.ID] {
-			return fmt.Errorf("files[%d]: id %s appears twice in account %s", i, e.ID, e.AltID)
-		}
-		seen[e.AltID+"/"+e.ID] = true
-		if folders[e.AltID] == nil {
-			stored, err := store.ofType(ctx, e.AltID, TypeFolder)
-			if err != nil {
-				return fmt.Errorf("read folders of %s: %w", e.AltID, err)
-			}
-			folders[e.AltID] = map[string]Entry{}
-			for _, f := range stored {
-				folders[e.AltID][f.ID] = f
-			}
+		folders[e.AltID] = map[string]Entry{}
+		for _, f := range stored {
+			folders[e.AltID][f.ID] = f
 		}
 	}
 	for _, e := range data.Files {
@@ -52,36 +50,44 @@ func seed(ctx context.Context, d app.Deps, data SeedData) error {
 		}
 	}
 	items := make([]any, 0, len(data.Files))
-	for i, e := range data.Files {
-		if err := checkPlacement(e, folders[e.AltID]); err != nil {
-			return fmt.Errorf("files[%d] (%s): %w", i, e.ID, err)
+	err := app.CheckRecords("files", data.Files, keyOf, func(e *Entry) error {
+		if err := checkPlacement(*e, folders[e.AltID]); err != nil {
+			return err
 		}
 		// An id keeps its key: a seed that changed an entry's type or parent
 		// would otherwise leave a second item with the same id behind.
-		item := newEntryItem(e)
+		item := newEntryItem(*e)
 		key, found, err := store.locate(ctx, e.AltID, e.ID)
 		if err != nil {
 			return fmt.Errorf("look up %s: %w", e.ID, err)
 		}
 		if found && key != item.Key {
-			return fmt.Errorf("files[%d]: id %s already names a stored entry of another type or folder", i, e.ID)
+			return errors.New("_id already names a stored entry of another type or folder")
 		}
 		items = append(items, item)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	return d.Table.BatchPut(ctx, items)
 }
 
-// checkSeedEntry validates one entry on its own and returns it normalized
-// (timestamps in the API's format).
-func checkSeedEntry(e Entry) (Entry, error) {
-	var problems []string
+// checkSeedEntry validates one entry on its own and normalizes it: createdAt
+// left out is now and updatedAt left out is createdAt, as on creation; times
+// are in the API's format.
+func checkSeedEntry(e *Entry, now time.Time) error {
+	var v validate.Errors
 	add := func(msg string) {
 		if msg != "" {
-			problems = append(problems, msg)
+			v.Add(msg)
 		}
 	}
 	add(validate.IDProblem("_id", e.ID))
 	add(validate.IDProblem("altId", e.AltID))
+	if e.AltType == "" {
+		e.AltType = validate.AltType
+	}
 	if e.AltType != validate.AltType {
 		add("altType must be " + validate.AltType)
 	}
@@ -101,24 +107,15 @@ func checkSeedEntry(e Entry) (Entry, error) {
 	case e.Type == TypeFolder && e.URL != "":
 		add("url must be empty for a folder")
 	}
+	v.Time("createdAt", &e.CreatedAt, clock.Timestamp(now))
+	v.Time("updatedAt", &e.UpdatedAt, e.CreatedAt)
 	created, err := time.Parse(time.RFC3339, e.CreatedAt)
-	if err != nil {
-		add("createdAt must be an ISO 8601 timestamp")
-	}
 	updated, err2 := time.Parse(time.RFC3339, e.UpdatedAt)
-	if err2 != nil {
-		add("updatedAt must be an ISO 8601 timestamp")
-	}
 	if err == nil && err2 == nil {
-		if updated.Before(created) {
-			add("updatedAt must not be before createdAt")
-		}
+		v.Check(!updated.Before(created), "updatedAt must not be before createdAt")
 		e.CreatedAt, e.UpdatedAt = clock.Timestamp(created), clock.Timestamp(updated)
 	}
-	if len(problems) > 0 {
-		return e, fmt.Errorf("%s", strings.Join(problems, "; "))
-	}
-	return e, nil
+	return v.Err()
 }
 
 // checkPlacement checks that e's parent is a folder of its account and that
@@ -128,7 +125,7 @@ func checkPlacement(e Entry, folders map[string]Entry) error {
 	at := e
 	for depth := 0; at.ParentID != ""; depth++ {
 		if depth == maxDepth {
-			return fmt.Errorf("is nested deeper than %d folders, or its folders form a cycle", maxDepth)
+			return fmt.Errorf("parentId nests it deeper than %d folders, or its folders form a cycle", maxDepth)
 		}
 		parent, ok := folders[at.ParentID]
 		if !ok {

@@ -2,11 +2,10 @@ package payments
 
 import (
 	"context"
-	"fmt"
-	"slices"
 	"time"
 
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -21,75 +20,98 @@ type SeedData struct {
 // with; its route is derived from the uniqueName, as on creation.
 type SeedProvider = NamedProvider
 
-// seed checks every coupon and provider before it writes any.
+// seed checks every coupon and provider, and fills in what the file leaves
+// out, before it writes any.
 func seed(ctx context.Context, d app.Deps, data SeedData) error {
 	s := NewRecords(d.Table)
+	now := d.Clock.Now()
+	err := app.CheckRecords("coupons", data.Coupons, func(c *Coupon) (string, string) { return c.AltID, c.ID }, func(c *Coupon) error {
+		return checkSeedCoupon(c, now)
+	})
+	if err == nil {
+		err = app.CheckRecords("providers", data.Providers, func(p *SeedProvider) (string, string) { return p.AltID, p.ID }, func(p *SeedProvider) error {
+			return checkSeedProvider(p, clock.Timestamp(now))
+		})
+	}
+	if err != nil {
+		return err
+	}
 	var l storage.Loading
-	storage.Load(&l, s.coupons, data.Coupons, checkSeedCoupon)
-	storage.Load(&l, s.providers, data.Providers, checkSeedProvider)
+	storage.Load(&l, s.coupons, data.Coupons, nil)
+	storage.Load(&l, s.providers, data.Providers, nil)
 	return l.Write(ctx, d.Table)
 }
 
 // checkSeedCoupon rejects a coupon the API could not have created, and fills
-// in defaults.
-func checkSeedCoupon(c *Coupon) error {
-	if msg := validate.IDProblem("_id", c.ID) + validate.IDProblem("altId", c.AltID); msg != "" {
-		return fmt.Errorf("%s", msg)
-	}
+// in defaults: altType account, createdAt and startDate now, updatedAt
+// createdAt, the status the dates give at now, no products.
+func checkSeedCoupon(c *Coupon, now time.Time) error {
+	var v validate.Errors
+	v.ID("_id", c.ID)
+	v.ID("altId", c.AltID)
 	if c.AltType == "" {
 		c.AltType = validate.AltType
 	}
-	switch {
-	case c.AltType != validate.AltType:
-		return fmt.Errorf("altType must be %s", validate.AltType)
-	case c.Name == "" || c.Code == "":
-		return fmt.Errorf("name and code are required")
-	case !slices.Contains([]string{DiscountPercentage, DiscountAmount}, c.DiscountType):
-		return fmt.Errorf("discountType must be %s or %s", DiscountPercentage, DiscountAmount)
-	case c.DiscountValue <= 0 || (c.DiscountType == DiscountPercentage && c.DiscountValue > 100):
-		return fmt.Errorf("discountValue %v is out of range", c.DiscountValue)
-	case !slices.Contains([]string{CouponScheduled, CouponActive, CouponExpired}, c.Status):
-		return fmt.Errorf("status must be %s, %s or %s", CouponScheduled, CouponActive, CouponExpired)
+	v.OneOf("altType", c.AltType, validate.AltType)
+	v.Required("name", &c.Name)
+	v.Required("code", &c.Code)
+	if v.OneOf("discountType", c.DiscountType, DiscountPercentage, DiscountAmount) {
+		v.Check(c.DiscountValue > 0 && (c.DiscountType != DiscountPercentage || c.DiscountValue <= 100),
+			"discountValue must be above 0, and at most 100 for a percentage")
 	}
-	for name, ts := range map[string]string{"startDate": c.StartDate, "createdAt": c.CreatedAt, "updatedAt": c.UpdatedAt} {
-		if _, err := time.Parse(time.RFC3339, ts); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-	}
+	v.Time("createdAt", &c.CreatedAt, clock.Timestamp(now))
+	v.Time("updatedAt", &c.UpdatedAt, c.CreatedAt)
+	v.Time("startDate", &c.StartDate, c.CreatedAt)
 	if c.EndDate != "" {
-		if _, err := time.Parse(time.RFC3339, c.EndDate); err != nil {
-			return fmt.Errorf("endDate: %w", err)
-		}
+		v.Time("endDate", &c.EndDate, "")
 	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	if c.Status == "" {
+		c.Status = couponStatusAt(*c, now)
+	}
+	v.OneOf("status", c.Status, CouponScheduled, CouponActive, CouponExpired)
 	if c.ProductIDs == nil {
 		c.ProductIDs = []string{}
 	}
-	return nil
+	return v.Err()
 }
 
-// checkSeedProvider applies the creation rules to a demo provider.
-func checkSeedProvider(p *SeedProvider) error {
-	if msg := validate.IDProblem("_id", p.ID) + validate.IDProblem("altId", p.AltID) + uniqueNameProblem(p.UniqueName); msg != "" {
-		return fmt.Errorf("%s", msg)
+// couponStatusAt is the status c's dates (RFC 3339, checked) give at now.
+func couponStatusAt(c Coupon, now time.Time) string {
+	start, _ := time.Parse(time.RFC3339, c.StartDate)
+	end, _ := time.Parse(time.RFC3339, c.EndDate)
+	switch {
+	case now.Before(start):
+		return CouponScheduled
+	case c.EndDate != "" && !now.Before(end):
+		return CouponExpired
+	default:
+		return CouponActive
+	}
+}
+
+// checkSeedProvider applies the creation rules to a demo provider, and
+// fills in what the creation would: altType account, createdAt now,
+// updatedAt createdAt, the route.
+func checkSeedProvider(p *SeedProvider, now string) error {
+	var v validate.Errors
+	v.ID("_id", p.ID)
+	v.ID("altId", p.AltID)
+	if msg := uniqueNameProblem(p.UniqueName); msg != "" {
+		v.Add(msg)
 	}
 	if p.AltType == "" {
 		p.AltType = validate.AltType
 	}
-	switch {
-	case p.AltType != validate.AltType:
-		return fmt.Errorf("altType must be %s", validate.AltType)
-	case !slices.Contains(gateways, p.Provider.Provider):
-		return fmt.Errorf("provider must be one of %v", gateways)
-	case p.Title == "" || p.Description == "":
-		return fmt.Errorf("title and description are required")
-	case validate.OutsideURLProblem(p.ImageURL) != "":
-		return fmt.Errorf("imageUrl %s: %s", validate.OutsideURLRule, validate.OutsideURLProblem(p.ImageURL))
-	}
-	for name, ts := range map[string]string{"createdAt": p.CreatedAt, "updatedAt": p.UpdatedAt} {
-		if _, err := time.Parse(time.RFC3339, ts); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-	}
+	v.OneOf("altType", p.AltType, validate.AltType)
+	v.OneOf("provider", p.Provider.Provider, gateways...)
+	v.Required("title", &p.Title)
+	v.Required("description", &p.Description)
+	v.OutsideURL("imageUrl", p.ImageURL)
+	v.Time("createdAt", &p.CreatedAt, now)
+	v.Time("updatedAt", &p.UpdatedAt, p.CreatedAt)
 	p.Route = routeOf(p.UniqueName)
-	return nil
+	return v.Err()
 }

@@ -13,13 +13,21 @@ type SeedData struct {
 }
 
 func seed(ctx context.Context, d app.Deps, data SeedData) error {
-	return NewCatalog(d.Table).Seed(ctx, data.Surveys, checkSeedSurvey)
+	err := app.CheckRecords("surveys", data.Surveys, func(s *Survey) (string, string) { return s.LocationID, s.ID }, checkSeedSurvey)
+	if err != nil {
+		return err
+	}
+	return NewCatalog(d.Table).Seed(ctx, data.Surveys, nil)
 }
 
-// checkSeedSurvey holds a demo survey to what the list could serve.
+// checkSeedSurvey holds a demo survey to what the list could serve; a
+// record without a type is a survey (not a folder).
 func checkSeedSurvey(s *Survey) error {
+	if s.Type == "" {
+		s.Type = TypeSurvey
+	}
 	var v validate.Errors
-	validate.NamedRecord(&v, "survey", s.ID, s.LocationID, s.Name)
+	validate.NamedRecord(&v, s.ID, s.LocationID, s.Name)
 	v.OneOf("type", s.Type, Types...)
 	return v.Err()
 }

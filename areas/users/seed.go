@@ -1,9 +1,9 @@
 package users
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -24,52 +24,69 @@ type SeedUser struct {
 	User
 }
 
+// seed decodes and checks every user, filling in what the file leaves out
+// (permission flags: DefaultPermissions; roles.type: account, as
+// platformctl users create defaults it), before it writes any.
 func seed(ctx context.Context, d app.Deps, data SeedData) error {
-	items := make([]any, 0, len(data.Users))
-	for i, rawUser := range data.Users {
-		u, err := decodeSeedUser(rawUser)
+	users := make([]SeedUser, len(data.Users))
+	for i, raw := range data.Users {
+		u, err := decodeSeedUser(raw)
 		if err != nil {
-			return fmt.Errorf("user %d: %w", i+1, err)
+			return &app.RecordError{List: "users", Index: i, ID: u.ID, Err: err}
 		}
-		items = append(items, newUserItem(u.CompanyID, u.User))
+		users[i] = u
+	}
+	err := app.CheckRecords("users", users, func(u *SeedUser) (string, string) { return u.CompanyID, u.ID }, func(u *SeedUser) error {
+		if u.Roles.Type == "" {
+			u.Roles.Type = "account"
+		}
+		if err := u.User.check(u.CompanyID); err != nil {
+			return err
+		}
+		u.normalize()
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	items := make([]any, len(users))
+	for i, u := range users {
+		items[i] = newUserItem(u.CompanyID, u.User)
 	}
 	return d.Table.BatchPut(ctx, items)
 }
 
 // decodeSeedUser decodes one user over the default permissions, strictly
-// (a misspelt flag is an error, not a silently ignored field), and checks it.
+// (a misspelt flag is an error, not a silently ignored field).
 func decodeSeedUser(raw json.RawMessage) (SeedUser, error) {
 	u := SeedUser{User: User{Permissions: DefaultPermissions()}}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&u); err != nil {
-		return u, err
-	}
-	if err := u.User.check(u.CompanyID); err != nil {
-		return u, err
-	}
-	u.normalize()
-	return u, nil
+	return u, app.DecodeRecord(raw, &u)
 }
 
 // check tells what makes the user unfit to store in company companyID.
 func (u *User) check(companyID string) error {
-	if msg := validate.IDProblem("id", u.ID) + validate.IDProblem("companyId", companyID); msg != "" {
-		return fmt.Errorf("%s", msg)
+	var v validate.Errors
+	v.ID("id", u.ID)
+	v.ID("companyId", companyID)
+	if err := v.Err(); err != nil {
+		return err
 	}
 	if !validate.IsEmail(u.Email) {
-		return fmt.Errorf("%s: email %q is not an e-mail address", u.ID, u.Email)
+		return fmt.Errorf("email %q is not an e-mail address", u.Email)
 	}
-	if !slices.Contains(RoleTypes, u.Roles.Type) || !slices.Contains(RoleNames, u.Roles.Role) {
-		return fmt.Errorf("%s: roles.type must be one of %v and roles.role one of %v", u.ID, RoleTypes, RoleNames)
+	if !slices.Contains(RoleTypes, u.Roles.Type) {
+		return fmt.Errorf("roles.type must be one of %v", RoleTypes)
+	}
+	if !slices.Contains(RoleNames, u.Roles.Role) {
+		return fmt.Errorf("roles.role must be one of %v", RoleNames)
 	}
 	for _, loc := range u.Roles.LocationIDs {
 		if msg := validate.IDProblem("roles.locationIds", loc); msg != "" {
-			return fmt.Errorf("%s: %s", u.ID, msg)
+			return errors.New(msg)
 		}
 	}
 	if u.PlatformLanguage != "" && !slices.Contains(PlatformLanguages, u.PlatformLanguage) {
-		return fmt.Errorf("%s: platformLanguage %q is not one of %v", u.ID, u.PlatformLanguage, PlatformLanguages)
+		return fmt.Errorf("platformLanguage %q is not one of %v", u.PlatformLanguage, PlatformLanguages)
 	}
 	return nil
 }

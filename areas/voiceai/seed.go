@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -33,50 +33,59 @@ type SeedAction struct {
 	ActionParameters json.RawMessage `json:"actionParameters"`
 }
 
-// seed checks every agent and action before it writes any. Actions are
-// written at version 1.
+// seed checks every agent and action, and fills in what the file leaves
+// out (an agent's dateAdded: now), before it writes any. Actions are written
+// at version 1, added when their agent was.
 func seed(ctx context.Context, d app.Deps, data SeedData) error {
 	s := NewAgents(d.Table)
+	now := clock.Timestamp(d.Clock.Now())
 	agents := make([]Agent, len(data.Agents))
 	var actions []actionRecord
-	for i, ag := range data.Agents {
-		agents[i] = ag.Agent
-		for _, sa := range ag.Actions {
-			a, err := seedAction(ag.Agent, sa)
+	err := app.CheckRecords("agents", data.Agents, func(ag *SeedAgent) (string, string) { return ag.LocationID, ag.ID }, func(ag *SeedAgent) error {
+		if err := checkSeedAgent(&ag.Agent, now); err != nil {
+			return err
+		}
+		return app.CheckRecords("actions", ag.Actions, func(sa *SeedAction) (string, string) { return "", sa.ID }, func(sa *SeedAction) error {
+			a, err := seedAction(ag.Agent, *sa)
 			if err != nil {
-				return fmt.Errorf("action %s: %w", sa.ID, err)
+				return err
 			}
 			// A credential in the data is sealed like one in a request.
 			credential, err := sealCredential(ctx, d.Secrets, credentialBinding(ag.LocationID, ag.ID, sa.ID), a.ActionParameters)
 			if err != nil {
-				return fmt.Errorf("action %s: %w", sa.ID, err)
+				return err
 			}
 			if credential.keeps() {
-				return fmt.Errorf("action %s: %s must be given (there is no stored value to keep)", sa.ID, credentialPath)
+				return fmt.Errorf("%s must be given (there is no stored value to keep)", credentialPath)
 			}
 			a.Credential = credential.sealed
 			actions = append(actions, actionRecord{Version: 1, Action: a})
-		}
+			return nil
+		})
+	})
+	if err != nil {
+		return err
+	}
+	for i, ag := range data.Agents {
+		agents[i] = ag.Agent
 	}
 	var l storage.Loading
-	storage.Load(&l, s.agents, agents, checkSeedAgent)
+	storage.Load(&l, s.agents, agents, nil)
 	storage.Load(&l, s.actions, actions, nil)
 	return l.Write(ctx, d.Table)
 }
 
-func checkSeedAgent(ag *Agent) error {
-	if msg := validate.IDProblem("agent id", ag.ID) + validate.IDProblem("locationId", ag.LocationID); msg != "" {
-		return errors.New(msg)
-	}
-	if _, err := time.Parse(time.RFC3339, ag.DateAdded); err != nil {
-		return fmt.Errorf("dateAdded: %w", err)
-	}
-	return nil
+func checkSeedAgent(ag *Agent, now string) error {
+	var v validate.Errors
+	v.ID("id", ag.ID)
+	v.ID("locationId", ag.LocationID)
+	v.Time("dateAdded", &ag.DateAdded, now)
+	return v.Err()
 }
 
 // seedAction checks a demo action of ag by the update's rules.
 func seedAction(ag Agent, sa SeedAction) (Action, error) {
-	if msg := validate.IDProblem("action id", sa.ID); msg != "" {
+	if msg := validate.IDProblem("id", sa.ID); msg != "" {
 		return Action{}, errors.New(msg)
 	}
 	if sa.Name == "" || len([]rune(sa.Name)) > maxActionNameLen {

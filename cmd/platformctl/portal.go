@@ -108,7 +108,7 @@ func (c *cli) rotateToken(ctx context.Context, args []string) error {
 	fmt.Fprintln(c.out, value)
 	state := "revoked"
 	if old.ExpiresAt != "" {
-		state = "working until " + old.ExpiresAt
+		state = "working until " + minute(old.ExpiresAt)
 	}
 	fmt.Fprintf(c.errOut, "token %s replaces %s (%s); the value above is shown only now\n", created.TokenID, old.TokenID, state)
 	return nil
@@ -127,7 +127,7 @@ func (c *cli) auditTokens(ctx context.Context, args []string) error {
 	tw := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "AT\tACTION\tTOKEN\tNAME\tBY\tDETAIL")
 	for _, e := range entries {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.At, e.Action, e.TokenID, e.TokenName, e.By.Name, orDash(e.Detail))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", minute(e.At), e.Action, e.TokenID, e.TokenName, e.By.Name, orDash(e.Detail))
 	}
 	return tw.Flush()
 }

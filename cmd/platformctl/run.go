@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
@@ -44,7 +45,9 @@ const usage = `usage: platformctl <command>
   tokens audit --account ID       who created, rotated and revoked which token
   seed [--file F]                 loads the demo dataset, or the dataset file F: one JSON object of
                                   record lists, {"accounts": [...], "contacts": [...], ...}, named as
-                                  in the demo data's part files; demo tokens only on a local engine
+                                  in the demo data's part files; a record needs its ids and what the
+                                  contract requires, the rest takes a creation's defaults (times:
+                                  now); demo tokens only on a local engine
   contacts reindex --account ID | --all [--from ID] [--rewrite]
                  builds the contacts search index of existing contacts and recounts it,
                  while the API serves; run again to resume or repair
@@ -53,6 +56,10 @@ Environment: DYNAMODB_ENDPOINT (empty: AWS), TABLE_NAME (default platform), AWS_
 PORTAL_URL (the portal's base URL for invite links; default http://127.0.0.1:$PORT, PORT default 3000);
 seed seals the secrets in a dataset with SECRETS_KEY_ID (a KMS key) or SECRETS_LOCAL_KEY_FILE
 (on a local engine, by default make run's .local/secrets.key).
+
+Exit status: 0 done, 1 failed (the reason on stderr), 2 usage error. Scripts run the built
+binary (make platformctl builds bin/platformctl; or go install ./cmd/platformctl): under
+go run, every failure exits 1, go run's own status.
 `
 
 // Exit codes.
@@ -232,10 +239,25 @@ func (c *cli) listTokens(ctx context.Context, args []string) error {
 	tw := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tKIND\tNAME\tCREATED\tREVOKED\tEXPIRES\tLAST USED\tSCOPES")
 	for _, t := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t.TokenID, t.Kind, t.Name, t.CreatedAt,
-			orDash(t.RevokedAt), orDash(t.ExpiresAt), orDash(t.LastUsedAt), summarize(t.Scopes))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t.TokenID, t.Kind, t.Name, minute(t.CreatedAt),
+			minute(t.RevokedAt), minute(t.ExpiresAt), minute(t.LastUsedAt), summarize(t.Scopes))
 	}
 	return tw.Flush()
+}
+
+// minute writes a stored time to the minute, in UTC (2026-11-24T21:58Z),
+// "-" for none. Last uses are recorded to the minute; every time is shown
+// so, so that a token used in the minute it was made never reads as used
+// before it was made.
+func minute(stored string) string {
+	if stored == "" {
+		return "-"
+	}
+	t, err := time.Parse(time.RFC3339Nano, stored)
+	if err != nil {
+		return stored
+	}
+	return t.UTC().Format("2006-01-02T15:04Z")
 }
 
 func orDash(s string) string {
@@ -259,12 +281,12 @@ func (c *cli) revokeToken(ctx context.Context, args []string) error {
 	info, err := c.tokens.Revoke(ctx, args[0])
 	switch {
 	case errors.Is(err, auth.ErrAlreadyRevoked):
-		fmt.Fprintf(c.out, "token %s was revoked already, at %s: nothing changed\n", info.TokenID, info.RevokedAt)
+		fmt.Fprintf(c.out, "token %s was revoked already, at %s: nothing changed\n", info.TokenID, minute(info.RevokedAt))
 		return nil
 	case err != nil:
 		return err
 	}
-	fmt.Fprintf(c.out, "token %s revoked at %s\n", info.TokenID, info.RevokedAt)
+	fmt.Fprintf(c.out, "token %s revoked at %s\n", info.TokenID, minute(info.RevokedAt))
 	return nil
 }
 

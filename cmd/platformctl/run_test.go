@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -89,9 +90,10 @@ func TestTheCLIRefusesBadInput(t *testing.T) {
 		{"no command prints usage", nil, exitUsage, "usage"},
 		{"an unknown command", []string{"frobnicate"}, exitUsage, "unknown command"},
 		{"a missing required flag", []string{"tokens", "create", "--account", "acctX"}, exitUsage, "--scopes is required"},
-		{"an unknown scope", []string{"tokens", "create", "--account", "acctX", "--scopes", "contacts.readwrite"}, exitError, "not a known scope"},
+		{"an unknown scope, with the nearest known ones", []string{"tokens", "create", "--account", "acctX", "--scopes", "contacts.readwrite"}, exitError,
+			`scope "contacts.readwrite" is not a known scope (nearest: contacts.write, contacts.readonly, contacts/bulkActions.write)`},
 		{"an unknown kind", []string{"tokens", "create", "--account", "acctX", "--scopes", "contacts.readonly", "--kind", "admin"}, exitError, "kind must be one of"},
-		{"an unknown account", []string{"tokens", "create", "--account", "nobody", "--scopes", "contacts.readonly"}, exitError, "account does not exist"},
+		{"an unknown account, by its id", []string{"tokens", "create", "--account", "nobody", "--scopes", "contacts.readonly"}, exitError, "platformctl: account nobody does not exist"},
 		{"a duplicate account", []string{"accounts", "create", "--id", "acctX", "--company", "coX", "--name", "X"}, exitError, "already exists"},
 		{"revoking an unknown token", []string{"tokens", "revoke", "tok_nothing"}, exitError, "does not exist"},
 		{"revoke without an id", []string{"tokens", "revoke"}, exitUsage, "one TOKEN_ID"},
@@ -258,4 +260,28 @@ func TestSeedUsageErrorsExitTwoWithOneLineOfUsage(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestTokensListShowsEveryTimeToTheMinuteSoALastUseNeverPrecedesTheCreation(t *testing.T) {
+	c, api := setup(t)
+	api.Clock.Set(time.Date(2026, 11, 24, 21, 58, 41, 500_000_000, time.UTC))
+	api.Account(t, "acctMinute", "coMinute")
+	token, tokenID := api.Token(t, "acctMinute")
+	api.Clock.Advance(9 * time.Second) // used in the minute it was made: the use is recorded as 21:58
+	require.Equal(t, http.StatusOK, ping(t, api, token).Status)
+	_, revokedID := api.Token(t, "acctMinute")
+	require.Equal(t, exitOK, first(c.run("tokens", "revoke", revokedID)))
+
+	code, out, errOut := c.run("tokens", "list", "--account", "acctMinute")
+	require.Equal(t, exitOK, code, errOut)
+	rows := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+		fields := strings.Fields(line)
+		rows[fields[0]] = fields
+	}
+	// ID KIND NAME CREATED REVOKED EXPIRES LAST USED SCOPES
+	used := rows[tokenID]
+	require.NotNil(t, used, out)
+	assert.Equal(t, []string{"2026-11-24T21:58Z", "-", "-", "2026-11-24T21:58Z"}, used[3:7], "created and last used, to the same minute")
+	assert.Regexp(t, `^\d{4}-\d\d-\d\dT\d\d:\d\dZ$`, rows[revokedID][4], "the revocation (the CLI's own clock) to the minute too")
 }

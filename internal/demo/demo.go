@@ -30,6 +30,7 @@ import (
 
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/validate"
 )
 
 //go:embed data/*.json
@@ -169,11 +170,40 @@ func topLevel(raw []byte) ([]namedList, error) {
 }
 
 type accountsPart struct {
-	Accounts []struct {
-		ID        string `json:"id"`
-		CompanyID string `json:"companyId"`
-		Name      string `json:"name"`
-	} `json:"accounts"`
+	Accounts []seedAccount `json:"accounts"`
+}
+
+type seedAccount struct {
+	ID        string `json:"id"`
+	CompanyID string `json:"companyId"`
+	Name      string `json:"name"`
+}
+
+// loadAccounts creates the accounts of the dataset's accounts part that do
+// not exist yet, once every one passes the creation's rules, and returns how
+// many the part holds.
+func loadAccounts(ctx context.Context, deps app.Deps, raw json.RawMessage) (int, error) {
+	var p accountsPart
+	if err := app.DecodeSeed(raw, &p); err != nil {
+		return 0, err
+	}
+	err := app.CheckRecords(AccountsPart, p.Accounts, func(a *seedAccount) (string, string) { return "", a.ID }, func(a *seedAccount) error {
+		var v validate.Errors
+		v.ID("id", a.ID)
+		v.ID("companyId", a.CompanyID)
+		v.Check(strings.TrimSpace(a.Name) != "", "name is required")
+		return v.Err()
+	})
+	if err != nil {
+		return 0, err
+	}
+	store := accounts.NewRegistry(deps.Table, deps.Clock)
+	for i, a := range p.Accounts {
+		if _, err := store.Create(ctx, a.ID, a.CompanyID, a.Name); err != nil && !errors.Is(err, accounts.ErrExists) {
+			return 0, &app.RecordError{List: AccountsPart, Index: i, ID: a.ID, Err: err}
+		}
+	}
+	return len(p.Accounts), nil
 }
 
 // Summary tells what a load did.
@@ -197,17 +227,11 @@ func Load(ctx context.Context, deps app.Deps, ds Dataset, areas []app.Area) (Sum
 		}
 	}
 	if raw, ok := ds[AccountsPart]; ok {
-		var p accountsPart
-		if err := json.Unmarshal(raw, &p); err != nil {
-			return sum, fmt.Errorf("accounts: %w", err)
+		n, err := loadAccounts(ctx, deps, raw)
+		if err != nil {
+			return sum, fmt.Errorf("seed %s: %w", AccountsPart, err)
 		}
-		store := accounts.NewRegistry(deps.Table, deps.Clock)
-		for _, a := range p.Accounts {
-			if _, err := store.Create(ctx, a.ID, a.CompanyID, a.Name); err != nil && err != accounts.ErrExists {
-				return sum, fmt.Errorf("account %s: %w", a.ID, err)
-			}
-			sum.Accounts++
-		}
+		sum.Accounts = n
 		sum.Parts = append(sum.Parts, AccountsPart)
 	}
 	for _, a := range areas {
@@ -218,8 +242,9 @@ func Load(ctx context.Context, deps app.Deps, ds Dataset, areas []app.Area) (Sum
 		if a.Seed == nil {
 			return sum, fmt.Errorf("area %s has demo data but no seed", a.Name)
 		}
+		// The area's seed names its part in its errors.
 		if err := a.Seed(ctx, deps, raw); err != nil {
-			return sum, fmt.Errorf("seed %s: %w", a.Name, err)
+			return sum, err
 		}
 		sum.Parts = append(sum.Parts, a.Name)
 	}

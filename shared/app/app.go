@@ -5,7 +5,6 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -65,26 +64,27 @@ type Area struct {
 
 // DecodeSeed decodes an area's part of a dataset into dst strictly: a
 // misspelt field in hand-edited data is an error, not a silently lost value.
-func DecodeSeed(area string, raw json.RawMessage, dst any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		return fmt.Errorf("%s: %w", area, err)
+// A record that does not decode is a *RecordError naming it and the field.
+func DecodeSeed(raw json.RawMessage, dst any) error {
+	if err := decodeStrictly(raw, dst); err != nil {
+		return locateDecodeError(raw, dst, err)
 	}
 	return nil
 }
 
 // Seeder returns the Seed of an area whose part of a dataset decodes
-// (strictly, see DecodeSeed) into a D, and which load checks and writes.
-// Errors name the area.
+// (strictly, see DecodeSeed) into a D, and which load checks, completes
+// and writes. Errors name the part: "seed contacts: contacts[3] (id c1):
+// dateAdded must be an RFC 3339 time".
 func Seeder[D any](area string, load func(ctx context.Context, deps Deps, data D) error) func(context.Context, Deps, json.RawMessage) error {
 	return func(ctx context.Context, deps Deps, raw json.RawMessage) error {
 		var data D
-		if err := DecodeSeed(area, raw, &data); err != nil {
-			return err
+		err := DecodeSeed(raw, &data)
+		if err == nil {
+			err = load(ctx, deps, data)
 		}
-		if err := load(ctx, deps, data); err != nil {
-			return fmt.Errorf("%s: %w", area, err)
+		if err != nil {
+			return fmt.Errorf("seed %s: %w", area, err)
 		}
 		return nil
 	}

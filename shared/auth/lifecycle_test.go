@@ -237,7 +237,7 @@ func TestTokenNamesAndDescriptionsAreBounded(t *testing.T) {
 		{"a name of 101 characters", auth.NewToken{Name: strings.Repeat("n", 101)}, "name must be at most 100"},
 		{"a description of 501 characters", auth.NewToken{Description: strings.Repeat("d", 501)}, "description must be at most 500"},
 		{"no scope", auth.NewToken{Scopes: []string{}}, "at least one scope"},
-		{"an unknown scope", auth.NewToken{Scopes: []string{"contacts.everything"}}, `scope "contacts.everything" is not a known scope`},
+		{"an unknown scope", auth.NewToken{Scopes: []string{"contacts.everything"}}, `scope "contacts.everything" is not a known scope (nearest: contacts.write, contacts.readonly, contacts/bulkActions.write)`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -129,6 +130,12 @@ var (
 	ErrAlreadyRotated = errors.New("token was rotated already: revoke it to end its grace period")
 )
 
+// noAccountError is ErrNoAccount naming the account.
+type noAccountError struct{ id string }
+
+func (e noAccountError) Error() string        { return "account " + e.id + " does not exist" }
+func (e noAccountError) Is(target error) bool { return target == ErrNoAccount }
+
 // RotationGrace is how long a rotated token keeps working when the admin
 // chooses to keep it for a while.
 const RotationGrace = 7 * 24 * time.Hour
@@ -189,12 +196,23 @@ func (n NewToken) validate() error {
 	v.OneOf("kind", n.Kind, KindPrivate, KindMarketplace)
 	if v.Check(len(n.Scopes) > 0, "scopes must name at least one scope") {
 		for _, s := range n.Scopes {
-			v.Check(scopes.Known(s), fmt.Sprintf("scope %q is not a known scope", clip(s)))
+			if !scopes.Known(s) {
+				v.Add(unknownScope(s))
+			}
 		}
 	}
 	v.MaxLen("name", n.Name, MaxNameLength)
 	v.MaxLen("description", n.Description, MaxDescriptionLength)
 	return v.Err()
+}
+
+// unknownScope says that s is not a scope, and which scopes are nearest.
+func unknownScope(s string) string {
+	msg := fmt.Sprintf("scope %q is not a known scope", clip(s))
+	if near := scopes.Nearest(s, 3); len(near) > 0 {
+		msg += " (nearest: " + strings.Join(near, ", ") + ")"
+	}
+	return msg
 }
 
 // clip shortens a caller's value quoted back in a message.
@@ -243,7 +261,7 @@ func (s *Tokens) CreateWithValue(ctx context.Context, value, tokenID string, n N
 		return Info{}, fmt.Errorf("read account %s: %w", n.AccountID, err)
 	}
 	if acct == nil {
-		return Info{}, ErrNoAccount
+		return Info{}, noAccountError{n.AccountID}
 	}
 	now := s.clock.Now()
 	info := Info{
