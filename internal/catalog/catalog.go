@@ -46,6 +46,14 @@ var Areas = []app.Area{
 // functions/portal, the account admins' token pages (PortalFunction).
 const Portal = "portal"
 
+// OAuth is the directory of the OAuth server's function, functions/oauth
+// (OAuthFunction): marketplace apps' token endpoint and company-token
+// operations, the routes package oauth lists (oauth.Routes).
+const OAuth = "oauth"
+
+// OAuthFunction is its template logical id.
+const OAuthFunction = "OAuthFunction"
+
 // PortalRoutes are the portal function's API Gateway routes: every method
 // on /portal and below.
 var PortalRoutes = []string{"ANY /portal", "ANY /portal/{proxy+}"}

@@ -330,3 +330,26 @@ func dedupe(in []string) []string {
 	}
 	return out
 }
+
+// ClientSecrets returns the app whose client id is clientID and the hashes
+// of the client secrets that work now: the current one, and the previous
+// one during its grace (for an OAuth library that compares secrets itself,
+// with SecretMatches).
+func (a *Apps) ClientSecrets(ctx context.Context, clientID string) (App, string, []string, error) {
+	it, err := a.item(ctx, AppIDOf(clientID))
+	if err != nil {
+		return App{}, "", nil, err
+	}
+	if it.ClientID != clientID {
+		return App{}, "", nil, ErrNoApp
+	}
+	var previous []string
+	if it.PreviousSecretHash != "" && a.clock.Now().Before(parseTime(it.PreviousSecretEnds)) {
+		previous = []string{it.PreviousSecretHash}
+	}
+	return it.App, it.SecretHash, previous, nil
+}
+
+// SecretMatches reports whether secret is the one hash was made of, in
+// constant time.
+func SecretMatches(hash, secret string) bool { return equalHash(hashSecret(secret), hash) }

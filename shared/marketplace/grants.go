@@ -19,7 +19,6 @@ var (
 	ErrCodeUsed       = errors.New("the authorization code was used already, or has ended")
 	ErrRefreshUnknown = errors.New("the refresh token is unknown")
 	ErrRefreshUsed    = errors.New("the refresh token was used already, revoked or has ended")
-	ErrEmptyGrant     = errors.New("marketplace: a grant with nothing to write")
 )
 
 // Grant is one transaction of the token endpoint: the OAuth library makes
@@ -55,7 +54,8 @@ func (g *Grant) IssueRefresh(hash string) { g.refreshHash = hash }
 // Commit writes the grant: an exchange (code used, install written or
 // renewed, first tokens, INSTALL events, audit entries) or a refresh (old
 // refresh token used, its access token revoked, new pair), and returns the
-// install as written.
+// install as written. A grant with nothing to write (a reuse's, whose
+// revocation is RevokeAll's) writes nothing.
 func (g *Grant) Commit(ctx context.Context) (*Install, error) {
 	now := g.a.clock.Now()
 	switch {
@@ -64,7 +64,7 @@ func (g *Grant) Commit(ctx context.Context) (*Install, error) {
 	case g.usedRefresh != "":
 		return g.rotate(ctx, now)
 	}
-	return nil, ErrEmptyGrant
+	return nil, nil
 }
 
 // issued is a new pair's tokens, added to tx and to the install's list.
