@@ -103,10 +103,12 @@ type client struct {
 	previous []string
 }
 
-func (c *client) GetID() string                      { return c.app.ClientID }
-func (c *client) GetHashedSecret() []byte            { return []byte(c.hash) }
-func (c *client) GetRedirectURIs() []string          { return c.app.RedirectURIs }
-func (c *client) GetGrantTypes() fosite.Arguments    { return fosite.Arguments{"authorization_code", "refresh_token"} }
+func (c *client) GetID() string             { return c.app.ClientID }
+func (c *client) GetHashedSecret() []byte   { return []byte(c.hash) }
+func (c *client) GetRedirectURIs() []string { return c.app.RedirectURIs }
+func (c *client) GetGrantTypes() fosite.Arguments {
+	return fosite.Arguments{"authorization_code", "refresh_token"}
+}
 func (c *client) GetResponseTypes() fosite.Arguments { return fosite.Arguments{"code"} }
 func (c *client) GetScopes() fosite.Arguments        { return c.app.Scopes }
 func (c *client) IsPublic() bool                     { return false }

@@ -53,7 +53,9 @@ func (s strategy) ValidateAccessToken(_ context.Context, r fosite.Requester, tok
 	return s.validate(auth.Prefix, token, r, fosite.AccessToken)
 }
 
-func (strategy) RefreshTokenSignature(_ context.Context, token string) string { return signature(token) }
+func (strategy) RefreshTokenSignature(_ context.Context, token string) string {
+	return signature(token)
+}
 
 func (strategy) GenerateRefreshToken(context.Context, fosite.Requester) (string, string, error) {
 	return generate(marketplace.RefreshPrefix)
@@ -63,7 +65,9 @@ func (s strategy) ValidateRefreshToken(_ context.Context, r fosite.Requester, to
 	return s.validate(marketplace.RefreshPrefix, token, r, fosite.RefreshToken)
 }
 
-func (strategy) AuthorizeCodeSignature(_ context.Context, token string) string { return signature(token) }
+func (strategy) AuthorizeCodeSignature(_ context.Context, token string) string {
+	return signature(token)
+}
 
 // GenerateAuthorizeCode is never called: codes are issued by the portal's
 // consent page (marketplace.Apps.IssueCode).
