@@ -74,7 +74,7 @@ func newFixture(t *testing.T, target string, scopes ...string) *fixture {
 // accountID (a location app) or for the approved accounts (a company app).
 func (f *fixture) code(t *testing.T, accountID string, approved ...string) string {
 	code, err := f.apps.IssueCode(context.Background(), marketplace.Consent{
-		App: f.app, RedirectURI: redirect, Scopes: f.app.Scopes, AccountID: accountID, Approved: approved, UserID: admin.ID, By: admin,
+		App: f.app, RedirectURI: redirect, Scopes: f.app.Scopes, CompanyID: company, AccountID: accountID, Approved: approved, UserID: admin.ID, By: admin,
 	})
 	require.NoError(t, err)
 	return code

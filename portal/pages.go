@@ -48,15 +48,29 @@ var notices = map[string]string{
 	"signedout": "You have signed out.",
 }
 
-type signInData struct{ Email string }
+// signInData is the sign-in form: the address typed, and where to go
+// afterwards (the consent page that sent the browser here, if any).
+type signInData struct{ Email, Next string }
+
+// afterSignIn is where a signed-in browser goes: next when it is safe.
+func afterSignIn(next string) redirect {
+	if safeNext(next) {
+		return redirect{next}
+	}
+	return redirect{Base}
+}
 
 func (p *Portal) signInPage(w http.ResponseWriter, r *http.Request) error {
+	next := r.URL.Query().Get("next")
 	if c, err := r.Cookie(sessionCookie); err == nil {
 		if _, _, err := p.ids.Resume(r.Context(), c.Value); err == nil {
-			return redirect{Base}
+			return afterSignIn(next)
 		}
 	}
-	v := &view{Title: "Sign in", CSRF: p.formToken(w, r), Data: signInData{}}
+	if !safeNext(next) {
+		next = ""
+	}
+	v := &view{Title: "Sign in", CSRF: p.formToken(w, r), Data: signInData{Next: next}}
 	for key, msg := range notices {
 		if r.URL.Query().Has(key) {
 			v.Notice = msg
@@ -81,14 +95,18 @@ func (p *Portal) signIn(w http.ResponseWriter, r *http.Request) error {
 		if len(email) > 254 {
 			email = ""
 		}
-		p.render(w, status, "sign-in", &view{Title: "Sign in", CSRF: p.formToken(w, r), Errors: []string{se.Message}, Data: signInData{Email: email}})
+		next := r.PostFormValue("next")
+		if !safeNext(next) {
+			next = ""
+		}
+		p.render(w, status, "sign-in", &view{Title: "Sign in", CSRF: p.formToken(w, r), Errors: []string{se.Message}, Data: signInData{Email: email, Next: next}})
 		return nil
 	}
 	if err != nil {
 		return err
 	}
 	p.setCookie(w, r, sessionCookie, sess.ID, 0)
-	return redirect{Base}
+	return afterSignIn(r.PostFormValue("next"))
 }
 
 func (p *Portal) signOut(w http.ResponseWriter, r *http.Request) error {

@@ -55,8 +55,9 @@ const OAuth = "oauth"
 const OAuthFunction = "OAuthFunction"
 
 // PortalRoutes are the portal function's API Gateway routes: every method
-// on /portal and below.
-var PortalRoutes = []string{"ANY /portal", "ANY /portal/{proxy+}"}
+// on /portal and below, and the public platform's paths of the consent page
+// of marketplace apps (portal.ConsentPaths), which lead under /portal.
+var PortalRoutes = []string{"ANY /portal", "ANY /portal/{proxy+}", "GET /oauth/chooselocation", "GET /v2/oauth/chooselocation"}
 
 // FunctionName is the template.yaml logical id of an area's function:
 // "custom-fields" becomes "CustomFieldsFunction".

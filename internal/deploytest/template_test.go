@@ -17,6 +17,7 @@ import (
 
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/oauth"
+	"github.com/bizplatform/api/portal"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
@@ -178,7 +179,12 @@ func TestEveryAreaIsOneFunctionServingExactlyItsRoutes(t *testing.T) {
 		assert.Equal(t, ".", Path(fn, "Properties", "CodeUri"))
 		assert.Equal(t, "makefile", Path(fn, "Metadata", "BuildMethod"))
 		routes := templateRoutes(t, fn)
-		assert.Equal(t, catalog.PortalRoutes, routes, "the portal takes every method on /portal and below")
+		want := slices.Clone(catalog.PortalRoutes)
+		slices.Sort(want)
+		assert.Equal(t, want, routes, "the portal takes every method on /portal and below, and the consent page's public paths")
+		for _, path := range portal.ConsentPaths {
+			assert.Contains(t, routes, "GET "+path)
+		}
 		for _, r := range routes {
 			_, path, _ := strings.Cut(r, " ")
 			for other, name := range allTemplateRoutes {

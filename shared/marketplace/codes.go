@@ -99,6 +99,9 @@ type Consent struct {
 	App         App
 	RedirectURI string
 	Scopes      []string
+	// CompanyID is the company installing the app: the account's, or the
+	// agency admin's for a company install.
+	CompanyID string
 	// AccountID is the account of a location install; Approved the
 	// accounts of a company install.
 	AccountID string
@@ -124,7 +127,7 @@ func (a *Apps) IssueCode(ctx context.Context, c Consent) (string, error) {
 		Key: codeKey(auth.HashToken(code)),
 		Code: Code{
 			AppID: c.App.ID, ClientID: c.App.ClientID, RedirectURI: c.RedirectURI, Scopes: c.Scopes, UserType: userType,
-			AccountID: c.AccountID, CompanyID: c.App.CompanyID, Approved: c.Approved, UserID: c.UserID, By: c.By,
+			AccountID: c.AccountID, CompanyID: c.CompanyID, Approved: c.Approved, UserID: c.UserID, By: c.By,
 			RequestedAt: now.Format(time.RFC3339Nano), EndsAt: now.Add(CodeLifetime).Format(time.RFC3339Nano),
 		},
 		TTL: now.Add(CodeLifetime).Unix() + 1,

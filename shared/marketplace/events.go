@@ -89,10 +89,10 @@ type payload struct {
 }
 
 // addEvent adds to tx the event of typ for the app's install into
-// accountID ("" for the company), when the app has a webhook URL: written
-// in the transaction of the change it reports, it exists exactly when the
-// change does.
-func addEvent(tx *storage.Tx, app App, typ, accountID, userID string, now time.Time) {
+// accountID of companyID, when the app has a webhook URL: written in the
+// transaction of the change it reports, it exists exactly when the change
+// does.
+func addEvent(tx *storage.Tx, app App, typ, companyID, accountID, userID string, now time.Time) {
 	if app.WebhookURL == "" {
 		return
 	}
@@ -103,7 +103,7 @@ func addEvent(tx *storage.Tx, app App, typ, accountID, userID string, now time.T
 	}
 	body, _ := json.Marshal(payload{ // plain strings and a bool: cannot fail
 		Type: typ, AppID: app.ID, VersionID: app.ID, InstallType: installType, LocationID: accountID,
-		CompanyID: app.CompanyID, UserID: userID, CompanyName: app.CompanyID,
+		CompanyID: companyID, UserID: userID, CompanyName: companyID,
 		Timestamp: now.UTC().Format("2006-01-02T15:04:05.000Z"), WebhookID: id,
 	})
 	key := storage.Key{PK: EventsPK(app.ID), SK: "EVENT#" + clock.Timestamp(now) + "#" + id}

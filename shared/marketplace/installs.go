@@ -282,7 +282,7 @@ func (a *Apps) Uninstall(ctx context.Context, accountID, appID string, by auth.A
 	putInstall(tx, after, inst.Version, true)
 	r.apply(a, tx, now)
 	if app.ID != "" {
-		addEvent(tx, app, EventUninstall, accountID, "", now)
+		addEvent(tx, app, EventUninstall, inst.CompanyID, accountID, "", now)
 	}
 	auth.AddAuditEntry(tx, storage.AccountPK(accountID), now, by, auth.AuditAppUninstalled, appID, inst.AppName, "every token of the install was revoked")
 	return tx.Commit(ctx)
