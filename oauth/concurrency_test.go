@@ -110,3 +110,42 @@ func TestConcurrentRefreshesWithOneTokenRotateItOnce(t *testing.T) {
 	// nothing. Either way the items agree with the list.
 	checkNothingHalfWritten(t, f, 2)
 }
+
+func TestAnUninstallRacingRefreshesLeavesNoTokenOfTheInstallWorking(t *testing.T) {
+	f := newFixture(t, marketplace.TargetLocation)
+	first := f.install(t, acct)
+	form := f.refreshForm(first.str("refresh_token"), marketplace.UserLocation)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	var uninstallErr error
+	go func() {
+		defer wg.Done()
+		uninstallErr = f.apps.Uninstall(t.Context(), acct, f.app.ID, admin)
+	}()
+	answers := race(t, f, func() map[string][]string { return form })
+	wg.Wait()
+	require.NoError(t, uninstallErr, "the uninstall applies whatever the refreshes do")
+
+	inst := f.storedInstall(t, storage.AccountPK(acct), f.app.ID)
+	assert.Equal(t, marketplace.StatusUninstalled, inst.Status)
+	assert.Empty(t, inst.Tokens)
+	for _, item := range testenv.Items[map[string]any](t, f.env.Table) {
+		pk := item["PK"].(string)
+		_, revoked := item["revokedAt"]
+		_, used := item["usedAt"]
+		switch {
+		case strings.HasPrefix(pk, "TOKEN#"):
+			assert.True(t, revoked, "every access token is revoked")
+		case strings.HasPrefix(pk, "OAUTHREFRESH#"):
+			assert.True(t, revoked || used, "every refresh token is used or revoked")
+		}
+	}
+	for _, a := range answers {
+		if a.Status == http.StatusOK {
+			assert.Equal(t, http.StatusUnauthorized, f.ping(t, a.str("access_token")), "a pair a refresh won before the uninstall is revoked with it")
+		}
+	}
+	events, err := f.apps.Events(t.Context(), f.app.ID)
+	require.NoError(t, err)
+	assert.Len(t, events, 2, "one INSTALL, one UNINSTALL")
+}

@@ -170,3 +170,46 @@ func TestACompanyAppIsApprovedByAnAgencyAdminForTheAccountsChosen(t *testing.T) 
 	assert.Equal(t, []any{"acct1", "acct2"}, tokens["approvedLocations"])
 	assert.Equal(t, "co1", tokens["companyId"])
 }
+
+// installThroughConsent installs the app into acct1 as ada, and returns the
+// app's access token and the browser.
+func installThroughConsent(t *testing.T, s *site) (*browser, string, string) {
+	app, secret, srv := s.marketplaceApp(t, marketplace.TargetLocation, "contacts.readonly")
+	b := s.browser(t)
+	csrf := b.signIn("ada@co1.example")
+	q := backTo(t, b.post("/portal/oauth/chooselocation", url.Values{
+		"csrf": {csrf}, "response_type": {"code"}, "client_id": {app.ClientID}, "redirect_uri": {appRedirect},
+		"scope": {"contacts.readonly"}, "account": {"acct1"}, "decision": {"allow"},
+	}))
+	return b, exchange(t, srv, app, secret, q.Get("code"), marketplace.UserLocation)["access_token"].(string), app.ID
+}
+
+func TestTheSettingsPageListsInstalledAppsAndUninstallRevokesTheirTokensAtOnce(t *testing.T) {
+	s := newSite(t)
+	b, token, appID := installThroughConsent(t, s)
+	require.Equal(t, http.StatusOK, s.ping(t, token), "the instance caches the token")
+
+	settings := b.get("/portal/accounts/acct1")
+	require.Equal(t, http.StatusOK, settings.status)
+	for _, want := range []string{"Installed apps", "Payments Bridge", appID, "contacts.readonly", "by Ada Admin", "Installed", "/apps/" + appID + "/uninstall"} {
+		assert.Contains(t, settings.body, want)
+	}
+	assert.NotContains(t, settings.body, ">Never<", "the last use of the app's token is shown")
+
+	confirm := b.get("/portal/accounts/acct1/apps/" + appID + "/uninstall")
+	require.Equal(t, http.StatusOK, confirm.status)
+	done := b.post("/portal/accounts/acct1/apps/"+appID+"/uninstall", url.Values{"csrf": {csrfOf(t, confirm)}})
+	require.Equal(t, http.StatusSeeOther, done.status, done.body)
+	assert.Equal(t, http.StatusUnauthorized, s.ping(t, token), "revoked on its very next request")
+	after := b.get(done.header.Get("Location"))
+	assert.Contains(t, after.body, "is uninstalled: every token it held for this account is revoked")
+	assert.Contains(t, after.body, "Uninstalled at")
+
+	audit := b.get("/portal/accounts/acct1/audit")
+	assert.Contains(t, audit.body, ">installed<")
+	assert.Contains(t, audit.body, ">uninstalled<")
+
+	other := s.browser(t)
+	other.signIn("cy@co2.example")
+	assert.Equal(t, http.StatusForbidden, other.get("/portal/accounts/acct1/apps/"+appID+"/uninstall").status, "another account's admin")
+}

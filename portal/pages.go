@@ -246,14 +246,22 @@ func (p *Portal) rows(list []auth.Info) []tokenRow {
 	return rows
 }
 
-// Settings page notices, by the code a redirect names.
-var settingsNotices = map[string]string{
-	"revoked":         "The token %q is revoked: its next API request gets 401.",
-	"already-revoked": "The token %q was revoked already: nothing was changed.",
-}
+// Settings page notices, by the code a redirect names: of a token, or of
+// an installed app.
+var (
+	settingsNotices = map[string]string{
+		"revoked":         "The token %q is revoked: its next API request gets 401.",
+		"already-revoked": "The token %q was revoked already: nothing was changed.",
+	}
+	installNotices = map[string]string{
+		"uninstalled":         "The app %q is uninstalled: every token it held for this account is revoked.",
+		"already-uninstalled": "The app %q was uninstalled already: nothing was changed.",
+	}
+)
 
 type settingsData struct {
-	Rows []tokenRow
+	Rows     []tokenRow
+	Installs []installRow
 }
 
 func (p *Portal) settingsPage(w http.ResponseWriter, r *http.Request, v *visit) error {
@@ -261,11 +269,24 @@ func (p *Portal) settingsPage(w http.ResponseWriter, r *http.Request, v *visit) 
 	if err != nil {
 		return err
 	}
-	view := &view{Title: "API settings", Person: v.person, CSRF: v.session.CSRF, Account: v.account, Data: settingsData{Rows: p.rows(list)}}
-	if format, ok := settingsNotices[r.URL.Query().Get("notice")]; ok {
+	installs, err := p.apps.AccountInstalls(r.Context(), v.account.ID)
+	if err != nil {
+		return err
+	}
+	view := &view{Title: "API settings", Person: v.person, CSRF: v.session.CSRF, Account: v.account,
+		Data: settingsData{Rows: p.rows(list), Installs: installRows(installs)}}
+	q := r.URL.Query()
+	if format, ok := settingsNotices[q.Get("notice")]; ok {
 		for _, info := range list {
-			if info.TokenID == r.URL.Query().Get("token") {
+			if info.TokenID == q.Get("token") {
 				view.Notice = fmt.Sprintf(format, info.Name)
+			}
+		}
+	}
+	if format, ok := installNotices[q.Get("notice")]; ok {
+		for _, inst := range installs {
+			if inst.AppID == q.Get("app") {
+				view.Notice = fmt.Sprintf(format, inst.AppName)
 			}
 		}
 	}

@@ -122,6 +122,8 @@ func (p *Portal) routes() http.Handler {
 	handle("GET "+Base+"/accounts/{account}/tokens/{token}/rotate", p.admin(p.rotatePage))
 	handle("POST "+Base+"/accounts/{account}/tokens/{token}/rotate", p.admin(p.rotateToken))
 	handle("GET "+Base+"/accounts/{account}/audit", p.admin(p.auditPage))
+	handle("GET "+Base+"/accounts/{account}/apps/{app}/uninstall", p.admin(p.uninstallPage))
+	handle("POST "+Base+"/accounts/{account}/apps/{app}/uninstall", p.admin(p.uninstall))
 	for _, path := range ConsentPaths {
 		handle("GET "+path, p.toConsent)
 	}

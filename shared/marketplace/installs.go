@@ -249,6 +249,26 @@ func none(LiveToken) bool { return false }
 // entry are written, all in one transaction. An account covered by a
 // company install leaves the company's approved accounts.
 func (a *Apps) Uninstall(ctx context.Context, accountID, appID string, by auth.Actor) error {
+	return retryChanged(func() error { return a.uninstall(ctx, accountID, appID, by) })
+}
+
+// changeAttempts bounds the attempts of a change whose install changed
+// under it (a refresh or a location token at the same moment).
+const changeAttempts = 5
+
+// retryChanged runs change again, reading the install afresh, while the
+// install changed between its read and its write.
+func retryChanged(change func() error) error {
+	var err error
+	for range changeAttempts {
+		if err = change(); !errors.Is(err, ErrInstallChanged) {
+			return err
+		}
+	}
+	return err
+}
+
+func (a *Apps) uninstall(ctx context.Context, accountID, appID string, by auth.Actor) error {
 	inst, err := a.readInstall(ctx, accountInstallKey(accountID, appID))
 	if err != nil {
 		return err
@@ -330,6 +350,10 @@ func (a *Apps) Delete(ctx context.Context, appID string, by auth.Actor) error {
 // revokeCompany ends a company install: its item uninstalled and its
 // tokens revoked.
 func (a *Apps) revokeCompany(ctx context.Context, app App, by auth.Actor) error {
+	return retryChanged(func() error { return a.endCompany(ctx, app, by) })
+}
+
+func (a *Apps) endCompany(ctx context.Context, app App, by auth.Actor) error {
 	inst, err := a.CompanyInstall(ctx, app.CompanyID, app.ID)
 	if err != nil || !inst.Installed() {
 		return err
@@ -349,6 +373,10 @@ func (a *Apps) revokeCompany(ctx context.Context, app App, by auth.Actor) error 
 // RevokeAll revokes every token of the install a grant ref names (refresh
 // token reuse, or a code used twice): the install stays, with no token.
 func (a *Apps) RevokeAll(ctx context.Context, ref, why string) error {
+	return retryChanged(func() error { return a.revokeAll(ctx, ref, why) })
+}
+
+func (a *Apps) revokeAll(ctx context.Context, ref, why string) error {
 	inst, err := a.InstallByRef(ctx, ref)
 	if err != nil || inst == nil {
 		return err
