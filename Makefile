@@ -13,7 +13,7 @@
 SHELL := /bin/bash
 
 # function directory (functions/<dir>) : template logical id; the areas,
-# then the portal
+# then the portal and the OAuth server
 FUNCTIONS := \
 	contacts:ContactsFunction \
 	payments:PaymentsFunction \
@@ -30,7 +30,8 @@ FUNCTIONS := \
 	surveys:SurveysFunction \
 	campaigns:CampaignsFunction \
 	ad-publishing:AdPublishingFunction \
-	portal:PortalFunction
+	portal:PortalFunction \
+	oauth:OAuthFunction
 
 GOARCH_LAMBDA ?= arm64
 LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags "-s -w"

@@ -48,15 +48,29 @@ var notices = map[string]string{
 	"signedout": "You have signed out.",
 }
 
-type signInData struct{ Email string }
+// signInData is the sign-in form: the address typed, and where to go
+// afterwards (the consent page that sent the browser here, if any).
+type signInData struct{ Email, Next string }
+
+// afterSignIn is where a signed-in browser goes: next when it is safe.
+func afterSignIn(next string) redirect {
+	if safeNext(next) {
+		return redirect{next}
+	}
+	return redirect{Base}
+}
 
 func (p *Portal) signInPage(w http.ResponseWriter, r *http.Request) error {
+	next := r.URL.Query().Get("next")
 	if c, err := r.Cookie(sessionCookie); err == nil {
 		if _, _, err := p.ids.Resume(r.Context(), c.Value); err == nil {
-			return redirect{Base}
+			return afterSignIn(next)
 		}
 	}
-	v := &view{Title: "Sign in", CSRF: p.formToken(w, r), Data: signInData{}}
+	if !safeNext(next) {
+		next = ""
+	}
+	v := &view{Title: "Sign in", CSRF: p.formToken(w, r), Data: signInData{Next: next}}
 	for key, msg := range notices {
 		if r.URL.Query().Has(key) {
 			v.Notice = msg
@@ -81,14 +95,18 @@ func (p *Portal) signIn(w http.ResponseWriter, r *http.Request) error {
 		if len(email) > 254 {
 			email = ""
 		}
-		p.render(w, status, "sign-in", &view{Title: "Sign in", CSRF: p.formToken(w, r), Errors: []string{se.Message}, Data: signInData{Email: email}})
+		next := r.PostFormValue("next")
+		if !safeNext(next) {
+			next = ""
+		}
+		p.render(w, status, "sign-in", &view{Title: "Sign in", CSRF: p.formToken(w, r), Errors: []string{se.Message}, Data: signInData{Email: email, Next: next}})
 		return nil
 	}
 	if err != nil {
 		return err
 	}
 	p.setCookie(w, r, sessionCookie, sess.ID, 0)
-	return redirect{Base}
+	return afterSignIn(r.PostFormValue("next"))
 }
 
 func (p *Portal) signOut(w http.ResponseWriter, r *http.Request) error {
@@ -228,14 +246,22 @@ func (p *Portal) rows(list []auth.Info) []tokenRow {
 	return rows
 }
 
-// Settings page notices, by the code a redirect names.
-var settingsNotices = map[string]string{
-	"revoked":         "The token %q is revoked: its next API request gets 401.",
-	"already-revoked": "The token %q was revoked already: nothing was changed.",
-}
+// Settings page notices, by the code a redirect names: of a token, or of
+// an installed app.
+var (
+	settingsNotices = map[string]string{
+		"revoked":         "The token %q is revoked: its next API request gets 401.",
+		"already-revoked": "The token %q was revoked already: nothing was changed.",
+	}
+	installNotices = map[string]string{
+		"uninstalled":         "The app %q is uninstalled: every token it held for this account is revoked.",
+		"already-uninstalled": "The app %q was uninstalled already: nothing was changed.",
+	}
+)
 
 type settingsData struct {
-	Rows []tokenRow
+	Rows     []tokenRow
+	Installs []installRow
 }
 
 func (p *Portal) settingsPage(w http.ResponseWriter, r *http.Request, v *visit) error {
@@ -243,11 +269,24 @@ func (p *Portal) settingsPage(w http.ResponseWriter, r *http.Request, v *visit) 
 	if err != nil {
 		return err
 	}
-	view := &view{Title: "API settings", Person: v.person, CSRF: v.session.CSRF, Account: v.account, Data: settingsData{Rows: p.rows(list)}}
-	if format, ok := settingsNotices[r.URL.Query().Get("notice")]; ok {
+	installs, err := p.apps.AccountInstalls(r.Context(), v.account.ID)
+	if err != nil {
+		return err
+	}
+	view := &view{Title: "API settings", Person: v.person, CSRF: v.session.CSRF, Account: v.account,
+		Data: settingsData{Rows: p.rows(list), Installs: installRows(installs)}}
+	q := r.URL.Query()
+	if format, ok := settingsNotices[q.Get("notice")]; ok {
 		for _, info := range list {
-			if info.TokenID == r.URL.Query().Get("token") {
+			if info.TokenID == q.Get("token") {
 				view.Notice = fmt.Sprintf(format, info.Name)
+			}
+		}
+	}
+	if format, ok := installNotices[q.Get("notice")]; ok {
+		for _, inst := range installs {
+			if inst.AppID == q.Get("app") {
+				view.Notice = fmt.Sprintf(format, inst.AppName)
 			}
 		}
 	}

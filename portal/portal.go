@@ -28,6 +28,7 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/httpserve"
+	"github.com/bizplatform/api/shared/marketplace"
 )
 
 // Base is the path every page lives under.
@@ -53,6 +54,7 @@ type Options struct {
 type Portal struct {
 	ids     *identity.Service
 	tokens  *auth.Tokens
+	apps    *marketplace.Apps
 	clock   clock.Clock
 	logger  *slog.Logger
 	opts    Options
@@ -74,7 +76,7 @@ func New(core app.Core, opts Options) (*Portal, error) {
 		return nil, err
 	}
 	deps := core.Deps
-	p := &Portal{ids: identity.New(deps.Table, deps.Clock, userdir.New(deps.Table)), tokens: core.Tokens,
+	p := &Portal{ids: identity.New(deps.Table, deps.Clock, userdir.New(deps.Table)), tokens: core.Tokens, apps: marketplace.New(core.Tokens, deps.Clock, false),
 		clock: deps.Clock, logger: deps.Logger, opts: opts, pages: pages, assets: assets}
 	p.handler = httpserve.WithDeadline(p.routes(), opts.RequestTimeout)
 	return p, nil
@@ -120,6 +122,13 @@ func (p *Portal) routes() http.Handler {
 	handle("GET "+Base+"/accounts/{account}/tokens/{token}/rotate", p.admin(p.rotatePage))
 	handle("POST "+Base+"/accounts/{account}/tokens/{token}/rotate", p.admin(p.rotateToken))
 	handle("GET "+Base+"/accounts/{account}/audit", p.admin(p.auditPage))
+	handle("GET "+Base+"/accounts/{account}/apps/{app}/uninstall", p.admin(p.uninstallPage))
+	handle("POST "+Base+"/accounts/{account}/apps/{app}/uninstall", p.admin(p.uninstall))
+	for _, path := range ConsentPaths {
+		handle("GET "+path, p.toConsent)
+	}
+	handle("GET "+consentPath, p.consentPage)
+	handle("POST "+consentPath, p.consent)
 	mux.Handle("GET "+Base+"/assets/{name}", p.serve(p.asset))
 	handle(Base+"/", func(http.ResponseWriter, *http.Request) error { return errNotFound })
 	return mux

@@ -22,6 +22,9 @@ func mountPortal(mux *http.ServeMux, cfg config.Config, srv *app.Server) (*porta
 	}
 	mux.Handle(portal.Base, p)
 	mux.Handle(portal.Base+"/", p)
+	for _, path := range portal.ConsentPaths { // marketplace apps' consent page
+		mux.Handle("GET "+path, p)
+	}
 	return p, nil
 }
 

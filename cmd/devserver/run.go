@@ -59,6 +59,7 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 	if err != nil {
 		return err
 	}
+	mountOAuth(pages, cfg, srv)
 	if err := prepareTable(ctx, deps, srv, portalSite, cfg.Endpoint, out); err != nil {
 		return err
 	}

@@ -51,6 +51,7 @@ const usage = `usage: platformctl <command>
   contacts reindex --account ID | --all [--from ID] [--rewrite]
                  builds the contacts search index of existing contacts and recounts it,
                  while the API serves; run again to resume or repair
+  apps create|list|rotate-secret|delete|webhook-key|deliveries   marketplace apps (OAuth clients)
 
 Environment: DYNAMODB_ENDPOINT (empty: AWS), TABLE_NAME (default platform), AWS_REGION,
 PORTAL_URL (the portal's base URL for invite links; default http://127.0.0.1:$PORT, PORT default 3000);
@@ -113,6 +114,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 		cmdErr = c.invite(ctx, args[2:], getenv)
 	case "contacts reindex":
 		cmdErr = c.reindexContacts(ctx, args[2:])
+	case "apps create", "apps list", "apps rotate-secret", "apps delete", "apps webhook-key", "apps deliveries":
+		cmdErr = c.apps(ctx, args)
 	default:
 		if args[0] == "seed" {
 			cmdErr = c.seed(ctx, args[1:])

@@ -46,9 +46,18 @@ var Areas = []app.Area{
 // functions/portal, the account admins' token pages (PortalFunction).
 const Portal = "portal"
 
+// OAuth is the directory of the OAuth server's function, functions/oauth
+// (OAuthFunction): marketplace apps' token endpoint and company-token
+// operations, the routes package oauth lists (oauth.Routes).
+const OAuth = "oauth"
+
+// OAuthFunction is its template logical id.
+const OAuthFunction = "OAuthFunction"
+
 // PortalRoutes are the portal function's API Gateway routes: every method
-// on /portal and below.
-var PortalRoutes = []string{"ANY /portal", "ANY /portal/{proxy+}"}
+// on /portal and below, and the public platform's paths of the consent page
+// of marketplace apps (portal.ConsentPaths), which lead under /portal.
+var PortalRoutes = []string{"ANY /portal", "ANY /portal/{proxy+}", "GET /oauth/chooselocation", "GET /v2/oauth/chooselocation"}
 
 // FunctionName is the template.yaml logical id of an area's function:
 // "custom-fields" becomes "CustomFieldsFunction".

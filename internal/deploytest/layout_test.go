@@ -2,11 +2,14 @@ package deploytest
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/bizplatform/api/internal/catalog"
 )
 
 // The measuring tools (tools/: bench, load with faults, fuzz and fault
@@ -32,6 +35,22 @@ func TestNothingThatShipsLinksTheMeasuringTools(t *testing.T) {
 					assert.False(t, strings.HasPrefix(pkg, f), "%s links %s", target, pkg)
 				}
 			}
+		})
+	}
+}
+
+// The OAuth library (fosite and what it brings: JWT, tracing) is the OAuth
+// server's alone: no other function pays for it in size and cold start.
+func TestOnlyTheOAuthFunctionLinksTheOAuthLibrary(t *testing.T) {
+	root := repoRoot(t)
+	for dir := range functionDirs() {
+		t.Run(dir, func(t *testing.T) {
+			cmd := exec.Command("go", "list", "-deps", "-tags", "lambda.norpc", "./functions/"+dir)
+			cmd.Dir = root
+			out, err := cmd.Output()
+			require.NoError(t, err)
+			links := slices.ContainsFunc(strings.Fields(string(out)), func(pkg string) bool { return strings.HasPrefix(pkg, "github.com/ory/") })
+			assert.Equal(t, dir == catalog.OAuth, links, "functions/%s links github.com/ory/fosite only if it is the OAuth server", dir)
 		})
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/internal/catalog"
+	"github.com/bizplatform/api/oauth"
+	"github.com/bizplatform/api/portal"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
@@ -177,7 +179,12 @@ func TestEveryAreaIsOneFunctionServingExactlyItsRoutes(t *testing.T) {
 		assert.Equal(t, ".", Path(fn, "Properties", "CodeUri"))
 		assert.Equal(t, "makefile", Path(fn, "Metadata", "BuildMethod"))
 		routes := templateRoutes(t, fn)
-		assert.Equal(t, catalog.PortalRoutes, routes, "the portal takes every method on /portal and below")
+		want := slices.Clone(catalog.PortalRoutes)
+		slices.Sort(want)
+		assert.Equal(t, want, routes, "the portal takes every method on /portal and below, and the consent page's public paths")
+		for _, path := range portal.ConsentPaths {
+			assert.Contains(t, routes, "GET "+path)
+		}
 		for _, r := range routes {
 			_, path, _ := strings.Cut(r, " ")
 			for other, name := range allTemplateRoutes {
@@ -189,11 +196,24 @@ func TestEveryAreaIsOneFunctionServingExactlyItsRoutes(t *testing.T) {
 		assert.Equal(t, "AWS::Logs::LogGroup", Path(lg, "Type"), "the portal logs to its own log group")
 		assert.NotNil(t, Path(lg, "Properties", "RetentionInDays"))
 	})
-	assert.Empty(t, functions, "functions in the template that serve no area and are not the portal")
+	t.Run(catalog.OAuthFunction, func(t *testing.T) {
+		fn := res[catalog.OAuthFunction]
+		require.NotNil(t, fn, "template has %s for functions/%s", catalog.OAuthFunction, catalog.OAuth)
+		delete(functions, catalog.OAuthFunction)
+		assert.Equal(t, ".", Path(fn, "Properties", "CodeUri"))
+		assert.Equal(t, "makefile", Path(fn, "Metadata", "BuildMethod"))
+		want := slices.Clone(oauth.Routes)
+		slices.Sort(want)
+		assert.Equal(t, want, templateRoutes(t, fn), "the OAuth server's routes, exactly")
+		lg := res[fmt.Sprint(Path(fn, "Properties", "LoggingConfig", "LogGroup", "Ref"))]
+		assert.Equal(t, "AWS::Logs::LogGroup", Path(lg, "Type"))
+		assert.NotNil(t, Path(lg, "Properties", "RetentionInDays"))
+	})
+	assert.Empty(t, functions, "functions in the template that serve no area and are not the portal or the OAuth server")
 }
 
 // functionDirs are the directories under functions/ with their template
-// logical ids: every area, and the portal.
+// logical ids: every area, the portal and the OAuth server.
 // keepsSecrets reports whether the function in functions/<dir> serves an
 // area that keeps secrets users hand it (sealed with the KMS key).
 func keepsSecrets(dir string) bool {
@@ -201,7 +221,7 @@ func keepsSecrets(dir string) bool {
 }
 
 func functionDirs() map[string]string {
-	out := map[string]string{catalog.Portal: "PortalFunction"}
+	out := map[string]string{catalog.Portal: "PortalFunction", catalog.OAuth: catalog.OAuthFunction}
 	for _, area := range catalog.Areas {
 		out[area.Name] = catalog.FunctionName(area.Name)
 	}
@@ -386,7 +406,8 @@ func asList(v any) []any {
 }
 
 // sourceDirs are the folders of the packages that a function's main
-// imports: its own area (areas/...) or the portal (portal/), with their
+// imports: its own area (areas/...), the portal (portal/) or the OAuth
+// server (oauth/), with their
 // subpackages, which sourceMentions walks; not the areas these use in turn.
 func sourceDirs(t *testing.T, root, function string) []string {
 	t.Helper()
@@ -397,7 +418,7 @@ func sourceDirs(t *testing.T, root, function string) []string {
 	const prefix = "github.com/bizplatform/api/"
 	var dirs []string
 	for _, pkg := range strings.Fields(string(out)) {
-		if rel, ok := strings.CutPrefix(pkg, prefix); ok && (strings.HasPrefix(rel, "areas/") || rel == catalog.Portal) {
+		if rel, ok := strings.CutPrefix(pkg, prefix); ok && (strings.HasPrefix(rel, "areas/") || rel == catalog.Portal || rel == catalog.OAuth) {
 			dirs = append(dirs, filepath.Join(root, filepath.FromSlash(rel)))
 		}
 	}

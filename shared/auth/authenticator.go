@@ -68,8 +68,10 @@ func (e *cacheEntry) learn(info *Info) {
 	e.mu.Unlock()
 }
 
+// errExpired is the answer to a token past its end: a rotated token's grace
+// period, or a marketplace app's access token's day.
 func errExpired() error {
-	return apierror.Unauthorized("Invalid token: the token has expired (it was rotated)")
+	return apierror.InvalidToken("Invalid token: the token has expired")
 }
 
 // NewAuthenticator returns an authenticator reading tokens from store.
@@ -123,7 +125,7 @@ func (a *Authenticator) Authenticate(ctx context.Context, header string) (*Sessi
 	}
 	entry := &cacheEntry{principal: Principal{
 		TokenID: info.TokenID, AccountID: info.AccountID, CompanyID: info.CompanyID,
-		Kind: info.Kind, Scopes: info.Scopes,
+		Kind: info.Kind, Scopes: info.Scopes, Install: info.Install,
 	}}
 	entry.learn(info)
 	a.remember(hash, entry)

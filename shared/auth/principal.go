@@ -16,11 +16,28 @@ const (
 // Principal is what an authenticated token may act as. Its facts never
 // change over the token's life, so they may be cached.
 type Principal struct {
-	TokenID   string
+	TokenID string
+	// AccountID is the token's account; empty for a company token (an
+	// agency install's token), which acts on no account's data.
 	AccountID string
 	CompanyID string
 	Kind      string
 	Scopes    []string
+	// Install is the marketplace install of an app's token (see Info).
+	Install string
+}
+
+// AdmissionID is whose limits the token's requests count against: its
+// account, or its company for a company token ('#' is in no account id).
+func (p *Principal) AdmissionID() string { return AdmissionID(p.AccountID, p.CompanyID) }
+
+// AdmissionID is the admission id of a token of accountID ("" for a company
+// token) in companyID.
+func AdmissionID(accountID, companyID string) string {
+	if accountID == "" {
+		return "COMPANY#" + companyID
+	}
+	return accountID
 }
 
 // HasScope reports whether the token holds scope.
@@ -51,7 +68,7 @@ func RequireAccount(ctx context.Context, accountID string) (*Principal, error) {
 	if err != nil {
 		return nil, err
 	}
-	if accountID != p.AccountID {
+	if p.AccountID == "" || accountID != p.AccountID {
 		return nil, apierror.NoAccountAccess()
 	}
 	return p, nil

@@ -53,6 +53,9 @@ type Info struct {
 	Replaces   string `dynamodbav:"replaces,omitempty" json:"replaces,omitempty"`
 	// LastUsedAt is the minute of the token's last request, if any.
 	LastUsedAt string `dynamodbav:"lastUsedAt,omitempty" json:"lastUsedAt,omitempty"`
+	// Install is the marketplace install an issued token belongs to (its
+	// grant ref, see package marketplace); empty for other tokens.
+	Install string `dynamodbav:"install,omitempty" json:"install,omitempty"`
 }
 
 // The attribute ExpiresAt is stored under: not the table's TTL attribute
@@ -111,7 +114,7 @@ type refItem struct {
 // that warm instances, which cache token facts, refuse the token on its very
 // next use, and it is asked for the last uses it records.
 type AdmissionState interface {
-	AddRevocation(tx *storage.Tx, accountID, tokenID string) *storage.Tx
+	AddRevocation(tx *storage.Tx, accountID string, tokenIDs ...string) *storage.Tx
 	AddExpiry(tx *storage.Tx, accountID, tokenID string, end time.Time) *storage.Tx
 	LastUses(ctx context.Context, accountID string) (map[string]time.Time, error)
 }

@@ -32,14 +32,7 @@ var (
 )
 
 // GenerateToken returns a new random token value.
-func GenerateToken() (string, error) {
-	body, err := randomBase62(randomLen)
-	if err != nil {
-		return "", err
-	}
-	sum := checksum(Prefix + body)
-	return Prefix + body + string(sum[:]), nil
-}
+func GenerateToken() (string, error) { return GenerateSecret(Prefix) }
 
 // TokenFromBody completes a fixed 32-character body into a token with the
 // right checksum (for the documented demo tokens).
@@ -52,8 +45,23 @@ func TokenFromBody(body string) (string, error) {
 }
 
 // CheckFormat tells whether v is shaped like a token and its checksum holds.
-func CheckFormat(v string) error {
-	if len(v) != TokenLength || !strings.HasPrefix(v, Prefix) || !isBase62(v[len(Prefix):]) {
+func CheckFormat(v string) error { return CheckSecretFormat(Prefix, v) }
+
+// GenerateSecret returns a new random value in the token format under
+// another 4-character prefix: the OAuth server's refresh tokens, codes and
+// client secrets, which secret scanners find by their prefixes too.
+func GenerateSecret(prefix string) (string, error) {
+	body, err := randomBase62(randomLen)
+	if err != nil {
+		return "", err
+	}
+	sum := checksum(prefix + body)
+	return prefix + body + string(sum[:]), nil
+}
+
+// CheckSecretFormat is CheckFormat for a value of GenerateSecret(prefix).
+func CheckSecretFormat(prefix, v string) error {
+	if len(v) != TokenLength || len(prefix) != len(Prefix) || !strings.HasPrefix(v, prefix) || !isBase62(v[len(prefix):]) {
 		return ErrMalformed
 	}
 	split := TokenLength - checksumLen

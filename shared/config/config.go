@@ -52,6 +52,15 @@ type Config struct {
 	// (SECRETS_LOCAL_KEY_FILE; make run uses .local/secrets.key), created on
 	// first use. At most one of the two may be set.
 	SecretsLocalKeyFile string
+	// OAuthAccessTokenTTL is how long a marketplace app's access token
+	// works (OAUTH_ACCESS_TOKEN_TTL in seconds, default 86399, the public
+	// platform's: shortened for tests and local runs).
+	OAuthAccessTokenTTL time.Duration
+	// WebhookKeyParameter is the SSM parameter holding the webhook signing
+	// key when deployed (WEBHOOK_KEY_PARAMETER); WebhookKeyFile a local key
+	// file instead (WEBHOOK_KEY_FILE; make run uses .local/webhook-ed25519.pem).
+	WebhookKeyParameter string
+	WebhookKeyFile      string
 }
 
 // Load reads the configuration through getenv (os.Getenv in production).
@@ -111,6 +120,13 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.SecretsKeyID != "" && c.SecretsLocalKeyFile != "" {
 		return Config{}, fmt.Errorf("SECRETS_KEY_ID and SECRETS_LOCAL_KEY_FILE are both set: secrets are sealed with one key")
 	}
+	ttl, err := positiveInt(getenv, "OAUTH_ACCESS_TOKEN_TTL", 86399)
+	if err != nil {
+		return Config{}, err
+	}
+	c.OAuthAccessTokenTTL = time.Duration(ttl) * time.Second
+	c.WebhookKeyParameter = strings.TrimSpace(getenv("WEBHOOK_KEY_PARAMETER"))
+	c.WebhookKeyFile = strings.TrimSpace(getenv("WEBHOOK_KEY_FILE"))
 	return c, nil
 }
 

@@ -171,10 +171,10 @@ func (p *pipeline) check(w *responseWriter, r *http.Request) (*http.Request, err
 		return nil, err
 	}
 	principal := session.Principal
-	w.account = principal.AccountID
+	w.account = principal.AdmissionID()
 
 	a := &admission{done: make(chan struct{})}
-	if p.recentlyRefused(principal.AccountID) {
+	if p.recentlyRefused(principal.AdmissionID()) {
 		p.admit(ctx, session, a)
 		if a.headers {
 			a.decision.SetHeaders(w.Header())
@@ -207,7 +207,7 @@ func (a *admission) Wait() error {
 func (p *pipeline) admit(ctx context.Context, session *auth.Session, a *admission) {
 	defer close(a.done)
 	principal := session.Principal
-	decision, err := p.opts.Limiter.Admit(ctx, principal.AccountID, principal.TokenID)
+	decision, err := p.opts.Limiter.Admit(ctx, principal.AdmissionID(), principal.TokenID)
 	if err != nil {
 		a.err = err
 		return
@@ -222,11 +222,11 @@ func (p *pipeline) admit(ctx context.Context, session *auth.Session, a *admissio
 			a.err = err
 			return
 		}
-		if _, ok := p.refused.Load(principal.AccountID); ok {
-			p.refused.Delete(principal.AccountID)
+		if _, ok := p.refused.Load(principal.AdmissionID()); ok {
+			p.refused.Delete(principal.AdmissionID())
 		}
 	} else {
-		p.refused.Store(principal.AccountID, p.opts.Clock.Now().Add(decision.RetryAfter))
+		p.refused.Store(principal.AdmissionID(), p.opts.Clock.Now().Add(decision.RetryAfter))
 	}
 	a.decision, a.headers, a.err = decision, true, decision.Err()
 }

@@ -500,16 +500,19 @@ func (l *Limiter) refused(st *state, win int64, retry time.Duration, byDay bool)
 	return d
 }
 
-// AddRevocation adds to tx the record of tokenID's revocation in the
-// account's state item: the id joins the revoked list, so that the token's
-// next admission fails on every instance, warm caches included, and the
-// token's own attributes go (the caller keeps its last use; see LastUses).
-// Made in the transaction that revokes the token, the record exists exactly
-// when the revocation does.
-func (l *Limiter) AddRevocation(tx *storage.Tx, accountID, tokenID string) *storage.Tx {
-	upd := expression.Add(expression.Name(attrRevoked), expression.Value(&types.AttributeValueMemberSS{Value: []string{tokenID}})).
-		Remove(expression.Name(lastUsePrefix + tokenID)).
-		Remove(expression.Name(expiryPrefix + tokenID))
+// AddRevocation adds to tx the record of the revocation of tokenIDs (one or
+// more tokens of the account) in the account's state item: the ids join the
+// revoked list, so that each token's next admission fails on every
+// instance, warm caches included, and the tokens' own attributes go (the
+// caller keeps their last use; see LastUses). It is one update of the state
+// item however many tokens it names: a transaction may write an item only
+// once. Made in the transaction that revokes the tokens, the record exists
+// exactly when the revocation does.
+func (l *Limiter) AddRevocation(tx *storage.Tx, accountID string, tokenIDs ...string) *storage.Tx {
+	upd := expression.Add(expression.Name(attrRevoked), expression.Value(&types.AttributeValueMemberSS{Value: tokenIDs}))
+	for _, id := range tokenIDs {
+		upd = upd.Remove(expression.Name(lastUsePrefix + id)).Remove(expression.Name(expiryPrefix + id))
+	}
 	return tx.Update(StateKey(accountID), l.withLifetime(upd), nil)
 }
 

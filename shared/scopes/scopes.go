@@ -1,7 +1,7 @@
 // Package scopes is the vocabulary of token scopes: the values the spec
 // lists (with its neutral words in place of brand names: searchAds, socialAds,
 // networkA..C, cms, productA, productB) plus the scopes of the operation
-// table. A token may only be created with scopes from this list.
+// table and of the OAuth server's operations. A token may only be created with scopes from this list.
 package scopes
 
 import (
@@ -206,10 +206,18 @@ var specScopes = []string{
 	"contacts.readonly",
 }
 
+// OAuthScopes are the scopes of the OAuth server's company-token
+// operations (/oauth/locationToken, /oauth/installedLocations), the public
+// platform's: marketplace apps that install into a company ask for them.
+var OAuthScopes = []string{"oauth.readonly", "oauth.write"}
+
 // known is built on first use, not at every cold start.
 var known = sync.OnceValue(func() map[string]bool {
-	m := make(map[string]bool, len(specScopes)+len(operations.All))
+	m := make(map[string]bool, len(specScopes)+len(operations.All)+len(OAuthScopes))
 	for _, s := range specScopes {
+		m[s] = true
+	}
+	for _, s := range OAuthScopes {
 		m[s] = true
 	}
 	for _, op := range operations.All {

@@ -120,13 +120,14 @@ var scopeTable = map[string]string{
 
 const marketplaceOnly = "POST /payments/integrations/provider/whitelabel"
 
-func TestTheVocabularyIsTheContractsScopesAndTheOperationsScopes(t *testing.T) {
+func TestTheVocabularyIsTheContractsTheOperationsAndTheOAuthServersScopes(t *testing.T) {
 	contract := contractVocabulary()
 	require.Len(t, contract, 190, "the contract lists 189 scope values and names contacts.readonly")
 	want := slices.Clone(contract)
 	for _, op := range operations.All {
 		want = append(want, op.Scope)
 	}
+	want = append(want, "oauth.readonly", "oauth.write") // the OAuth server's
 	slices.Sort(want)
 	assert.Equal(t, slices.Compact(want), All(), "nothing more, nothing less")
 	for _, s := range contract {

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/bizplatform/api/internal/dynamodblocal"
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/storage/dynamo"
+)
+
+// appsSynopsis is each apps command's usage line (run.go's usage text
+// lists the other commands).
+var appsSynopsis = map[string]string{
+	"apps create":        "apps create --company ID --name NAME --redirect-uri URL [--redirect-uri URL ...] --scopes a,b [--webhook-url URL] [--target location|company]",
+	"apps list":          "apps list --company ID",
+	"apps rotate-secret": "apps rotate-secret APP_ID",
+	"apps delete":        "apps delete APP_ID",
+	"apps webhook-key":   "apps webhook-key",
+	"apps deliveries":    "apps deliveries APP_ID",
+}
+
+// apps runs one of the marketplace app commands: args[0] is "apps".
+func (c *cli) apps(ctx context.Context, args []string) error {
+	cmd := strings.Join(args[:min(2, len(args))], " ")
+	rest := args[min(2, len(args)):]
+	if _, ok := appsSynopsis[cmd]; !ok {
+		return usageError{msg: fmt.Sprintf("unknown command %q; the apps commands: %s", strings.Join(args, " "), strings.Join(sortedSynopses(), "; "))}
+	}
+	store := marketplace.New(c.tokens, c.deps.Clock, dynamo.IsLocalEndpoint(c.cfg.Endpoint))
+	switch cmd {
+	case "apps create":
+		return c.createApp(ctx, store, rest)
+	case "apps list":
+		return c.listApps(ctx, store, rest)
+	case "apps rotate-secret":
+		return c.rotateAppSecret(ctx, store, rest)
+	case "apps delete":
+		return c.deleteApp(ctx, store, rest)
+	case "apps webhook-key":
+		return c.webhookKey(rest)
+	default:
+		return c.deliveries(ctx, store, rest)
+	}
+}
+
+func sortedSynopses() []string {
+	var out []string
+	for _, cmd := range []string{"apps create", "apps list", "apps rotate-secret", "apps delete", "apps webhook-key", "apps deliveries"} {
+		out = append(out, appsSynopsis[cmd])
+	}
+	return out
+}
+
+// appsUsage is a usage error of an apps command, with its synopsis.
+func appsUsage(cmd, msg string) error {
+	return usageError{msg: fmt.Sprintf("%s: %s (usage: platformctl %s)", cmd, msg, appsSynopsis[cmd])}
+}
+
+// repeated is a flag that may be given more than once.
+type repeated []string
+
+func (r *repeated) String() string     { return strings.Join(*r, ",") }
+func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
+
+// appFlags parses an apps command's flags: a usage error names the command.
+func appFlags(cmd string, fs *flag.FlagSet, args []string, required ...string) error {
+	if err := fs.Parse(args); err != nil {
+		return appsUsage(cmd, err.Error())
+	}
+	for _, name := range required {
+		if fs.Lookup(name).Value.String() == "" {
+			return appsUsage(cmd, "--"+name+" is required")
+		}
+	}
+	return nil
+}
+
+// oneID is the single APP_ID argument of a command.
+func oneID(cmd string, args []string) (string, error) {
+	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
+		return "", appsUsage(cmd, "give the app id")
+	}
+	return args[0], nil
+}
+
+// printJSON writes v as one line of JSON on stdout.
+func (c *cli) printJSON(v any) error {
+	return json.NewEncoder(c.out).Encode(v)
+}
+
+func (c *cli) createApp(ctx context.Context, store *marketplace.Apps, args []string) error {
+	const cmd = "apps create"
+	fs := c.flags(cmd)
+	company := fs.String("company", "", "company id")
+	name := fs.String("name", "", "app name")
+	var redirects repeated
+	fs.Var(&redirects, "redirect-uri", "a redirect URI (repeat for more)")
+	scopeList := fs.String("scopes", "", "comma-separated scopes")
+	webhook := fs.String("webhook-url", "", "where INSTALL and UNINSTALL events go")
+	target := fs.String("target", marketplace.TargetLocation, "location or company")
+	if err := appFlags(cmd, fs, args, "company", "name", "scopes"); err != nil {
+		return err
+	}
+	app, secret, err := store.Create(ctx, marketplace.NewApp{
+		CompanyID: *company, Name: *name, RedirectURIs: redirects, Scopes: splitList(*scopeList), WebhookURL: *webhook, Target: *target,
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.errOut, "app %s created in company %s; the client secret is shown once\n", app.ID, app.CompanyID)
+	return c.printJSON(struct {
+		marketplace.App
+		ClientSecret string `json:"clientSecret"`
+	}{app, secret})
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func (c *cli) listApps(ctx context.Context, store *marketplace.Apps, args []string) error {
+	const cmd = "apps list"
+	fs := c.flags(cmd)
+	company := fs.String("company", "", "company id")
+	if err := appFlags(cmd, fs, args, "company"); err != nil {
+		return err
+	}
+	list, err := store.List(ctx, *company)
+	if err != nil {
+		return err
+	}
+	return c.printJSON(list)
+}
+
+func (c *cli) rotateAppSecret(ctx context.Context, store *marketplace.Apps, args []string) error {
+	id, err := oneID("apps rotate-secret", args)
+	if err != nil {
+		return err
+	}
+	app, secret, err := store.RotateSecret(ctx, id, auth.Operator)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.errOut, "app %s has a new client secret (shown once); the previous one works for %s more\n", app.ID, marketplace.SecretGrace)
+	return c.printJSON(map[string]string{"appId": app.ID, "clientId": app.ClientID, "clientSecret": secret})
+}
+
+func (c *cli) deleteApp(ctx context.Context, store *marketplace.Apps, args []string) error {
+	id, err := oneID("apps delete", args)
+	if err != nil {
+		return err
+	}
+	if err := store.Delete(ctx, id, auth.Operator); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.out, "app %s deleted: every install was uninstalled and its tokens revoked\n", id)
+	return nil
+}
+
+// webhookKey prints the public key apps verify webhooks with (PEM, SPKI).
+// On a local engine the key is the repository's .local file (created on
+// first use, as the local server does); in AWS, the SSM parameter
+// WEBHOOK_KEY_PARAMETER names, created on first use.
+func (c *cli) webhookKey(args []string) error {
+	if len(args) != 0 {
+		return appsUsage("apps webhook-key", "it takes no argument")
+	}
+	if !dynamo.IsLocalEndpoint(c.cfg.Endpoint) && c.cfg.Endpoint != "" {
+		return errors.New("apps webhook-key: the engine is neither local nor AWS")
+	}
+	path, err := localWebhookKeyFile()
+	if err != nil {
+		return err
+	}
+	priv, err := marketplace.LoadOrCreateKeyFile(path)
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(c.out, marketplace.PublicKeyPEM(priv))
+	return nil
+}
+
+// localWebhookKeyFile is the repository's local webhook key.
+func localWebhookKeyFile() (string, error) {
+	root, err := dynamodblocal.FindRoot(".")
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(root, filepath.FromSlash(marketplace.LocalKeyFile)), nil
+}
+
+func (c *cli) deliveries(ctx context.Context, store *marketplace.Apps, args []string) error {
+	id, err := oneID("apps deliveries", args)
+	if err != nil {
+		return err
+	}
+	events, err := store.Events(ctx, id)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "EVENT\tTYPE\tCREATED\tSTATUS\tATTEMPTS\tLAST RESULT\tNEXT ATTEMPT")
+	for _, e := range events {
+		last := "-"
+		if n := len(e.Attempts); n > 0 {
+			a := e.Attempts[n-1]
+			last = a.Error
+			if a.Status != 0 {
+				last = fmt.Sprintf("HTTP %d", a.Status)
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", e.ID, e.Type, e.CreatedAt, e.Status, len(e.Attempts), last, orDash(e.NextAt))
+	}
+	return tw.Flush()
+}

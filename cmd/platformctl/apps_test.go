@@ -1,0 +1,91 @@
+package main
+
+import (
+	"crypto/x509"
+	"encoding/json"
+	"encoding/pem"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/marketplace"
+)
+
+func TestAppsCreatePrintsTheClientSecretOnceAndListNever(t *testing.T) {
+	c, _ := setup(t)
+	code, _, errOut := c.run("accounts", "create", "--id", "acctApps", "--company", "coApps", "--name", "Apps Test")
+	require.Equal(t, exitOK, code, errOut)
+
+	code, out, errOut := c.run("apps", "create", "--company", "coApps", "--name", "Bridge",
+		"--redirect-uri", "https://bridge.example.com/cb", "--redirect-uri", "http://127.0.0.1:8080/cb",
+		"--scopes", "contacts.readonly,payments/integration.write", "--webhook-url", "https://bridge.example.com/hooks", "--target", "company")
+	require.Equal(t, exitOK, code, errOut)
+	var created struct {
+		AppID, ClientID, ClientSecret, Target string
+		RedirectURIs                          []string
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &created), "stdout is one JSON object")
+	assert.Equal(t, created.AppID, marketplace.AppIDOf(created.ClientID))
+	assert.NoError(t, auth.CheckSecretFormat(marketplace.SecretPrefix, created.ClientSecret))
+	assert.Equal(t, []string{"https://bridge.example.com/cb", "http://127.0.0.1:8080/cb"}, created.RedirectURIs, "loopback http on a local engine")
+	assert.Equal(t, "company", created.Target)
+
+	code, out, _ = c.run("apps", "list", "--company", "coApps")
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, out, created.ClientID)
+	assert.NotContains(t, out, created.ClientSecret)
+
+	code, out, errOut = c.run("apps", "rotate-secret", created.AppID)
+	require.Equal(t, exitOK, code, errOut)
+	var rotated map[string]string
+	require.NoError(t, json.Unmarshal([]byte(out), &rotated))
+	assert.NotEqual(t, created.ClientSecret, rotated["clientSecret"])
+	assert.Contains(t, errOut, "24h0m0s")
+
+	code, out, errOut = c.run("apps", "deliveries", created.AppID)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "EVENT")
+
+	code, _, errOut = c.run("apps", "delete", created.AppID)
+	require.Equal(t, exitOK, code, errOut)
+	code, out, _ = c.run("apps", "list", "--company", "coApps")
+	require.Equal(t, exitOK, code)
+	assert.Equal(t, "[]\n", out)
+}
+
+func TestAppsWebhookKeyPrintsAnEd25519PublicKeyInPEM(t *testing.T) {
+	c, _ := setup(t)
+	code, out, errOut := c.run("apps", "webhook-key")
+	require.Equal(t, exitOK, code, errOut)
+	block, _ := pem.Decode([]byte(out))
+	require.NotNil(t, block)
+	assert.Equal(t, "PUBLIC KEY", block.Type)
+	_, err := x509.ParsePKIXPublicKey(block.Bytes)
+	assert.NoError(t, err, "SubjectPublicKeyInfo")
+	code, again, _ := c.run("apps", "webhook-key")
+	require.Equal(t, exitOK, code)
+	assert.Equal(t, out, again, "the same key every time")
+}
+
+func TestAppsUsageErrorsExitTwoNamingTheCommand(t *testing.T) {
+	c, _ := setup(t)
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"create without a name", []string{"apps", "create", "--company", "co", "--scopes", "contacts.readonly"}, "apps create: --name is required"},
+		{"rotate without an id", []string{"apps", "rotate-secret"}, "apps rotate-secret: give the app id"},
+		{"an unknown flag", []string{"apps", "list", "--compny", "co"}, "apps list: flag provided but not defined"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := c.run(tc.args...)
+			assert.Equal(t, exitUsage, code)
+			assert.Empty(t, out)
+			assert.Contains(t, errOut, tc.want)
+		})
+	}
+}

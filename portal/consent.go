@@ -1,0 +1,249 @@
+package portal
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/bizplatform/api/portal/identity"
+	"github.com/bizplatform/api/shared/accounts"
+	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/operations"
+)
+
+// The consent page: a marketplace app's authorization request
+// (/oauth/chooselocation, and the newer /v2/oauth/chooselocation, as the
+// public platform's) lands here, under the portal's path so that its
+// session cookie comes along. The admin signs in when needed, sees the app,
+// the scopes it asks for with the operations each unlocks and the accounts
+// they may install it into, and allows or cancels. Allow redirects to the
+// app's redirect URI with a code (marketplace.Apps.IssueCode) and the
+// state; Cancel with error=access_denied. A request whose client, redirect
+// URI or scope is not the app's gets an error page, never a redirect.
+const (
+	consentPath  = Base + "/oauth/chooselocation"
+	consentPath1 = "/oauth/chooselocation"
+	consentPath2 = "/v2/oauth/chooselocation"
+)
+
+// ConsentPaths are the paths outside Base that lead to the consent page.
+var ConsentPaths = []string{consentPath1, consentPath2}
+
+// toConsent sends the public paths to the page with the query as sent.
+func (p *Portal) toConsent(w http.ResponseWriter, r *http.Request) error {
+	return redirect{consentPath + "?" + r.URL.RawQuery}
+}
+
+// authRequest is the authorization request's parameters, carried from the
+// page to its form.
+type authRequest struct {
+	ResponseType, ClientID, RedirectURI, Scope, State string
+}
+
+func authRequestOf(v url.Values) authRequest {
+	return authRequest{ResponseType: v.Get("response_type"), ClientID: v.Get("client_id"), RedirectURI: v.Get("redirect_uri"), Scope: v.Get("scope"), State: v.Get("state")}
+}
+
+func (a authRequest) query() string {
+	v := url.Values{"response_type": {a.ResponseType}, "client_id": {a.ClientID}, "redirect_uri": {a.RedirectURI}, "scope": {a.Scope}}
+	if a.State != "" {
+		v.Set("state", a.State)
+	}
+	return v.Encode()
+}
+
+// consentScope is one scope the app asks for, with what it unlocks.
+type consentScope struct {
+	Scope      string
+	Operations []string
+}
+
+type consentData struct {
+	Request  authRequest
+	App      marketplace.App
+	Scopes   []consentScope
+	Company  bool // a company install: choose accounts (checkboxes)
+	Accounts []accounts.Account
+	Chosen   map[string]bool
+}
+
+// consentRefused is the page of a request that cannot be trusted with a
+// redirect.
+func consentRefused(err error) error {
+	return &pageError{Status: http.StatusBadRequest, Title: "This app cannot be installed from this link",
+		Message: "The link that brought you here is not a valid request of a registered app (" + err.Error() + "), so you were not sent back to the app. Tell the app's developer."}
+}
+
+// refusal is the answer to a failed check of the request: its error page,
+// or the failure itself (storage).
+func refusal(err error) error {
+	for _, known := range []error{marketplace.ErrUnknownClient, marketplace.ErrRedirectNotAllowed, marketplace.ErrScopeNotAllowed, marketplace.ErrUnsupportedResponse} {
+		if errors.Is(err, known) {
+			return consentRefused(err)
+		}
+	}
+	return err
+}
+
+// safeNext reports whether next is where the sign-in page may send the
+// browser afterwards: the consent page, on this site.
+func safeNext(next string) bool { return strings.HasPrefix(next, consentPath+"?") }
+
+// consentVisit resumes the session, sending a signed-out browser to the
+// sign-in page and back here afterwards.
+func (p *Portal) consentVisit(w http.ResponseWriter, r *http.Request, req authRequest) (*visit, error) {
+	if _, err := r.Cookie(sessionCookie); err != nil && r.Method == http.MethodGet {
+		return nil, redirect{Base + "/sign-in?next=" + url.QueryEscape(consentPath+"?"+req.query())}
+	}
+	v, err := p.resume(w, r)
+	var rd redirect
+	if errors.As(err, &rd) && r.Method == http.MethodGet {
+		return nil, redirect{rd.to + sep(rd.to) + "next=" + url.QueryEscape(consentPath+"?"+req.query())}
+	}
+	return v, err
+}
+
+func sep(u string) string {
+	if strings.Contains(u, "?") {
+		return "&"
+	}
+	return "?"
+}
+
+// consentData checks the request and gathers what the page shows: the
+// accounts the person may install the app into (an agency admin's company
+// accounts for a company app).
+func (p *Portal) consentData(r *http.Request, v *visit, req authRequest) (*consentData, error) {
+	app, asked, err := p.apps.Authorization(r.Context(), req.ResponseType, req.ClientID, req.RedirectURI, req.Scope)
+	if err != nil {
+		return nil, refusal(err)
+	}
+	d := &consentData{Request: req, App: app, Company: app.Target == marketplace.TargetCompany, Chosen: map[string]bool{}}
+	for _, s := range asked {
+		cs := consentScope{Scope: s}
+		for _, op := range operations.All {
+			if op.Scope == s {
+				cs.Operations = append(cs.Operations, op.ID())
+			}
+		}
+		d.Scopes = append(d.Scopes, cs)
+	}
+	all, err := p.ids.Administered(r.Context(), v.person)
+	if err != nil {
+		return nil, err
+	}
+	if d.Company {
+		companies := agencyCompanies(v.person)
+		all = slices.DeleteFunc(all, func(a accounts.Account) bool { return !slices.Contains(companies, a.CompanyID) })
+	}
+	d.Accounts = all
+	return d, nil
+}
+
+// agencyCompanies are the companies the person is an agency admin of: the
+// ones whose accounts they may approve a company app for.
+func agencyCompanies(person *identity.Person) []string {
+	var out []string
+	for _, u := range person.Users {
+		if u.Role == "admin" && u.Type == "agency" {
+			out = append(out, u.CompanyID)
+		}
+	}
+	return out
+}
+
+func (p *Portal) consentPage(w http.ResponseWriter, r *http.Request) error {
+	req := authRequestOf(r.URL.Query())
+	// A request that is not the app's is refused before anyone signs in.
+	if _, _, err := p.apps.Authorization(r.Context(), req.ResponseType, req.ClientID, req.RedirectURI, req.Scope); err != nil {
+		return refusal(err)
+	}
+	v, err := p.consentVisit(w, r, req)
+	if err != nil {
+		return err
+	}
+	d, err := p.consentData(r, v, req)
+	if err != nil {
+		return err
+	}
+	p.renderConsent(w, http.StatusOK, v, d, nil)
+	return nil
+}
+
+// renderConsent shows the page. Its policy lets the form's answer go on to
+// the app's redirect URI (form-action governs a form's redirects too).
+func (p *Portal) renderConsent(w http.ResponseWriter, status int, v *visit, d *consentData, problems []string) {
+	if u, err := url.Parse(d.Request.RedirectURI); err == nil {
+		w.Header().Set("Content-Security-Policy", strings.Replace(w.Header().Get("Content-Security-Policy"),
+			"form-action 'self'", "form-action 'self' "+u.Scheme+"://"+u.Host, 1))
+	}
+	p.render(w, status, "consent", &view{Title: "Install " + d.App.Name, Person: v.person, CSRF: v.session.CSRF, Errors: problems, Data: d})
+}
+
+// consent is the form's answer: Allow or Cancel.
+func (p *Portal) consent(w http.ResponseWriter, r *http.Request) error {
+	if err := r.ParseForm(); err != nil {
+		return errStaleForm
+	}
+	req := authRequestOf(r.PostForm)
+	v, err := p.consentVisit(w, r, req)
+	if err != nil {
+		return err
+	}
+	if !v.session.CheckCSRF(r.PostFormValue("csrf")) {
+		return errStaleForm
+	}
+	d, err := p.consentData(r, v, req)
+	if err != nil {
+		return err
+	}
+	back, _ := url.Parse(req.RedirectURI) // registered, so it parses
+	q := back.Query()
+	if req.State != "" {
+		q.Set("state", req.State)
+	}
+	if r.PostFormValue("decision") != "allow" {
+		q.Set("error", "access_denied")
+		back.RawQuery = q.Encode()
+		return redirect{back.String()}
+	}
+	consent := marketplace.Consent{App: d.App, RedirectURI: req.RedirectURI, UserID: v.person.ActorID(), By: actor(v)}
+	for _, s := range d.Scopes {
+		consent.Scopes = append(consent.Scopes, s.Scope)
+	}
+	allowed := func(id string) *accounts.Account {
+		i := slices.IndexFunc(d.Accounts, func(a accounts.Account) bool { return a.ID == id })
+		if i < 0 {
+			return nil
+		}
+		return &d.Accounts[i]
+	}
+	if d.Company {
+		for _, id := range r.PostForm["approved"] {
+			if a := allowed(id); a != nil {
+				consent.Approved, consent.CompanyID = append(consent.Approved, a.ID), a.CompanyID
+				d.Chosen[a.ID] = true
+			}
+		}
+		if len(consent.Approved) == 0 {
+			p.renderConsent(w, http.StatusUnprocessableEntity, v, d, []string{"Choose at least one account to install the app into."})
+			return nil
+		}
+	} else {
+		a := allowed(r.PostFormValue("account"))
+		if a == nil {
+			p.renderConsent(w, http.StatusUnprocessableEntity, v, d, []string{"Choose the account to install the app into."})
+			return nil
+		}
+		consent.AccountID, consent.CompanyID = a.ID, a.CompanyID
+	}
+	code, err := p.apps.IssueCode(r.Context(), consent)
+	if err != nil {
+		return err
+	}
+	q.Set("code", code)
+	back.RawQuery = q.Encode()
+	return redirect{back.String()}
+}

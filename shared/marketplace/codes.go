@@ -1,0 +1,188 @@
+package marketplace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// Lifetimes of the OAuth server's grants.
+const (
+	CodeLifetime    = 10 * time.Minute
+	RefreshLifetime = 365 * 24 * time.Hour
+	// AccessLifetime is the public platform's expires_in (86399 s); the
+	// token endpoint takes OAUTH_ACCESS_TOKEN_TTL in its place when set.
+	AccessLifetime = 86399 * time.Second
+)
+
+// Why an authorization request gets an error page (never a redirect: its
+// redirect URI cannot be trusted).
+var (
+	ErrUnknownClient        = errors.New("no marketplace app has this client_id")
+	ErrRedirectNotAllowed   = errors.New("the redirect_uri is not one the app registered")
+	ErrScopeNotAllowed      = errors.New("the scope asks for more than the app's scopes")
+	ErrUnsupportedResponse  = errors.New("response_type must be code")
+	ErrNoAccountChosen      = errors.New("choose an account to install the app into")
+	ErrAccountNotApprovable = errors.New("you cannot install apps into that account")
+)
+
+// Authorization checks an authorization request (the consent page's query)
+// and returns the app and the scopes it asks for (the app's own when the
+// request names none). The redirect URI must be one the app registered,
+// character for character.
+func (a *Apps) Authorization(ctx context.Context, responseType, clientID, redirectURI, scope string) (App, []string, error) {
+	app, err := a.ByClientID(ctx, clientID)
+	if errors.Is(err, ErrNoApp) {
+		return App{}, nil, ErrUnknownClient
+	}
+	if err != nil {
+		return App{}, nil, err
+	}
+	if !slices.Contains(app.RedirectURIs, redirectURI) {
+		return App{}, nil, ErrRedirectNotAllowed
+	}
+	requested := strings.Fields(scope)
+	if len(requested) == 0 {
+		requested = app.Scopes
+	}
+	for _, s := range requested {
+		if !slices.Contains(app.Scopes, s) {
+			return App{}, nil, fmt.Errorf("%w (%q)", ErrScopeNotAllowed, s)
+		}
+	}
+	if responseType != "code" {
+		return App{}, nil, ErrUnsupportedResponse
+	}
+	return app, dedupe(requested), nil
+}
+
+// Code is what an authorization code grants, as approved on the consent
+// page: stored under the code's SHA-256 until it is used or ends.
+type Code struct {
+	AppID       string   `dynamodbav:"appId"`
+	ClientID    string   `dynamodbav:"clientId"`
+	RedirectURI string   `dynamodbav:"redirectUri"`
+	Scopes      []string `dynamodbav:"scopes"`
+	// UserType is Location (AccountID) or Company (Approved accounts).
+	UserType    string     `dynamodbav:"userType"`
+	AccountID   string     `dynamodbav:"accountId,omitempty"`
+	CompanyID   string     `dynamodbav:"companyId"`
+	Approved    []string   `dynamodbav:"approved,omitempty"`
+	UserID      string     `dynamodbav:"userId"`
+	By          auth.Actor `dynamodbav:"by"`
+	RequestedAt string     `dynamodbav:"requestedAt"`
+	EndsAt      string     `dynamodbav:"endsAt"`
+	UsedAt      string     `dynamodbav:"usedAt,omitempty"`
+}
+
+// Ref is the grant ref of the install the code makes.
+func (c Code) Ref() string {
+	return Install{AppID: c.AppID, CompanyID: c.CompanyID, AccountID: c.AccountID}.Ref()
+}
+
+type codeItem struct {
+	storage.Key
+	Code
+	TTL int64 `dynamodbav:"expiresAt"`
+}
+
+func codeKey(hash string) storage.Key { return storage.Key{PK: "OAUTHCODE#" + hash, SK: "CODE"} }
+
+// Consent is an admin's approval of an app on the consent page.
+type Consent struct {
+	App         App
+	RedirectURI string
+	Scopes      []string
+	// CompanyID is the company installing the app: the account's, or the
+	// agency admin's for a company install.
+	CompanyID string
+	// AccountID is the account of a location install; Approved the
+	// accounts of a company install.
+	AccountID string
+	Approved  []string
+	UserID    string
+	By        auth.Actor
+}
+
+// IssueCode stores the consent as a new authorization code (single use,
+// CodeLifetime) and returns the code.
+func (a *Apps) IssueCode(ctx context.Context, c Consent) (string, error) {
+	code, err := auth.GenerateSecret(CodePrefix)
+	if err != nil {
+		return "", err
+	}
+	now := a.clock.Now().UTC()
+	userType := UserLocation
+	if c.App.Target == TargetCompany {
+		userType = UserCompany
+		c.AccountID = ""
+	}
+	item := codeItem{
+		Key: codeKey(auth.HashToken(code)),
+		Code: Code{
+			AppID: c.App.ID, ClientID: c.App.ClientID, RedirectURI: c.RedirectURI, Scopes: c.Scopes, UserType: userType,
+			AccountID: c.AccountID, CompanyID: c.CompanyID, Approved: c.Approved, UserID: c.UserID, By: c.By,
+			RequestedAt: now.Format(time.RFC3339Nano), EndsAt: now.Add(CodeLifetime).Format(time.RFC3339Nano),
+		},
+		TTL: now.Add(CodeLifetime).Unix() + 1,
+	}
+	if err := a.table.Put(ctx, item, storage.ItemAbsent()); err != nil {
+		return "", fmt.Errorf("store code: %w", err)
+	}
+	return code, nil
+}
+
+// CodeByHash reads a code by its hash (nil when there is none). A used or
+// ended code is returned as it is: the caller decides.
+func (a *Apps) CodeByHash(ctx context.Context, hash string) (*Code, error) {
+	it, err := storage.Get[codeItem](ctx, a.table, codeKey(hash))
+	if err != nil || it == nil {
+		return nil, err
+	}
+	return &it.Code, nil
+}
+
+// Ended reports whether the code is past its end at now.
+func (c Code) Ended(now time.Time) bool { return !now.Before(parseTime(c.EndsAt)) }
+
+// Refresh is a refresh token's grant, stored under its SHA-256.
+type Refresh struct {
+	Ref       string   `dynamodbav:"ref"`
+	AppID     string   `dynamodbav:"appId"`
+	ClientID  string   `dynamodbav:"clientId"`
+	Scopes    []string `dynamodbav:"scopes"`
+	UserType  string   `dynamodbav:"userType"`
+	TokenID   string   `dynamodbav:"tokenId"`
+	IssuedAt  string   `dynamodbav:"issuedAt"`
+	EndsAt    string   `dynamodbav:"endsAt"`
+	UsedAt    string   `dynamodbav:"usedAt,omitempty"`
+	RevokedAt string   `dynamodbav:"revokedAt,omitempty"`
+}
+
+type refreshItem struct {
+	storage.Key
+	Refresh
+	TTL int64 `dynamodbav:"expiresAt"`
+}
+
+func refreshKey(hash string) storage.Key {
+	return storage.Key{PK: "OAUTHREFRESH#" + hash, SK: "REFRESH"}
+}
+
+// RefreshByHash reads a refresh token by its hash (nil when there is none).
+func (a *Apps) RefreshByHash(ctx context.Context, hash string) (*Refresh, error) {
+	it, err := storage.Get[refreshItem](ctx, a.table, refreshKey(hash))
+	if err != nil || it == nil {
+		return nil, err
+	}
+	return &it.Refresh, nil
+}
+
+// Ended reports whether the refresh token is past its end at now.
+func (r Refresh) Ended(now time.Time) bool { return !now.Before(parseTime(r.EndsAt)) }

@@ -1,0 +1,132 @@
+package marketplace
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/ids"
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// Webhook event types (the public platform's).
+const (
+	EventInstall   = "INSTALL"
+	EventUninstall = "UNINSTALL"
+)
+
+// Delivery states of an event.
+const (
+	DeliveryPending   = "pending"
+	DeliveryDelivered = "delivered"
+	DeliveryFailed    = "failed"
+)
+
+// DueIndexPK is the sparse index partition (GSI1) of the events still to
+// deliver; GSI1SK is the next attempt's time, then the event's key. An
+// event leaves the index when it is delivered or failed.
+const DueIndexPK = "WEBHOOKS#DUE"
+
+// EventLifetime is how long an event is kept after its delivery ends (its
+// TTL), for `platformctl apps deliveries`.
+const EventLifetime = 30 * 24 * time.Hour
+
+// Event is one webhook event of an app, with its delivery.
+type Event struct {
+	ID    string `dynamodbav:"eventId" json:"webhookId"`
+	AppID string `dynamodbav:"appId" json:"appId"`
+	Type  string `dynamodbav:"type" json:"type"`
+	URL   string `dynamodbav:"url" json:"url"`
+	// Body is the JSON body exactly as it is signed and sent.
+	Body      string    `dynamodbav:"body" json:"-"`
+	CreatedAt string    `dynamodbav:"createdAt" json:"createdAt"`
+	Status    string    `dynamodbav:"status" json:"status"`
+	NextAt    string    `dynamodbav:"nextAttemptAt,omitempty" json:"nextAttemptAt,omitempty"`
+	Attempts  []Attempt `dynamodbav:"attempts" json:"attempts"`
+	// LeaseUntil is when the deliverer that claimed the current attempt
+	// gives it up (see delivery.Deliverer).
+	LeaseUntil string `dynamodbav:"leaseUntil,omitempty" json:"-"`
+}
+
+// Attempt is one delivery attempt: the receiver's status, or the error.
+type Attempt struct {
+	At     string `dynamodbav:"at" json:"at"`
+	Status int    `dynamodbav:"status,omitempty" json:"status,omitempty"`
+	Error  string `dynamodbav:"error,omitempty" json:"error,omitempty"`
+}
+
+// EventItem is an event as stored: in its app's partition, in the due index
+// while pending.
+type EventItem struct {
+	storage.Key
+	GSI1PK string `dynamodbav:"GSI1PK,omitempty"`
+	GSI1SK string `dynamodbav:"GSI1SK,omitempty"`
+	Event
+	ExpiresAt int64 `dynamodbav:"expiresAt,omitempty"`
+}
+
+// EventsPK is the partition of an app's events, oldest first.
+func EventsPK(appID string) string { return "WEBHOOKS#" + appID }
+
+// DueSK is an event's place in the due index: its next attempt, then its
+// key, so that the earliest come first.
+func DueSK(next time.Time, key storage.Key) string { return clock.Timestamp(next) + "#" + key.SK }
+
+// payload is an INSTALL or UNINSTALL body, the public platform's fields.
+type payload struct {
+	Type                string `json:"type"`
+	AppID               string `json:"appId"`
+	VersionID           string `json:"versionId"`
+	InstallType         string `json:"installType"`
+	LocationID          string `json:"locationId,omitempty"`
+	CompanyID           string `json:"companyId"`
+	UserID              string `json:"userId,omitempty"`
+	CompanyName         string `json:"companyName,omitempty"`
+	IsWhitelabelCompany bool   `json:"isWhitelabelCompany"`
+	Timestamp           string `json:"timestamp"`
+	WebhookID           string `json:"webhookId"`
+}
+
+// addEvent adds to tx the event of typ for the app's install into
+// accountID of companyID, when the app has a webhook URL: written in the
+// transaction of the change it reports, it exists exactly when the change
+// does.
+func addEvent(tx *storage.Tx, app App, typ, companyID, accountID, userID string, now time.Time) {
+	if app.WebhookURL == "" {
+		return
+	}
+	id := ids.Hex24()
+	installType := UserLocation
+	if accountID == "" {
+		installType = UserCompany
+	}
+	body, _ := json.Marshal(payload{ // plain strings and a bool: cannot fail
+		Type: typ, AppID: app.ID, VersionID: app.ID, InstallType: installType, LocationID: accountID,
+		CompanyID: companyID, UserID: userID, CompanyName: companyID,
+		Timestamp: now.UTC().Format("2006-01-02T15:04:05.000Z"), WebhookID: id,
+	})
+	key := storage.Key{PK: EventsPK(app.ID), SK: "EVENT#" + clock.Timestamp(now) + "#" + id}
+	tx.Put(EventItem{
+		Key: key, GSI1PK: DueIndexPK, GSI1SK: DueSK(now, key),
+		Event: Event{
+			ID: id, AppID: app.ID, Type: typ, URL: app.WebhookURL, Body: string(body),
+			CreatedAt: now.UTC().Format(time.RFC3339Nano), Status: DeliveryPending,
+			NextAt: now.UTC().Format(time.RFC3339Nano), Attempts: []Attempt{},
+		},
+	}, storage.ItemAbsent())
+}
+
+// Events returns the app's webhook events, oldest first, with their
+// deliveries.
+func (a *Apps) Events(ctx context.Context, appID string) ([]Event, error) {
+	items, err := storage.QueryPartition[EventItem](ctx, a.table, EventsPK(appID), "EVENT#")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Event, len(items))
+	for i, it := range items {
+		out[i] = it.Event
+	}
+	return out, nil
+}
