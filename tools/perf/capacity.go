@@ -75,15 +75,18 @@ func (c *CountingProxy) readCapacity(resp *http.Response) error {
 	var out struct {
 		Type             string `json:"__type"`
 		ConsumedCapacity json.RawMessage
-		Responses        []struct{ Item map[string]json.RawMessage }
+		// A list of items in TransactGetItems, a map of tables in
+		// BatchGetItem: decoded only where it is the list.
+		Responses json.RawMessage
 	}
 	if json.Unmarshal(body, &out) != nil {
 		return nil
 	}
 	switch {
 	case call.Op == "TransactGetItems":
-		if resp.StatusCode == http.StatusOK {
-			for _, r := range out.Responses {
+		var items []struct{ Item map[string]json.RawMessage }
+		if resp.StatusCode == http.StatusOK && json.Unmarshal(out.Responses, &items) == nil {
+			for _, r := range items {
 				call.RCU += 2 * math.Ceil(float64(itemSize(r.Item))/4096)
 			}
 		}

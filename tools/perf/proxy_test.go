@@ -64,6 +64,10 @@ func TestTheProxyRecordsTheCapacityEachCallConsumes(t *testing.T) {
 			}
 			return err
 		}, 0, 0},
+		{"a batch read of two small items is one read unit each", func() error {
+			_, err := storage.BatchGet[item](ctx, through, []storage.Key{a, storage.Key{PK: "P", SK: "c"}})
+			return err
+		}, 2, 0},
 		{"reading two small items together counts two units each", func() error {
 			return through.ReadTogether(ctx, storage.Read{Key: a}, storage.Read{Key: storage.Key{PK: "P", SK: "c"}})
 		}, 4, 0},
