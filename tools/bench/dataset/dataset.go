@@ -44,6 +44,10 @@ type Figure struct {
 	// account's list index, as the first page makes.
 	RawQueryP50Ms    float64 `json:"rawQueryP50Ms"`
 	MiddlePageRounds int     `json:"middlePageRounds"`
+	// Read units of a warm request's calls (the rate counter's write is 1
+	// write unit on every request and not shown).
+	FirstPageRCU  float64 `json:"firstPageRcu"`
+	MiddlePageRCU float64 `json:"middlePageRcu"`
 	// Searches are the same pages with the query parameter (one account).
 	Searches []SearchFigure `json:"searches,omitempty"`
 }
@@ -60,6 +64,8 @@ type SearchFigure struct {
 	SecondPageP50Ms  float64 `json:"secondPageP50Ms"`
 	SecondPageCalls  int     `json:"secondPageCalls"`
 	SecondPageRounds int     `json:"secondPageRounds"`
+	FirstPageRCU     float64 `json:"firstPageRcu"`
+	SecondPageRCU    float64 `json:"secondPageRcu,omitempty"`
 	// The calls' operations, in the order they started.
 	FirstPageOps  string `json:"firstPageOps"`
 	SecondPageOps string `json:"secondPageOps,omitempty"`
@@ -113,15 +119,15 @@ func Run(args []string) error {
 }
 
 func Print(fig Figure) {
-	fmt.Printf("%2d account(s) x %6d contacts: first page p50 %6.1f ms (%d calls, %d round trips; DynamoDB Local's Query alone %.1f ms), middle page p50 %6.1f ms (%d calls, %d round trips)\n",
-		fig.Accounts, fig.ContactsPerAcct, fig.FirstPageP50Ms, fig.FirstPageCalls, fig.FirstPageRounds, fig.RawQueryP50Ms, fig.MiddlePageP50Ms, fig.MiddlePageCalls, fig.MiddlePageRounds)
+	fmt.Printf("%2d account(s) x %6d contacts: first page p50 %6.1f ms (%d calls, %d round trips, %.1f RCU; DynamoDB Local's Query alone %.1f ms), middle page p50 %6.1f ms (%d calls, %d round trips, %.1f RCU)\n",
+		fig.Accounts, fig.ContactsPerAcct, fig.FirstPageP50Ms, fig.FirstPageCalls, fig.FirstPageRounds, fig.FirstPageRCU, fig.RawQueryP50Ms, fig.MiddlePageP50Ms, fig.MiddlePageCalls, fig.MiddlePageRounds, fig.MiddlePageRCU)
 	for _, s := range fig.Searches {
 		second := "no second page"
 		if s.SecondPageCalls > 0 {
-			second = fmt.Sprintf("second page p50 %7.1f ms (%2d calls, %d round trips)", s.SecondPageP50Ms, s.SecondPageCalls, s.SecondPageRounds)
+			second = fmt.Sprintf("second page p50 %7.1f ms (%2d calls, %d round trips, %.1f RCU)", s.SecondPageP50Ms, s.SecondPageCalls, s.SecondPageRounds, s.SecondPageRCU)
 		}
-		fmt.Printf("    search %-22q %-34s %6d matches: first page p50 %7.1f ms (%2d calls, %d round trips), %s\n",
-			s.Query, "("+s.What+")", s.Matches, s.FirstPageP50Ms, s.FirstPageCalls, s.FirstPageRounds, second)
+		fmt.Printf("    search %-22q %-34s %6d matches: first page p50 %7.1f ms (%2d calls, %d round trips, %.1f RCU), %s\n",
+			s.Query, "("+s.What+")", s.Matches, s.FirstPageP50Ms, s.FirstPageCalls, s.FirstPageRounds, s.FirstPageRCU, second)
 	}
 }
 
@@ -248,15 +254,16 @@ func measureDataset(ctx context.Context, eng *kit.Engine, nAccounts, perAccount,
 	}
 	counted := benchClient{countedSrv.Handler, token}
 	eng.Proxy.Delay = 20 * time.Millisecond
-	defer func() { eng.Proxy.Delay = 0 }()
+	eng.Proxy.Capacity = true
+	defer func() { eng.Proxy.Delay, eng.Proxy.Capacity = 0, false }()
 	// The first request warms the token cache, as a warm instance has it.
 	if _, err := counted.get(first); err != nil {
 		return fig, err
 	}
-	if fig.FirstPageCalls, fig.FirstPageRounds, _, err = counted.calls(eng, first); err != nil {
+	if fig.FirstPageCalls, fig.FirstPageRounds, _, fig.FirstPageRCU, err = counted.calls(eng, first); err != nil {
 		return fig, err
 	}
-	if fig.MiddlePageCalls, fig.MiddlePageRounds, _, err = counted.calls(eng, middle); err != nil {
+	if fig.MiddlePageCalls, fig.MiddlePageRounds, _, fig.MiddlePageRCU, err = counted.calls(eng, middle); err != nil {
 		return fig, err
 	}
 	if nAccounts > 1 {
@@ -273,7 +280,7 @@ func measureDataset(ctx context.Context, eng *kit.Engine, nAccounts, perAccount,
 		if sf.FirstPageP50Ms, err = direct.p50(q, reps); err != nil {
 			return fig, err
 		}
-		if sf.FirstPageCalls, sf.FirstPageRounds, sf.FirstPageOps, err = counted.calls(eng, q); err != nil {
+		if sf.FirstPageCalls, sf.FirstPageRounds, sf.FirstPageOps, sf.FirstPageRCU, err = counted.calls(eng, q); err != nil {
 			return fig, err
 		}
 		if page.Meta.NextPageURL != nil {
@@ -285,7 +292,7 @@ func measureDataset(ctx context.Context, eng *kit.Engine, nAccounts, perAccount,
 			if sf.SecondPageP50Ms, err = direct.p50(next, reps); err != nil {
 				return fig, err
 			}
-			if sf.SecondPageCalls, sf.SecondPageRounds, sf.SecondPageOps, err = counted.calls(eng, next); err != nil {
+			if sf.SecondPageCalls, sf.SecondPageRounds, sf.SecondPageOps, sf.SecondPageRCU, err = counted.calls(eng, next); err != nil {
 				return fig, err
 			}
 		}
@@ -295,14 +302,15 @@ func measureDataset(ctx context.Context, eng *kit.Engine, nAccounts, perAccount,
 }
 
 // calls sends one request and returns the DynamoDB calls, sequential round
-// trips and operations the proxy saw.
-func (b benchClient) calls(eng *kit.Engine, q url.Values) (int, int, string, error) {
+// trips, operations and read units the proxy saw.
+func (b benchClient) calls(eng *kit.Engine, q url.Values) (int, int, string, float64, error) {
 	eng.Proxy.Take()
 	if _, err := b.get(q); err != nil {
-		return 0, 0, "", err
+		return 0, 0, "", 0, err
 	}
 	calls := eng.Proxy.Take()
-	return len(calls), testenv.RoundTrips(calls), testenv.Ops(calls), nil
+	rcu, _ := testenv.Capacity(calls)
+	return len(calls), testenv.RoundTrips(calls), testenv.Ops(calls), rcu, nil
 }
 
 // rawQuery is the p50 of the first page's Query sent straight to the engine.
