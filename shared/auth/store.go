@@ -204,9 +204,15 @@ func (n NewToken) validate() error {
 			}
 		}
 	}
-	v.MaxLen("name", n.Name, MaxNameLength)
-	v.MaxLen("description", n.Description, MaxDescriptionLength)
+	checkLabels(&v, n.Name, n.Description)
 	return v.Err()
+}
+
+// checkLabels checks a token's name and description: the one rule of both,
+// for a new token and an edited one alike.
+func checkLabels(v *validate.Errors, name, description string) {
+	v.MaxLen("name", name, MaxNameLength)
+	v.MaxLen("description", description, MaxDescriptionLength)
 }
 
 // unknownScope says that s is not a scope, and which scopes are nearest.
