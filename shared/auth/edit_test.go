@@ -81,4 +81,3 @@ func TestAnEditIsRefusedByTheRuleOfANewTokenAndForRevokedOrForeignTokens(t *test
 	require.NoError(t, err)
 	assert.Equal(t, "test", info.Name)
 }
-
