@@ -62,8 +62,8 @@ var templateFuncs = template.FuncMap{
 	"account": accountPath,
 	"join":    strings.Join,
 	"scope":   scopeHTML,
-	"tokenTable": func(v *view, rows []tokenRow, caption string) tokenTable {
-		return tokenTable{Account: v.Account, Rows: rows, Caption: caption}
+	"tokenTable": func(v *view, rows []tokenRow, id, caption string) tokenTable {
+		return tokenTable{Account: v.Account, Rows: rows, ID: id, Caption: caption}
 	},
 }
 
@@ -82,6 +82,7 @@ func scopeHTML(scope string) template.HTML {
 type tokenTable struct {
 	Account *accounts.Account
 	Rows    []tokenRow
+	ID      string // the table's, unique on the page
 	Caption string
 }
 

@@ -110,6 +110,8 @@ async function accessible(page, name) {
 
 const desktop = { width: 1280, height: 860 };
 const phone = { width: 390, height: 844 };
+// Between the two, tables are tables still and may scroll in their box.
+const tablet = { width: 800, height: 1024 };
 
 // fits checks that nothing makes the page wider than the screen (a table
 // or a hidden text escaping its box would make it pan sideways).
@@ -127,6 +129,13 @@ async function step(page, name) {
   await page.screenshot({ path: join(shots, `${n}-${name}.png`), fullPage: true });
   await accessible(page, name);
   await fits(page, name, desktop);
+  await page.setViewportSize(tablet);
+  try {
+    await accessible(page, `${name} at 800 px`);
+    await fits(page, name, tablet);
+  } finally {
+    await page.setViewportSize(desktop);
+  }
   await page.setViewportSize(phone);
   try {
     await page.screenshot({ path: join(shots, `${n}-${name}-phone.png`), fullPage: true });
