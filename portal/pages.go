@@ -275,7 +275,7 @@ func (p *Portal) rows(list []auth.Info) []tokenRow {
 var (
 	settingsNotices = map[string]string{
 		"created":         "The token %q is created. Its value was shown once; the programs that use it need it now.",
-		"rotated":         "The token %q is the rotated token's successor: its row says which token it replaces, and that one's row what became of it.",
+		"rotated":         "The token %q is rotated: the new token's row says which token it replaces, and that token's row when it stops.",
 		"edited":          "The token %q is saved with its new name and description.",
 		"unchanged":       "The token %q already had this name and description: nothing was changed.",
 		"revoked":         "The token %q is revoked: its next API request gets 401.",
