@@ -191,7 +191,7 @@ func TestTheSettingsPageListsInstalledAppsAndUninstallRevokesTheirTokensAtOnce(t
 
 	settings := b.get("/portal/accounts/acct1")
 	require.Equal(t, http.StatusOK, settings.status)
-	for _, want := range []string{"Installed apps", "Payments Bridge", appID, "contacts.readonly", "by Ada Admin", "Installed", "/apps/" + appID + "/uninstall"} {
+	for _, want := range []string{"Installed apps", "Payments Bridge", appID, `<span class="seg">contacts</span>.<wbr><span class="seg">readonly</span>`, "by Ada Admin", "Installed", "/apps/" + appID + "/uninstall"} {
 		assert.Contains(t, settings.body, want)
 	}
 	assert.NotContains(t, settings.body, ">Never<", "the last use of the app's token is shown")

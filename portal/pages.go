@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"mime"
 	"net/http"
+	"net/url"
 	"path"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bizplatform/api/portal/identity"
+	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/scopes"
 )
@@ -52,9 +54,12 @@ var notices = map[string]string{
 // afterwards (the consent page that sent the browser here, if any).
 type signInData struct{ Email, Next string }
 
+// ForApp tells whether the sign-in leads to the consent page.
+func (d signInData) ForApp() bool { return safeNext(d.Next) }
+
 // afterSignIn is where a signed-in browser goes: next when it is safe.
 func afterSignIn(next string) redirect {
-	if safeNext(next) {
+	if safeReturn(next) {
 		return redirect{next}
 	}
 	return redirect{Base}
@@ -67,10 +72,10 @@ func (p *Portal) signInPage(w http.ResponseWriter, r *http.Request) error {
 			return afterSignIn(next)
 		}
 	}
-	if !safeNext(next) {
+	if !safeReturn(next) {
 		next = ""
 	}
-	v := &view{Title: "Sign in", CSRF: p.formToken(w, r), Data: signInData{Next: next}}
+	v := &view{Title: "Sign in", CSRF: p.formToken(w, r), Data: signInData{Next: next, Email: p.welcomeEmail(w, r)}}
 	for key, msg := range notices {
 		if r.URL.Query().Has(key) {
 			v.Notice = msg
@@ -96,10 +101,18 @@ func (p *Portal) signIn(w http.ResponseWriter, r *http.Request) error {
 			email = ""
 		}
 		next := r.PostFormValue("next")
-		if !safeNext(next) {
+		if !safeReturn(next) {
 			next = ""
 		}
-		p.render(w, status, "sign-in", &view{Title: "Sign in", CSRF: p.formToken(w, r), Errors: []string{se.Message}, Data: signInData{Email: email, Next: next}})
+		v := &view{Title: "Sign in", CSRF: p.formToken(w, r), Problem: "You are not signed in.", Data: signInData{Email: email, Next: next}}
+		if se.Throttled {
+			v.withProblems([]fieldProblem{{Message: se.Message}})
+		} else {
+			// Which of the two was wrong is not told: both are marked.
+			v.withProblems([]fieldProblem{{Field: "email", Message: se.Message}})
+			v.Invalid["password"] = se.Message
+		}
+		p.render(w, status, "sign-in", v)
 		return nil
 	}
 	if err != nil {
@@ -161,11 +174,14 @@ func (p *Portal) redeemInvite(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	code := r.PostFormValue("code")
-	_, err := p.ids.RedeemInvite(r.Context(), code, r.PostFormValue("password"), r.PostFormValue("confirm"), clientAddr(r))
+	inv, err := p.ids.RedeemInvite(r.Context(), code, r.PostFormValue("password"), r.PostFormValue("confirm"), clientAddr(r))
 	var pwe *identity.PasswordError
 	var se *identity.SignInError
 	switch {
 	case err == nil:
+		// The sign-in page fills in the address the password was set for;
+		// a cookie carries it there, not the URL (history, access logs).
+		p.setCookie(w, r, welcomeCookie, url.QueryEscape(inv.Email), welcomeAge)
 		return redirect{Base + "/sign-in?welcome=1"}
 	case isInviteError(err):
 		return inviteError(err)
@@ -176,8 +192,8 @@ func (p *Portal) redeemInvite(w http.ResponseWriter, r *http.Request) error {
 		if perr != nil {
 			return inviteError(perr)
 		}
-		p.render(w, http.StatusUnprocessableEntity, "invite", &view{Title: "Set your password", CSRF: p.formToken(w, r),
-			Errors: []string{pwe.Message}, Data: inviteData{Email: inv.Email, Code: code}})
+		p.render(w, http.StatusUnprocessableEntity, "invite", (&view{Title: "Set your password", CSRF: p.formToken(w, r),
+			Problem: "Your password is not set.", Data: inviteData{Email: inv.Email, Code: code}}).withProblems([]fieldProblem{{Field: "password", Message: pwe.Message}}))
 		return nil
 	default:
 		return err
@@ -200,11 +216,13 @@ type tokenRow struct {
 	Usable            bool
 	Rotatable         bool
 	RotationAdvised   bool
+	Editable          bool
 	LastUsed          string
 	ReplacedByName    string
+	ReplacesName      string
 	ScopeCount        int
 	ScopesShown       []string
-	MoreScopes        int
+	ScopesFolded      []string
 	CreatedAtReadable string
 }
 
@@ -213,8 +231,13 @@ const scopesShown = 4
 func (p *Portal) rows(list []auth.Info) []tokenRow {
 	now := p.clock.Now()
 	rows := make([]tokenRow, 0, len(list))
+	names := map[string]string{}
 	for _, info := range list {
-		row := tokenRow{Info: info, Usable: info.Usable(now), ScopeCount: len(info.Scopes)}
+		names[info.TokenID] = info.Name
+	}
+	for _, info := range list {
+		row := tokenRow{Info: info, Usable: info.Usable(now), ScopeCount: len(info.Scopes),
+			ReplacedByName: names[info.ReplacedBy], ReplacesName: names[info.Replaces]}
 		switch info.Status(now) {
 		case auth.StatusActive:
 			row.Status = "Active"
@@ -229,8 +252,9 @@ func (p *Portal) rows(list []auth.Info) []tokenRow {
 		created, err := time.Parse(time.RFC3339Nano, info.CreatedAt)
 		row.RotationAdvised = row.Rotatable && err == nil && now.Sub(created) > RotationAdvised
 		row.LastUsed = formatTime(info.LastUsedAt)
+		row.Editable = info.RevokedAt == ""
 		row.ScopesShown = info.Scopes[:min(scopesShown, len(info.Scopes))]
-		row.MoreScopes = len(info.Scopes) - len(row.ScopesShown)
+		row.ScopesFolded = info.Scopes[len(row.ScopesShown):]
 		rows = append(rows, row)
 	}
 	// Working tokens first, newest first within each group.
@@ -250,6 +274,10 @@ func (p *Portal) rows(list []auth.Info) []tokenRow {
 // an installed app.
 var (
 	settingsNotices = map[string]string{
+		"created":         "The token %q is created. Its value was shown once; the programs that use it need it now.",
+		"rotated":         "The token %q is rotated: the new token's row says which token it replaces, and that token's row when it stops.",
+		"edited":          "The token %q is saved with its new name and description.",
+		"unchanged":       "The token %q already had this name and description: nothing was changed.",
 		"revoked":         "The token %q is revoked: its next API request gets 401.",
 		"already-revoked": "The token %q was revoked already: nothing was changed.",
 	}
@@ -259,9 +287,12 @@ var (
 	}
 )
 
+// settingsData is the API settings page: the working tokens, the ended
+// ones (revoked or expired, folded away under the working ones), the
+// installed apps.
 type settingsData struct {
-	Rows     []tokenRow
-	Installs []installRow
+	Rows, Ended []tokenRow
+	Installs    []installRow
 }
 
 func (p *Portal) settingsPage(w http.ResponseWriter, r *http.Request, v *visit) error {
@@ -273,8 +304,13 @@ func (p *Portal) settingsPage(w http.ResponseWriter, r *http.Request, v *visit) 
 	if err != nil {
 		return err
 	}
+	rows := p.rows(list)
+	working := slices.IndexFunc(rows, func(r tokenRow) bool { return !r.Usable })
+	if working < 0 {
+		working = len(rows)
+	}
 	view := &view{Title: "API settings", Person: v.person, CSRF: v.session.CSRF, Account: v.account,
-		Data: settingsData{Rows: p.rows(list), Installs: installRows(installs)}}
+		Data: settingsData{Rows: rows[:working], Ended: rows[working:], Installs: installRows(installs)}}
 	q := r.URL.Query()
 	if format, ok := settingsNotices[q.Get("notice")]; ok {
 		for _, info := range list {
@@ -306,27 +342,34 @@ func (p *Portal) newTokenPage(w http.ResponseWriter, r *http.Request, v *visit) 
 	return nil
 }
 
-// tokenForm reads and checks the generate form, saying what is wrong in
-// words for the page.
-func tokenForm(r *http.Request) (name, description string, chosen []string, problems []string) {
+// labelsForm reads and checks a token's name and description, of the
+// generate form and the edit form alike, saying what is wrong in words for
+// the page.
+func labelsForm(r *http.Request) (name, description string, problems []fieldProblem) {
 	name = strings.TrimSpace(r.PostFormValue("name"))
 	description = strings.TrimSpace(r.PostFormValue("description"))
-	chosen = r.PostForm["scope"]
 	switch n := utf8.RuneCountInString(name); {
 	case n == 0:
-		problems = append(problems, "Token name is required.")
+		problems = append(problems, fieldProblem{"name", "Token name is required."})
 	case n > auth.MaxNameLength:
-		problems = append(problems, fmt.Sprintf("Token name must be at most %d characters (it has %d).", auth.MaxNameLength, n))
+		problems = append(problems, fieldProblem{"name", fmt.Sprintf("Token name must be at most %d characters (it has %d).", auth.MaxNameLength, n)})
 	}
 	if n := utf8.RuneCountInString(description); n > auth.MaxDescriptionLength {
-		problems = append(problems, fmt.Sprintf("Description must be at most %d characters (it has %d).", auth.MaxDescriptionLength, n))
+		problems = append(problems, fieldProblem{"description", fmt.Sprintf("Description must be at most %d characters (it has %d).", auth.MaxDescriptionLength, n)})
 	}
+	return name, description, problems
+}
+
+// tokenForm reads and checks the generate form.
+func tokenForm(r *http.Request) (name, description string, chosen []string, problems []fieldProblem) {
+	name, description, problems = labelsForm(r)
+	chosen = r.PostForm["scope"]
 	if len(chosen) == 0 {
-		problems = append(problems, "Choose at least one scope.")
+		problems = append(problems, fieldProblem{"scopes", "Choose at least one scope."})
 	}
 	for _, s := range chosen {
 		if !scopes.Known(s) {
-			problems = append(problems, fmt.Sprintf("%q is not a known scope.", clip(s, 64)))
+			problems = append(problems, fieldProblem{"scopes", fmt.Sprintf("%q is not a known scope.", clip(s, 64))})
 		}
 	}
 	return name, description, chosen, problems
@@ -343,10 +386,10 @@ func clip(s string, n int) string {
 func (p *Portal) createToken(w http.ResponseWriter, r *http.Request, v *visit) error {
 	name, description, chosen, problems := tokenForm(r)
 	if len(problems) > 0 {
-		p.render(w, http.StatusUnprocessableEntity, "new-token", &view{Title: "Generate new token", Person: v.person, CSRF: v.session.CSRF,
-			Account: v.account, Errors: problems,
+		p.render(w, http.StatusUnprocessableEntity, "new-token", (&view{Title: "Generate new token", Person: v.person, CSRF: v.session.CSRF,
+			Account: v.account,
 			Data: newTokenData{Name: clip(name, auth.MaxNameLength), Description: clip(description, auth.MaxDescriptionLength),
-				Scopes: newScopeForm(chosen), MaxName: auth.MaxNameLength, MaxDesc: auth.MaxDescriptionLength}})
+				Scopes: newScopeForm(chosen), MaxName: auth.MaxNameLength, MaxDesc: auth.MaxDescriptionLength}}).withProblems(problems))
 		return nil
 	}
 	value, info, err := p.tokens.Create(r.Context(), auth.NewToken{
@@ -356,6 +399,71 @@ func (p *Portal) createToken(w http.ResponseWriter, r *http.Request, v *visit) e
 		return err
 	}
 	return p.reveal(r, v, info, value)
+}
+
+type editData struct {
+	Row               tokenRow
+	Name, Description string
+	MaxName, MaxDesc  int
+}
+
+// editView is the edit form of the path's token, filled with name and
+// description.
+func (p *Portal) editView(r *http.Request, v *visit, name, description string) (*view, error) {
+	info, err := p.accountToken(r, v)
+	if err != nil {
+		return nil, err
+	}
+	return &view{Title: "Edit token", Person: v.person, CSRF: v.session.CSRF, Account: v.account,
+		Data: editData{Row: p.rows([]auth.Info{info})[0], Name: name, Description: description, MaxName: auth.MaxNameLength, MaxDesc: auth.MaxDescriptionLength}}, nil
+}
+
+func (p *Portal) editPage(w http.ResponseWriter, r *http.Request, v *visit) error {
+	info, err := p.accountToken(r, v)
+	if err != nil {
+		return err
+	}
+	view, err := p.editView(r, v, info.Name, info.Description)
+	if err != nil {
+		return err
+	}
+	p.render(w, http.StatusOK, "edit", view)
+	return nil
+}
+
+func (p *Portal) editToken(w http.ResponseWriter, r *http.Request, v *visit) error {
+	name, description, problems := labelsForm(r)
+	if len(problems) == 0 {
+		before, err := p.accountToken(r, v)
+		if err != nil {
+			return err
+		}
+		info, err := p.tokens.Edit(r.Context(), auth.Edit{AccountID: v.account.ID, TokenID: before.TokenID, Name: name, Description: description, By: actor(v)})
+		switch {
+		case errors.Is(err, auth.ErrTokenUnknown):
+			return tokenNotFound(v.account.ID)
+		case errors.Is(err, auth.ErrAlreadyRevoked):
+			return &pageError{Status: http.StatusConflict, Title: "This token cannot be edited",
+				Message: "A revoked token keeps the name it was revoked with, as the audit list tells it. Nothing was changed.",
+				Back:    accountPath(v.account.ID), BackLabel: "Back to API settings"}
+		case apierror.Status(err, 0) == http.StatusUnprocessableEntity: // a rule of the store's the form does not know
+			problems = append(problems, fieldProblem{"name", "The name or description was refused (" + err.Error() + ")."})
+		case err != nil:
+			return err
+		default:
+			notice := "edited"
+			if before.Name == info.Name && before.Description == info.Description {
+				notice = "unchanged"
+			}
+			return redirect{accountPath(v.account.ID) + "?notice=" + notice + "&token=" + info.TokenID}
+		}
+	}
+	view, err := p.editView(r, v, clip(name, auth.MaxNameLength), clip(description, auth.MaxDescriptionLength))
+	if err != nil {
+		return err
+	}
+	p.render(w, http.StatusUnprocessableEntity, "edit", view.withProblems(problems))
+	return nil
 }
 
 // reveal keeps a new value with the session and sends the browser to the
@@ -375,6 +483,8 @@ func actor(v *visit) auth.Actor {
 type revealData struct {
 	Value string
 	Info  auth.Info
+	// Done is the settings page's address with the notice of this change.
+	Done string
 }
 
 func (p *Portal) revealPage(w http.ResponseWriter, r *http.Request, v *visit) error {
@@ -391,8 +501,22 @@ func (p *Portal) revealPage(w http.ResponseWriter, r *http.Request, v *visit) er
 	if err != nil {
 		return err
 	}
-	p.render(w, http.StatusOK, "reveal", &view{Title: "Your new token", Person: v.person, CSRF: v.session.CSRF, Account: v.account,
-		Data: revealData{Value: rv.Value, Info: info}})
+	notice, done := fmt.Sprintf("The token %q is created.", info.Name), "created"
+	if info.Replaces != "" {
+		done = "rotated"
+		old, err := p.tokens.Get(r.Context(), v.account.ID, info.Replaces)
+		if err != nil {
+			return err
+		}
+		switch {
+		case old.RevokedAt != "":
+			notice = fmt.Sprintf("The token %q is rotated: this new token replaces %s, which is revoked.", info.Name, old.TokenID)
+		default:
+			notice = fmt.Sprintf("The token %q is rotated: this new token replaces %s, which keeps working until %s.", info.Name, old.TokenID, formatTime(old.ExpiresAt))
+		}
+	}
+	p.render(w, http.StatusOK, "reveal", &view{Title: "Your new token", Person: v.person, CSRF: v.session.CSRF, Account: v.account, Notice: notice,
+		Data: revealData{Value: rv.Value, Info: info, Done: accountPath(v.account.ID) + "?notice=" + done + "&token=" + info.TokenID}})
 	return nil
 }
 
@@ -408,7 +532,10 @@ func (p *Portal) accountToken(r *http.Request, v *visit) (auth.Info, error) {
 type tokenActionData struct {
 	Row       tokenRow
 	KeepUntil string
-	KeepOld   bool
+	// Until is KeepUntil as the form sends it back: the end the page
+	// promises is the end the old token gets.
+	Until   string
+	KeepOld bool
 }
 
 func (p *Portal) tokenAction(r *http.Request, v *visit, page, title string) (*view, error) {
@@ -416,8 +543,11 @@ func (p *Portal) tokenAction(r *http.Request, v *visit, page, title string) (*vi
 	if err != nil {
 		return nil, err
 	}
+	// A whole minute, as the page shows it, and never later than the grace
+	// period allows when the form comes back.
+	until := p.clock.Now().Add(auth.RotationGrace).Truncate(time.Minute)
 	return &view{Title: title, Person: v.person, CSRF: v.session.CSRF, Account: v.account,
-		Data: tokenActionData{Row: p.rows([]auth.Info{info})[0], KeepUntil: formatMinute(p.clock.Now().Add(auth.RotationGrace)), KeepOld: true}}, nil
+		Data: tokenActionData{Row: p.rows([]auth.Info{info})[0], KeepUntil: formatMinute(until), Until: until.UTC().Format(time.RFC3339), KeepOld: true}}, nil
 }
 
 func (p *Portal) revokePage(w http.ResponseWriter, r *http.Request, v *visit) error {
@@ -454,20 +584,27 @@ func (p *Portal) rotatePage(w http.ResponseWriter, r *http.Request, v *visit) er
 
 func (p *Portal) rotateToken(w http.ResponseWriter, r *http.Request, v *visit) error {
 	var keep bool
+	var problem string
+	until, _ := time.Parse(time.RFC3339, r.PostFormValue("until"))
 	switch r.PostFormValue("old") {
 	case "keep":
 		keep = true
+		if r.PostForm.Has("until") && !until.After(p.clock.Now()) { // without it: the full grace period
+			problem = "The end this page promised for the current token has passed (the page was open a long time): check the new end and rotate again."
+		}
 	case "revoke":
 	default:
+		problem = "Choose what happens to the current token: revoked now, or kept working for 7 days."
+	}
+	if problem != "" {
 		view, err := p.tokenAction(r, v, "rotate", "Rotate token")
 		if err != nil {
 			return err
 		}
-		view.Errors = []string{"Choose what happens to the current token: revoked now, or kept working for 7 days."}
-		p.render(w, http.StatusUnprocessableEntity, "rotate", view)
+		p.render(w, http.StatusUnprocessableEntity, "rotate", view.withProblems([]fieldProblem{{"old-keep", problem}}))
 		return nil
 	}
-	value, created, _, err := p.tokens.Rotate(r.Context(), auth.Rotation{AccountID: v.account.ID, TokenID: r.PathValue("token"), KeepOld: keep, By: actor(v)})
+	value, created, _, err := p.tokens.Rotate(r.Context(), auth.Rotation{AccountID: v.account.ID, TokenID: r.PathValue("token"), KeepOld: keep, Until: until, By: actor(v)})
 	switch {
 	case errors.Is(err, auth.ErrTokenUnknown):
 		return tokenNotFound(v.account.ID)

@@ -121,6 +121,8 @@ func (p *Portal) routes() http.Handler {
 	handle("POST "+Base+"/accounts/{account}/tokens/{token}/revoke", p.admin(p.revokeToken))
 	handle("GET "+Base+"/accounts/{account}/tokens/{token}/rotate", p.admin(p.rotatePage))
 	handle("POST "+Base+"/accounts/{account}/tokens/{token}/rotate", p.admin(p.rotateToken))
+	handle("GET "+Base+"/accounts/{account}/tokens/{token}/edit", p.admin(p.editPage))
+	handle("POST "+Base+"/accounts/{account}/tokens/{token}/edit", p.admin(p.editToken))
 	handle("GET "+Base+"/accounts/{account}/audit", p.admin(p.auditPage))
 	handle("GET "+Base+"/accounts/{account}/apps/{app}/uninstall", p.admin(p.uninstallPage))
 	handle("POST "+Base+"/accounts/{account}/apps/{app}/uninstall", p.admin(p.uninstall))

@@ -286,7 +286,7 @@ func TestASessionEndsAfterAnHourIdleOrTwelveHoursAndAFormThenChangesNothing(t *t
 			assert.Empty(t, s.tokens(t, "acct1"))
 			resp = b.get("/portal/accounts/acct1")
 			assert.Equal(t, http.StatusSeeOther, resp.status)
-			assert.Equal(t, "/portal/sign-in", resp.header.Get("Location"), "the cookie was cleared")
+			assert.Equal(t, "/portal/sign-in?next=%2Fportal%2Faccounts%2Facct1", resp.header.Get("Location"), "the cookie was cleared (an ended session would say so), and the page asked for comes back after signing in")
 		})
 	}
 }

@@ -22,7 +22,37 @@ type view struct {
 	Account *accounts.Account
 	Notice  string
 	Errors  []string
+	// Problem leads the list of Errors ("" for a form's: nothing was
+	// changed, correct the following).
+	Problem string
+	// Invalid names each field an error is about (its element id) with its
+	// message, which the page shows beside the field and ties to it
+	// (aria-invalid, aria-describedby).
+	Invalid map[string]string
 	Data    any // the page's own
+}
+
+// fieldProblem is what is wrong with one field of a form ("" for the form
+// as a whole).
+type fieldProblem struct{ Field, Message string }
+
+// withProblems sets the view's errors, and its invalid fields, from
+// problems.
+func (v *view) withProblems(problems []fieldProblem) *view {
+	for _, pr := range problems {
+		v.Errors = append(v.Errors, pr.Message)
+		if pr.Field == "" {
+			continue
+		}
+		if v.Invalid == nil {
+			v.Invalid = map[string]string{}
+		}
+		if v.Invalid[pr.Field] != "" {
+			v.Invalid[pr.Field] += " "
+		}
+		v.Invalid[pr.Field] += pr.Message
+	}
+	return v
 }
 
 var templateFuncs = template.FuncMap{
@@ -31,6 +61,29 @@ var templateFuncs = template.FuncMap{
 	"base":    func() string { return Base },
 	"account": accountPath,
 	"join":    strings.Join,
+	"scope":   scopeHTML,
+	"tokenTable": func(v *view, rows []tokenRow, id, caption string) tokenTable {
+		return tokenTable{Account: v.Account, Rows: rows, ID: id, Caption: caption}
+	},
+}
+
+// scopeHTML writes a scope so that a line breaks only after its dots, never
+// at a hyphen inside a part (accounts.agency-accounts.manage must not read
+// as two scopes); <wbr> adds nothing to copied text.
+func scopeHTML(scope string) template.HTML {
+	parts := strings.Split(scope, ".")
+	for i, part := range parts {
+		parts[i] = `<span class="seg">` + template.HTMLEscapeString(part) + `</span>`
+	}
+	return template.HTML(strings.Join(parts, ".<wbr>"))
+}
+
+// tokenTable is a table of tokens of the API settings page.
+type tokenTable struct {
+	Account *accounts.Account
+	Rows    []tokenRow
+	ID      string // the table's, unique on the page
+	Caption string
 }
 
 // formatTime writes a stored RFC 3339 time for people: to the minute, UTC.

@@ -4,6 +4,9 @@ import (
 	"crypto/subtle"
 	"errors"
 	"net/http"
+	"net/url"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/bizplatform/api/portal/identity"
 	"github.com/bizplatform/api/shared/accounts"
@@ -14,6 +17,10 @@ import (
 const (
 	sessionCookie = "portal_session"
 	formCookie    = "portal_form"
+	// welcomeCookie carries the address a password was just set for to
+	// the sign-in page, for a few minutes.
+	welcomeCookie = "portal_welcome"
+	welcomeAge    = 600
 )
 
 // visit is a signed-in request: the person, their session and, on an
@@ -54,7 +61,7 @@ func (p *Portal) resume(w http.ResponseWriter, r *http.Request) (*visit, error) 
 		if r.Method != http.MethodGet {
 			return nil, errSessionEnded
 		}
-		return nil, redirect{Base + "/sign-in"}
+		return nil, redirect{Base + "/sign-in" + returnTo(r, "?")}
 	}
 	person, sess, err := p.ids.Resume(r.Context(), c.Value)
 	switch {
@@ -63,7 +70,7 @@ func (p *Portal) resume(w http.ResponseWriter, r *http.Request) (*visit, error) 
 		if r.Method != http.MethodGet {
 			return nil, errSessionEnded
 		}
-		return nil, redirect{Base + "/sign-in?ended=1"}
+		return nil, redirect{Base + "/sign-in?ended=1" + returnTo(r, "&")}
 	case err != nil:
 		return nil, err
 	}
@@ -130,4 +137,42 @@ func checkFormToken(r *http.Request) error {
 		return errStaleForm
 	}
 	return nil
+}
+
+// returnTo is the sign-in page's query part that brings the browser back to
+// the page it asked for (a deep link survives signing in): sep and next=,
+// or "" for the portal's start and the consent page (which adds its own).
+func returnTo(r *http.Request, sep string) string {
+	next := r.URL.RequestURI()
+	if r.URL.Path == consentPath || !safeReturn(next) {
+		return ""
+	}
+	return sep + "next=" + url.QueryEscape(next)
+}
+
+// safeReturn reports whether next is where the sign-in page may send the
+// browser afterwards: the consent page, or an account's page of this site
+// (never another site, nor a path a browser would read as one).
+func safeReturn(next string) bool {
+	if safeNext(next) {
+		return true
+	}
+	u, err := url.Parse(next)
+	return err == nil && u.Scheme == "" && u.Host == "" && u.Opaque == "" &&
+		strings.HasPrefix(next, Base+"/accounts") && !strings.ContainsAny(next, "\\\x00") && !strings.Contains(next, "//")
+}
+
+// welcomeEmail is the address a password was just set for, which the
+// sign-in page fills in; the cookie is used once.
+func (p *Portal) welcomeEmail(w http.ResponseWriter, r *http.Request) string {
+	c, err := r.Cookie(welcomeCookie)
+	if err != nil {
+		return ""
+	}
+	p.setCookie(w, r, welcomeCookie, "", -1)
+	email, err := url.QueryUnescape(c.Value)
+	if err != nil || len(email) > 254 || !utf8.ValidString(email) {
+		return ""
+	}
+	return email
 }

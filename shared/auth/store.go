@@ -204,9 +204,15 @@ func (n NewToken) validate() error {
 			}
 		}
 	}
-	v.MaxLen("name", n.Name, MaxNameLength)
-	v.MaxLen("description", n.Description, MaxDescriptionLength)
+	checkLabels(&v, n.Name, n.Description)
 	return v.Err()
+}
+
+// checkLabels checks a token's name and description: the one rule of both,
+// for a new token and an edited one alike.
+func checkLabels(v *validate.Errors, name, description string) {
+	v.MaxLen("name", name, MaxNameLength)
+	v.MaxLen("description", description, MaxDescriptionLength)
 }
 
 // unknownScope says that s is not a scope, and which scopes are nearest.
@@ -428,7 +434,11 @@ type Rotation struct {
 	// KeepOld keeps the old token working for RotationGrace; otherwise it
 	// is revoked at once.
 	KeepOld bool
-	By      Actor
+	// Until is when the kept token stops, when it is sooner than
+	// RotationGrace from now and still ahead (zero: RotationGrace from
+	// now): the end a page promised is the end the token gets.
+	Until time.Time
+	By    Actor
 }
 
 // Rotate issues a new token with the old one's kind, scopes, name and
@@ -466,6 +476,9 @@ func (s *Tokens) Rotate(ctx context.Context, r Rotation) (string, Info, Info, er
 	detail := "replaced by " + next.TokenID + "; the old token was revoked"
 	if r.KeepOld {
 		end := now.Add(RotationGrace)
+		if r.Until.After(now) && r.Until.Before(end) {
+			end = r.Until
+		}
 		after.ExpiresAt = end.UTC().Format(time.RFC3339Nano)
 		markToken(tx, ref, after, "", notRotated())
 		s.admission.AddExpiry(tx, ref.AccountID, ref.TokenID, end)
