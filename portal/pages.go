@@ -91,6 +91,7 @@ func (p *Portal) signIn(w http.ResponseWriter, r *http.Request) error {
 		status := http.StatusUnauthorized
 		if se.Throttled {
 			status = http.StatusTooManyRequests
+			noteRefusal(r, "sign-in throttled")
 		}
 		if len(email) > 254 {
 			email = ""
@@ -170,7 +171,7 @@ func (p *Portal) redeemInvite(w http.ResponseWriter, r *http.Request) error {
 	case isInviteError(err):
 		return inviteError(err)
 	case errors.As(err, &se):
-		return &pageError{Status: http.StatusTooManyRequests, Title: "Too many attempts", Message: se.Message}
+		return &pageError{Status: http.StatusTooManyRequests, Title: "Too many attempts", Message: se.Message, Refusal: "invite attempts throttled"}
 	case errors.As(err, &pwe):
 		inv, perr := p.ids.PeekInvite(r.Context(), code)
 		if perr != nil {
@@ -377,12 +378,15 @@ type revealData struct {
 	Info  auth.Info
 }
 
+// revealPage shows the stashed value and so uses it up. Only a GET of the
+// value's own account does: a HEAD (a link checker, a prefetch) is refused
+// before it (getOnly), and another account's page leaves it where it is.
 func (p *Portal) revealPage(w http.ResponseWriter, r *http.Request, v *visit) error {
-	rv, err := p.ids.TakeReveal(r.Context(), v.session)
+	rv, err := p.ids.TakeReveal(r.Context(), v.session, v.account.ID)
 	if err != nil {
 		return err
 	}
-	if rv == nil || rv.AccountID != v.account.ID {
+	if rv == nil {
 		return &pageError{Status: http.StatusGone, Title: "Shown once already",
 			Message: "A token's value is shown only once, right after it is created. It cannot be shown again: if it was not copied, revoke the token and generate a new one.",
 			Back:    accountPath(v.account.ID), BackLabel: "Back to API settings"}

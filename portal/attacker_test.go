@@ -1,0 +1,184 @@
+package portal_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bizplatform/api/portal"
+)
+
+// What an attacker (or a careless client) sends that the portal's pages do
+// not: these tests go through the real handlers on the engine.
+
+func TestAFormOverTheSizeLimitIsRefusedAsTooLargeNotAsExpired(t *testing.T) {
+	s := newSite(t)
+	b := s.browser(t)
+	csrf := b.signIn("ada@co1.example")
+	huge := url.Values{"csrf": {csrf}, "name": {"big"}, "scope": {"contacts.readonly"}, "description": {strings.Repeat("d", 70<<10)}}
+	resp := b.post("/portal/accounts/acct1/tokens", huge)
+	assert.Equal(t, http.StatusRequestEntityTooLarge, resp.status)
+	assert.Contains(t, resp.body, "Form too large")
+	assert.NotContains(t, resp.body, "has expired")
+	assert.Empty(t, s.tokens(t, "acct1"))
+}
+
+func TestOnlyTheGetOfItsOwnAccountUsesTheShownOnceValueUp(t *testing.T) {
+	cases := []struct {
+		name   string
+		before func(b *browser) page
+		status int
+	}{
+		{"a HEAD of the page", func(b *browser) page { return b.do("HEAD", "/portal/accounts/acct1/tokens/shown-once", nil, nil) },
+			http.StatusMethodNotAllowed},
+		{"another account's page of the same admin", func(b *browser) page { return b.get("/portal/accounts/acct2/tokens/shown-once") },
+			http.StatusGone},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name+" leaves the value to the page that shows it", func(t *testing.T) {
+			s := newSite(t)
+			b := s.browser(t)
+			csrf := b.signIn("gus@co1.example") // an agency admin: acct1 and acct2
+			resp := b.post("/portal/accounts/acct1/tokens", url.Values{"csrf": {csrf}, "name": {"CI"}, "scope": {"contacts.readonly"}})
+			require.Equal(t, http.StatusSeeOther, resp.status, resp.body)
+
+			first := tc.before(b)
+			assert.Equal(t, tc.status, first.status)
+			assert.NotContains(t, first.body, "bpt_")
+
+			shown := b.get("/portal/accounts/acct1/tokens/shown-once")
+			require.Equal(t, http.StatusOK, shown.status, shown.body)
+			assert.Regexp(t, `value="bpt_[A-Za-z0-9]+"`, shown.body)
+		})
+	}
+}
+
+func TestMethodsThePortalDoesNotServeGet405WithAllowAndTheSecurityHeaders(t *testing.T) {
+	s := newSite(t)
+	b := s.browser(t)
+	cases := []struct {
+		method, path string
+		allow        string
+	}{
+		{"PUT", "/portal", "GET, HEAD"},
+		{"DELETE", "/portal", "GET, HEAD"},
+		{"OPTIONS", "/portal", "GET, HEAD"},
+		{"TRACE", "/portal", "GET, HEAD"},
+		{"PUT", "/portal/sign-in", "GET, HEAD, POST"},
+		{"DELETE", "/portal/accounts/acct1/tokens/tok_x/revoke", "GET, HEAD, POST"},
+		{"POST", "/portal/accounts/acct1", "GET, HEAD"},
+		{"GET", "/portal/sign-out", "POST"},
+		{"HEAD", "/portal/accounts/acct1/tokens/shown-once", "GET"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
+			resp := b.do(tc.method, tc.path, nil, nil)
+			assert.Equal(t, http.StatusMethodNotAllowed, resp.status)
+			assert.Equal(t, tc.allow, resp.header.Get("Allow"))
+			assert.Contains(t, resp.header.Get("Content-Security-Policy"), "frame-ancestors 'none'")
+			assert.Equal(t, "nosniff", resp.header.Get("X-Content-Type-Options"))
+			assert.Equal(t, "no-store", resp.header.Get("Cache-Control"))
+		})
+	}
+	t.Run("a path no method is served on is not found", func(t *testing.T) {
+		assert.Equal(t, http.StatusNotFound, b.do("PUT", "/portal/nowhere", nil, nil).status)
+	})
+}
+
+func TestThePortalAsDeployedTellsBrowsersToKeepToHTTPS(t *testing.T) {
+	for _, secure := range []bool{false, true} {
+		t.Run(map[bool]string{false: "not over plain HTTP locally", true: "behind API Gateway"}[secure], func(t *testing.T) {
+			s := newSite(t, func(o *portal.Options) { o.SecureCookies = secure })
+			b := s.browser(t)
+			for _, path := range []string{"/portal/sign-in", "/portal/nowhere"} {
+				hsts := b.get(path).header.Get("Strict-Transport-Security")
+				if secure {
+					assert.Equal(t, "max-age=31536000", hsts, path)
+				} else {
+					assert.Empty(t, hsts, path)
+				}
+			}
+		})
+	}
+}
+
+// lastLine is the one request line logged since before (an offset in the
+// log).
+func (s *site) lastLine(t *testing.T, before int) map[string]any {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(s.logs.String()[before:]), "\n")
+	var found map[string]any
+	for _, l := range lines {
+		var line map[string]any
+		require.NoError(t, json.Unmarshal([]byte(l), &line), l)
+		if line["msg"] == "portal request" {
+			require.Nil(t, found, "one line per request: %s", lines)
+			found = line
+		}
+	}
+	require.NotNil(t, found, "a portal request line: %s", lines)
+	return found
+}
+
+func TestRedirectsAndMistakesLogAtInfoAndRefusalsThatMeanSomethingAtWarn(t *testing.T) {
+	s := newSite(t)
+	b := s.browser(t)
+	csrf := b.signIn("ada@co1.example")
+	form := func(v url.Values) url.Values { v.Set("csrf", csrf); return v }
+	stranger := s.browser(t)
+	strangerForm := csrfOf(t, stranger.get("/portal/sign-in"))
+	wrong := func() page {
+		return stranger.post("/portal/sign-in", url.Values{"csrf": {strangerForm}, "email": {"nobody@co1.example"}, "password": {"a wrong password"}})
+	}
+	cases := []struct {
+		name     string
+		send     func() page
+		status   int
+		level    string
+		refusal  string
+		repeated int // sends before the one logged
+	}{
+		{"a created token's redirect", func() page {
+			return b.post("/portal/accounts/acct1/tokens", form(url.Values{"name": {"CI"}, "scope": {"contacts.readonly"}}))
+		}, http.StatusSeeOther, "INFO", "", 0},
+		{"a form with a mistake", func() page {
+			return b.post("/portal/accounts/acct1/tokens", form(url.Values{"name": {""}, "scope": {"contacts.readonly"}}))
+		}, http.StatusUnprocessableEntity, "INFO", "", 0},
+		{"a wrong password", wrong, http.StatusUnauthorized, "INFO", "", 0},
+		{"a page that does not exist", func() page { return b.get("/portal/nowhere") }, http.StatusNotFound, "INFO", "", 0},
+		{"a form without its CSRF token", func() page {
+			return b.post("/portal/accounts/acct1/tokens", url.Values{"name": {"x"}, "scope": {"contacts.readonly"}})
+		}, http.StatusForbidden, "WARN", "missing or stale CSRF token", 0},
+		{"a form from another site", func() page {
+			return b.do("POST", "/portal/accounts/acct1/tokens", form(url.Values{"name": {"x"}}), map[string]string{"Sec-Fetch-Site": "cross-site"})
+		}, http.StatusForbidden, "WARN", "cross-site form", 0},
+		{"a form over the size limit", func() page {
+			return b.post("/portal/accounts/acct1/tokens", form(url.Values{"description": {strings.Repeat("d", 70<<10)}}))
+		}, http.StatusRequestEntityTooLarge, "WARN", "form over the size limit", 0},
+		{"a locked sign-in", wrong, http.StatusTooManyRequests, "WARN", "sign-in throttled", 5},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for range tc.repeated {
+				tc.send()
+			}
+			before := len(s.logs.String())
+			resp := tc.send()
+			require.Equal(t, tc.status, resp.status, resp.body)
+			line := s.lastLine(t, before)
+			assert.Equal(t, tc.level, line["level"])
+			assert.NotContains(t, line, "error", "no error field: nothing for an operator to act on")
+			if tc.refusal == "" {
+				assert.NotContains(t, line, "refusal")
+			} else {
+				assert.Equal(t, tc.refusal, line["refusal"])
+			}
+		})
+	}
+	assert.NotContains(t, s.logs.String(), `"level":"ERROR"`, "normal use and refusals alike log no error")
+}
