@@ -1,16 +1,22 @@
 package portal_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/portal"
+	"github.com/bizplatform/api/portal/identity"
 )
 
 // What an attacker (or a careless client) sends that the portal's pages do
@@ -181,4 +187,99 @@ func TestRedirectsAndMistakesLogAtInfoAndRefusalsThatMeanSomethingAtWarn(t *test
 		})
 	}
 	assert.NotContains(t, s.logs.String(), `"level":"ERROR"`, "normal use and refusals alike log no error")
+}
+
+// sourcesSite serves s's portal as if each request came from the client
+// address its browser names (as API Gateway's source IP would).
+func (s *site) fromSources(t *testing.T) *site {
+	copied := *s
+	copied.http = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if ip := r.Header.Get("X-Test-Source"); ip != "" {
+			r.RemoteAddr = ip + ":4321"
+		}
+		s.portal.ServeHTTP(w, r)
+	}))
+	t.Cleanup(copied.http.Close)
+	return &copied
+}
+
+// signInFrom sends the sign-in form from the client address ip.
+func (b *browser) signInFrom(ip, email, pw string) page {
+	b.t.Helper()
+	form := csrfOf(b.t, b.do("GET", "/portal/sign-in", nil, map[string]string{"X-Test-Source": ip}))
+	return b.do("POST", "/portal/sign-in", url.Values{"csrf": {form}, "email": {email}, "password": {pw}}, map[string]string{"X-Test-Source": ip})
+}
+
+func TestAStrangersFailuresDoNotLockTheOwnerOutButTheOwnersOwnDo(t *testing.T) {
+	cases := []struct {
+		name       string
+		failFrom   string
+		ownerFrom  string
+		ownerIsIn  bool
+		retryAfter string
+	}{
+		{"a stranger's five failures lock only the stranger's network", "203.0.113.9", "198.51.100.1", true, ""},
+		{"the owner's five failures lock the owner's network for 15 minutes", "198.51.100.1", "198.51.100.1", false, "900"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSite(t).fromSources(t)
+			stranger, owner := s.browser(t), s.browser(t)
+			for range identity.FailureLimit {
+				require.Equal(t, http.StatusUnauthorized, stranger.signInFrom(tc.failFrom, "ada@co1.example", "a wrong password").status)
+			}
+			refused := stranger.signInFrom(tc.failFrom, "ada@co1.example", password)
+			assert.Equal(t, http.StatusTooManyRequests, refused.status, "the failing network is locked, even with the right password")
+			assert.Equal(t, "900", refused.header.Get("Retry-After"))
+			assert.Contains(t, refused.body, "locked until")
+
+			resp := owner.signInFrom(tc.ownerFrom, "ada@co1.example", password)
+			if tc.ownerIsIn {
+				assert.Equal(t, http.StatusSeeOther, resp.status, resp.body)
+			} else {
+				assert.Equal(t, http.StatusTooManyRequests, resp.status)
+				assert.Equal(t, tc.retryAfter, resp.header.Get("Retry-After"))
+			}
+		})
+	}
+}
+
+func TestAnAddressFailingFromManySourcesIsSlowedByAGrowingDelayNotWalled(t *testing.T) {
+	s := newSite(t).fromSources(t)
+	b := s.browser(t)
+	source := 0
+	fail := func() page {
+		source++
+		return b.signInFrom(fmt.Sprintf("203.0.113.%d", source), "ada@co1.example", "a wrong password")
+	}
+	for range identity.SpreadFailureLimit {
+		require.Equal(t, http.StatusUnauthorized, fail().status, "the first failures from many networks cost no wait")
+	}
+	for _, wait := range []int{1, 2, 4, 8} {
+		require.Equal(t, http.StatusUnauthorized, fail().status)
+		held := fail()
+		require.Equal(t, http.StatusTooManyRequests, held.status, held.body)
+		assert.Equal(t, strconv.Itoa(wait), held.header.Get("Retry-After"), "each failure doubles the wait")
+		assert.Contains(t, held.body, fmt.Sprintf("(in %d second", wait), "the page says how long")
+		s.env.Clock.Advance(time.Duration(wait) * time.Second)
+	}
+	s.env.Clock.Advance(time.Hour)
+	assert.Equal(t, http.StatusSeeOther, b.signInFrom("198.51.100.1", "ada@co1.example", password).status, "the owner gets in once the wait is over")
+}
+
+func TestEvery429SaysWhenToRetry(t *testing.T) {
+	s := newSite(t)
+	b := s.browser(t)
+	form := csrfOf(t, b.get("/portal/sign-in"))
+	var last page
+	for i := 0; i <= identity.AttemptLimit; i++ {
+		last = b.post("/portal/sign-in", url.Values{"csrf": {form}, "email": {fmt.Sprintf("x%d@co1.example", i)}, "password": {"p"}})
+	}
+	require.Equal(t, http.StatusTooManyRequests, last.status)
+	assert.Equal(t, "900", last.header.Get("Retry-After"), "the client's window ends 15 minutes after it began")
+	code, err := s.portal.Identities().CreateInvite(context.Background(), "co1", "pat@co1.example")
+	require.NoError(t, err)
+	invite := b.post("/portal/invite", url.Values{"csrf": {form}, "code": {code}, "password": {"a brand new password"}, "confirm": {"a brand new password"}})
+	require.Equal(t, http.StatusTooManyRequests, invite.status)
+	assert.Equal(t, "900", invite.header.Get("Retry-After"))
 }

@@ -3,6 +3,8 @@ package portal
 import (
 	"errors"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/bizplatform/api/shared/apierror"
 )
@@ -58,6 +60,12 @@ func tokenNotFound(accountID string) *pageError {
 		Back:    accountPath(accountID), BackLabel: "Back to API settings"}
 }
 
+// setRetryAfter says, on a 429 or 503, how long to wait: in whole seconds,
+// rounded up, at least one.
+func setRetryAfter(w http.ResponseWriter, d time.Duration) {
+	w.Header().Set("Retry-After", strconv.Itoa(max(1, int((d+time.Second-1)/time.Second))))
+}
+
 // serveError answers err: a redirect, an error page, or, for anything
 // unexpected, a page that tells nothing internal (the cause goes to the log
 // line).
@@ -71,7 +79,7 @@ func (p *Portal) serveError(w http.ResponseWriter, r *http.Request, err error) {
 	if !errors.As(err, &pe) {
 		switch {
 		case apierror.Status(err, 0) == http.StatusServiceUnavailable: // the table's client classifies (app.NewCore)
-			w.Header().Set("Retry-After", "1")
+			setRetryAfter(w, time.Second)
 			pe = &pageError{Status: http.StatusServiceUnavailable, Title: "Try again in a moment", Message: "The portal's storage is busy. Nothing you did caused this; try again in a moment."}
 		default:
 			pe = &pageError{Status: http.StatusInternalServerError, Title: "Something went wrong", Message: "Something went wrong on our side. Nothing you did caused this; try again in a moment."}

@@ -91,6 +91,7 @@ func (p *Portal) signIn(w http.ResponseWriter, r *http.Request) error {
 		status := http.StatusUnauthorized
 		if se.Throttled {
 			status = http.StatusTooManyRequests
+			setRetryAfter(w, se.RetryAfter)
 			noteRefusal(r, "sign-in throttled")
 		}
 		if len(email) > 254 {
@@ -171,6 +172,7 @@ func (p *Portal) redeemInvite(w http.ResponseWriter, r *http.Request) error {
 	case isInviteError(err):
 		return inviteError(err)
 	case errors.As(err, &se):
+		setRetryAfter(w, se.RetryAfter)
 		return &pageError{Status: http.StatusTooManyRequests, Title: "Too many attempts", Message: se.Message, Refusal: "invite attempts throttled"}
 	case errors.As(err, &pwe):
 		inv, perr := p.ids.PeekInvite(r.Context(), code)
