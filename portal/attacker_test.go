@@ -283,3 +283,30 @@ func TestEvery429SaysWhenToRetry(t *testing.T) {
 	require.Equal(t, http.StatusTooManyRequests, invite.status)
 	assert.Equal(t, "900", invite.header.Get("Retry-After"))
 }
+
+func TestAnInviteRefusesCommonAndDegeneratePasswords(t *testing.T) {
+	s := newSite(t)
+	code, err := s.portal.Identities().CreateInvite(context.Background(), "co1", "pat@co1.example")
+	require.NoError(t, err)
+	b := s.browser(t)
+	form := csrfOf(t, b.get("/portal/invite/"+code))
+	set := func(pw string) page {
+		return b.post("/portal/invite", url.Values{"csrf": {form}, "code": {code}, "password": {pw}, "confirm": {pw}})
+	}
+	for _, tc := range []struct{ name, password, msg string }{
+		{"a common password", "password1234", "one of the most common"},
+		{"a common password in capitals", "PASSWORD1234", "one of the most common"},
+		{"a common word with digits and a mark added", "dragon123456!", "one of the most common"},
+		{"twelve spaces", strings.Repeat(" ", 12), "must not be only spaces"},
+		{"spaces, tabs and a line break", " \t \n         ", "must not be only spaces"},
+		{"one character repeated", "zzzzzzzzzzzzzzzz", "one character repeated"},
+	} {
+		t.Run(tc.name+" is refused and the link still works", func(t *testing.T) {
+			resp := set(tc.password)
+			assert.Equal(t, http.StatusUnprocessableEntity, resp.status)
+			assert.Contains(t, resp.body, tc.msg)
+		})
+	}
+	done := set("plum kettle orbit 42")
+	assert.Equal(t, http.StatusSeeOther, done.status, "a password of one's own is taken: %s", done.body)
+}
