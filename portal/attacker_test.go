@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -309,4 +310,29 @@ func TestAnInviteRefusesCommonAndDegeneratePasswords(t *testing.T) {
 	}
 	done := set("plum kettle orbit 42")
 	assert.Equal(t, http.StatusSeeOther, done.status, "a password of one's own is taken: %s", done.body)
+}
+
+func TestTheNewTokenFormRefusesInvisibleAndReorderingCharacters(t *testing.T) {
+	s := newSite(t)
+	b := s.browser(t)
+	csrf := b.signIn("ada@co1.example")
+	for _, tc := range []struct{ name, field, value, msg string }{
+		{"a NUL in the name", "name", "CI\x00", "Token name must not contain a control character (U+0000 at character 3)."},
+		{"a right-to-left override in the name", "name", "invoice\u202Egpj.exe", "Token name must not contain a text-direction control (U+202E at character 8)."},
+		{"a zero-width space in the name", "name", "ad\u200Bmin", "Token name must not contain a zero-width character (U+200B at character 3)."},
+		{"invalid UTF-8 in the name", "name", "caf\xe9", "Token name is not valid UTF-8 text."},
+		{"a right-to-left isolate in the description", "description", "for \u2067CI", "Description must not contain a text-direction control (U+2067 at character 5)."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			form := url.Values{"csrf": {csrf}, "name": {"CI"}, "scope": {"contacts.readonly"}}
+			form.Set(tc.field, tc.value)
+			resp := b.post("/portal/accounts/acct1/tokens", form)
+			assert.Equal(t, http.StatusUnprocessableEntity, resp.status)
+			assert.Contains(t, html.UnescapeString(resp.body), tc.msg)
+			assert.Contains(t, resp.body, "Nothing was changed.")
+		})
+	}
+	assert.Empty(t, s.tokens(t, "acct1"))
+	resp := b.post("/portal/accounts/acct1/tokens", url.Values{"csrf": {csrf}, "name": {"Zoë's 日本語 key"}, "description": {"line one\nline two"}, "scope": {"contacts.readonly"}})
+	assert.Equal(t, http.StatusSeeOther, resp.status, "letters of any script and line breaks in a description are fine: %s", resp.body)
 }

@@ -324,6 +324,9 @@ func tokenForm(r *http.Request) (name, description string, chosen []string, prob
 	if n := utf8.RuneCountInString(description); n > auth.MaxDescriptionLength {
 		problems = append(problems, fmt.Sprintf("Description must be at most %d characters (it has %d).", auth.MaxDescriptionLength, n))
 	}
+	for _, p := range auth.TextProblems(name, description) {
+		problems = append(problems, p+".")
+	}
 	if len(chosen) == 0 {
 		problems = append(problems, "Choose at least one scope.")
 	}
