@@ -114,21 +114,19 @@ func TestThePortalAsDeployedTellsBrowsersToKeepToHTTPS(t *testing.T) {
 	}
 }
 
-// lastLine is the one request line logged since before (an offset in the
-// log).
+// lastLine is the last request line logged since before (an offset in the
+// log): the line of the request a case sends last.
 func (s *site) lastLine(t *testing.T, before int) map[string]any {
 	t.Helper()
-	lines := strings.Split(strings.TrimSpace(s.logs.String()[before:]), "\n")
 	var found map[string]any
-	for _, l := range lines {
+	for _, l := range strings.Split(strings.TrimSpace(s.logs.String()[before:]), "\n") {
 		var line map[string]any
 		require.NoError(t, json.Unmarshal([]byte(l), &line), l)
 		if line["msg"] == "portal request" {
-			require.Nil(t, found, "one line per request: %s", lines)
 			found = line
 		}
 	}
-	require.NotNil(t, found, "a portal request line: %s", lines)
+	require.NotNil(t, found, "a portal request line")
 	return found
 }
 
@@ -137,7 +135,7 @@ func TestRedirectsAndMistakesLogAtInfoAndRefusalsThatMeanSomethingAtWarn(t *test
 	b := s.browser(t)
 	csrf := b.signIn("ada@co1.example")
 	form := func(v url.Values) url.Values { v.Set("csrf", csrf); return v }
-	stranger := s.browser(t)
+	other, stranger := s.browser(t), s.browser(t)
 	strangerForm := csrfOf(t, stranger.get("/portal/sign-in"))
 	wrong := func() page {
 		return stranger.post("/portal/sign-in", url.Values{"csrf": {strangerForm}, "email": {"nobody@co1.example"}, "password": {"a wrong password"}})
@@ -152,6 +150,18 @@ func TestRedirectsAndMistakesLogAtInfoAndRefusalsThatMeanSomethingAtWarn(t *test
 	}{
 		{"a created token's redirect", func() page {
 			return b.post("/portal/accounts/acct1/tokens", form(url.Values{"name": {"CI"}, "scope": {"contacts.readonly"}}))
+		}, http.StatusSeeOther, "INFO", "", 0},
+		{"a rotation's redirect", func() page {
+			return b.post("/portal/accounts/acct1/tokens/"+s.tokens(t, "acct1")[0].TokenID+"/rotate", form(url.Values{"old": {"keep"}}))
+		}, http.StatusSeeOther, "INFO", "", 0},
+		{"a revocation's redirect", func() page {
+			return b.post("/portal/accounts/acct1/tokens/"+s.tokens(t, "acct1")[0].TokenID+"/revoke", form(url.Values{}))
+		}, http.StatusSeeOther, "INFO", "", 0},
+		{"a sign-in's redirect", func() page {
+			return other.post("/portal/sign-in", url.Values{"csrf": {csrfOf(t, other.get("/portal/sign-in"))}, "email": {"gus@co1.example"}, "password": {password}})
+		}, http.StatusSeeOther, "INFO", "", 0},
+		{"a sign-out's redirect", func() page {
+			return other.post("/portal/sign-out", url.Values{"csrf": {csrfOf(t, other.get("/portal/accounts"))}})
 		}, http.StatusSeeOther, "INFO", "", 0},
 		{"a form with a mistake", func() page {
 			return b.post("/portal/accounts/acct1/tokens", form(url.Values{"name": {""}, "scope": {"contacts.readonly"}}))
@@ -178,6 +188,7 @@ func TestRedirectsAndMistakesLogAtInfoAndRefusalsThatMeanSomethingAtWarn(t *test
 			resp := tc.send()
 			require.Equal(t, tc.status, resp.status, resp.body)
 			line := s.lastLine(t, before)
+			require.EqualValues(t, tc.status, line["status"], "the line of the request sent")
 			assert.Equal(t, tc.level, line["level"])
 			assert.NotContains(t, line, "error", "no error field: nothing for an operator to act on")
 			if tc.refusal == "" {
