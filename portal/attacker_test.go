@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -23,15 +24,34 @@ import (
 // What an attacker (or a careless client) sends that the portal's pages do
 // not: these tests go through the real handlers on the engine.
 
-func TestAFormOverTheSizeLimitIsRefusedAsTooLargeNotAsExpired(t *testing.T) {
+func TestAFormThatCannotBeReadWholeIsRefusedForWhatItIsNotAsExpired(t *testing.T) {
 	s := newSite(t)
 	b := s.browser(t)
 	csrf := b.signIn("ada@co1.example")
-	huge := url.Values{"csrf": {csrf}, "name": {"big"}, "scope": {"contacts.readonly"}, "description": {strings.Repeat("d", 70<<10)}}
-	resp := b.post("/portal/accounts/acct1/tokens", huge)
-	assert.Equal(t, http.StatusRequestEntityTooLarge, resp.status)
-	assert.Contains(t, resp.body, "Form too large")
-	assert.NotContains(t, resp.body, "has expired")
+	for _, tc := range []struct {
+		name, body string
+		status     int
+		title      string
+	}{
+		{"a form over the size limit", url.Values{"csrf": {csrf}, "name": {"big"}, "scope": {"contacts.readonly"}, "description": {strings.Repeat("d", 70<<10)}}.Encode(),
+			http.StatusRequestEntityTooLarge, "Form too large"},
+		{"a form whose encoding is broken", "csrf=" + csrf + "&name=%zz&scope=contacts.readonly", http.StatusBadRequest, "The form could not be read"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, err := http.NewRequest("POST", s.http.URL+"/portal/accounts/acct1/tokens", strings.NewReader(tc.body))
+			require.NoError(t, err)
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set("Sec-Fetch-Site", "same-origin")
+			resp, err := b.http.Do(req)
+			require.NoError(t, err)
+			body, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			require.NoError(t, err)
+			assert.Equal(t, tc.status, resp.StatusCode)
+			assert.Contains(t, string(body), tc.title)
+			assert.NotContains(t, string(body), "has expired")
+		})
+	}
 	assert.Empty(t, s.tokens(t, "acct1"))
 }
 

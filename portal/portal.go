@@ -118,7 +118,7 @@ func (p *Portal) routes() http.Handler {
 	handle("GET "+Base+"/accounts/{account}", p.admin(p.settingsPage))
 	handle("GET "+Base+"/accounts/{account}/tokens/new", p.admin(p.newTokenPage))
 	handle("POST "+Base+"/accounts/{account}/tokens", p.admin(p.createToken))
-	handle(revealPattern, p.getOnly(p.admin(p.revealPage)))
+	handle(revealPattern, getOnly(p.admin(p.revealPage)))
 	handle("GET "+Base+"/accounts/{account}/tokens/{token}/revoke", p.admin(p.revokePage))
 	handle("POST "+Base+"/accounts/{account}/tokens/{token}/revoke", p.admin(p.revokeToken))
 	handle("GET "+Base+"/accounts/{account}/tokens/{token}/rotate", p.admin(p.rotatePage))
@@ -135,9 +135,8 @@ func (p *Portal) routes() http.Handler {
 	// What no route above serves: another method on a page (405), or no
 	// page at all (404). Without the exact Base, the mux would answer a
 	// PUT /portal with its own bare redirect to Base+"/".
-	notServed := func(w http.ResponseWriter, r *http.Request) error { return notServed(mux, w, r) }
-	handle(Base, notServed)
-	handle(Base+"/", notServed)
+	handle(Base, notServed(mux))
+	handle(Base+"/", notServed(mux))
 	return mux
 }
 
@@ -147,7 +146,7 @@ const revealPattern = "GET " + Base + "/accounts/{account}/tokens/shown-once"
 
 // getOnly refuses a HEAD of h's page (which the mux routes to GET
 // patterns): for the page that uses a value up by showing it.
-func (p *Portal) getOnly(h handlerFunc) handlerFunc {
+func getOnly(h handlerFunc) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		if r.Method != http.MethodGet {
 			w.Header().Set("Allow", http.MethodGet)
@@ -157,27 +156,29 @@ func (p *Portal) getOnly(h handlerFunc) handlerFunc {
 	}
 }
 
-// notServed answers a request no route serves: 405 with the methods the
-// path is served with (Allow), or 404 when it is served with none.
-func notServed(mux *http.ServeMux, w http.ResponseWriter, r *http.Request) error {
-	var allow []string
-	for _, method := range []string{http.MethodGet, http.MethodPost} {
-		probe := r.Clone(r.Context())
-		probe.Method = method
-		_, pattern := mux.Handler(probe)
-		if pattern == "" || pattern == Base || pattern == Base+"/" {
-			continue
+// notServed answers a request no route of mux serves: 405 with the methods
+// the path is served with (Allow), or 404 when it is served with none.
+func notServed(mux *http.ServeMux) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var allow []string
+		for _, method := range []string{http.MethodGet, http.MethodPost} {
+			probe := r.Clone(r.Context())
+			probe.Method = method
+			_, pattern := mux.Handler(probe)
+			if pattern == "" || pattern == Base || pattern == Base+"/" {
+				continue
+			}
+			allow = append(allow, method)
+			if method == http.MethodGet && pattern != revealPattern {
+				allow = append(allow, http.MethodHead)
+			}
 		}
-		allow = append(allow, method)
-		if method == http.MethodGet && pattern != revealPattern {
-			allow = append(allow, http.MethodHead)
+		if len(allow) == 0 {
+			return errNotFound
 		}
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		return errMethodNotAllowed
 	}
-	if len(allow) == 0 {
-		return errNotFound
-	}
-	w.Header().Set("Allow", strings.Join(allow, ", "))
-	return errMethodNotAllowed
 }
 
 // maxFormBytes bounds a form's body: the largest form (every scope ticked,
@@ -185,9 +186,10 @@ func notServed(mux *http.ServeMux, w http.ResponseWriter, r *http.Request) error
 const maxFormBytes = 64 << 10
 
 // serve runs a handler with what every page gets: security headers (and
-// HSTS over HTTPS), a bounded body read whole, a same-origin check of every POST, panic recovery, an error
-// page for a returned error, and one log line (the route pattern, never the
-// path: an invite link's code stays out).
+// HSTS over HTTPS), a same-origin check of every POST and its bounded body
+// read whole, panic recovery, an error page for a returned error, and one
+// log line (the route pattern, never the path: an invite link's code stays
+// out).
 func (p *Portal) serve(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
