@@ -118,7 +118,7 @@ func (s *Service) RedeemInvite(ctx context.Context, code, password, confirm, cli
 		return nil, err
 	}
 	if h != nil {
-		return nil, h.error(s.clock.Now())
+		return nil, h.refusal(s.clock.Now())
 	}
 	inv, err := s.PeekInvite(ctx, code)
 	if err != nil {

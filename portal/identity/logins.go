@@ -72,7 +72,7 @@ func (s *Service) SignIn(ctx context.Context, email, password, clientAddr string
 		return nil, nil, err
 	}
 	if h != nil {
-		return nil, nil, h.error(s.clock.Now())
+		return nil, nil, h.refusal(s.clock.Now())
 	}
 	lower := strings.ToLower(strings.TrimSpace(email))
 	if !validate.IsEmail(lower) || len(password) > 4*MaxPasswordLength {
@@ -82,7 +82,7 @@ func (s *Service) SignIn(ctx context.Context, email, password, clientAddr string
 		return nil, nil, err
 	}
 	if h != nil {
-		return nil, nil, h.error(s.clock.Now())
+		return nil, nil, h.refusal(s.clock.Now())
 	}
 	l, err := s.login(ctx, lower)
 	if err != nil {

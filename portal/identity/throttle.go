@@ -96,10 +96,11 @@ func (s *Service) count(ctx context.Context, key storage.Key, window, keep time.
 // page say how long.
 type hold struct {
 	until  time.Time
-	reason string // the page's sentence, with %s for how long
+	reason string // the page's sentence: %s for the end (UTC), then %s for how long
 }
 
-func (h hold) error(now time.Time) *SignInError {
+// refusal is the hold as the sign-in's answer at now.
+func (h hold) refusal(now time.Time) *SignInError {
 	wait := h.until.Sub(now)
 	return &SignInError{Message: fmt.Sprintf(h.reason, h.until.UTC().Format("15:04:05"), waitInWords(wait)), Throttled: true, RetryAfter: wait}
 }
