@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -274,6 +275,26 @@ func TestAStrangersFailuresDoNotLockTheOwnerOutButTheOwnersOwnDo(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Failures sent together (a script, many tabs) are each counted: the lock
+// comes however they interleave, and still only for their source.
+func TestFailuresSentTogetherLockTheirSourceAndOnlyIt(t *testing.T) {
+	s := newSite(t).fromSources(t)
+	const attempts = 2 * identity.FailureLimit
+	statuses := make([]int, attempts)
+	var wg sync.WaitGroup
+	for i := range attempts {
+		b := s.browser(t)
+		wg.Go(func() { statuses[i] = b.signInFrom("203.0.113.9", "ada@co1.example", "a wrong password").status })
+	}
+	wg.Wait()
+	for _, st := range statuses {
+		assert.Contains(t, []int{http.StatusUnauthorized, http.StatusTooManyRequests}, st)
+	}
+	b := s.browser(t)
+	assert.Equal(t, http.StatusTooManyRequests, b.signInFrom("203.0.113.9", "ada@co1.example", password).status, "the failing source is locked")
+	assert.Equal(t, http.StatusSeeOther, b.signInFrom("198.51.100.1", "ada@co1.example", password).status, "the owner's is not")
 }
 
 func TestAnAddressFailingFromManySourcesIsSlowedByAGrowingDelayNotWalled(t *testing.T) {
