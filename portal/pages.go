@@ -17,6 +17,7 @@ import (
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/scopes"
+	"github.com/bizplatform/api/shared/validate"
 )
 
 // RotationAdvised is the age past which a token's row recommends rotating
@@ -96,6 +97,8 @@ func (p *Portal) signIn(w http.ResponseWriter, r *http.Request) error {
 		status := http.StatusUnauthorized
 		if se.Throttled {
 			status = http.StatusTooManyRequests
+			setRetryAfter(w, se.RetryAfter)
+			noteRefusal(r, "sign-in throttled")
 		}
 		if len(email) > 254 {
 			email = ""
@@ -186,7 +189,8 @@ func (p *Portal) redeemInvite(w http.ResponseWriter, r *http.Request) error {
 	case isInviteError(err):
 		return inviteError(err)
 	case errors.As(err, &se):
-		return &pageError{Status: http.StatusTooManyRequests, Title: "Too many attempts", Message: se.Message}
+		setRetryAfter(w, se.RetryAfter)
+		return &pageError{Status: http.StatusTooManyRequests, Title: "Too many attempts", Message: se.Message, Refusal: "invite attempts throttled"}
 	case errors.As(err, &pwe):
 		inv, perr := p.ids.PeekInvite(r.Context(), code)
 		if perr != nil {
@@ -357,6 +361,14 @@ func labelsForm(r *http.Request) (name, description string, problems []fieldProb
 	if n := utf8.RuneCountInString(description); n > auth.MaxDescriptionLength {
 		problems = append(problems, fieldProblem{"description", fmt.Sprintf("Description must be at most %d characters (it has %d).", auth.MaxDescriptionLength, n)})
 	}
+	// The rule of every stored text, as auth.TextProblems applies it, each
+	// problem beside its field.
+	if p := validate.TextProblem("Token name", name); p != "" {
+		problems = append(problems, fieldProblem{"name", p + "."})
+	}
+	if p := validate.MultilineTextProblem("Description", description); p != "" {
+		problems = append(problems, fieldProblem{"description", p + "."})
+	}
 	return name, description, problems
 }
 
@@ -487,12 +499,15 @@ type revealData struct {
 	Done string
 }
 
+// revealPage shows the stashed value and so uses it up. Only a GET of the
+// value's own account does: a HEAD (a link checker, a prefetch) is refused
+// before it (getOnly), and another account's page leaves it where it is.
 func (p *Portal) revealPage(w http.ResponseWriter, r *http.Request, v *visit) error {
-	rv, err := p.ids.TakeReveal(r.Context(), v.session)
+	rv, err := p.ids.TakeReveal(r.Context(), v.session, v.account.ID)
 	if err != nil {
 		return err
 	}
-	if rv == nil || rv.AccountID != v.account.ID {
+	if rv == nil {
 		return &pageError{Status: http.StatusGone, Title: "Shown once already",
 			Message: "A token's value is shown only once, right after it is created. It cannot be shown again: if it was not copied, revoke the token and generate a new one.",
 			Back:    accountPath(v.account.ID), BackLabel: "Back to API settings"}

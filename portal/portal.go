@@ -14,11 +14,13 @@ import (
 	"crypto/rand"
 	"embed"
 	"encoding/hex"
+	"errors"
 	"html/template"
 	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/bizplatform/api/portal/identity"
@@ -116,7 +118,7 @@ func (p *Portal) routes() http.Handler {
 	handle("GET "+Base+"/accounts/{account}", p.admin(p.settingsPage))
 	handle("GET "+Base+"/accounts/{account}/tokens/new", p.admin(p.newTokenPage))
 	handle("POST "+Base+"/accounts/{account}/tokens", p.admin(p.createToken))
-	handle("GET "+Base+"/accounts/{account}/tokens/shown-once", p.admin(p.revealPage))
+	handle(revealPattern, getOnly(p.admin(p.revealPage)))
 	handle("GET "+Base+"/accounts/{account}/tokens/{token}/revoke", p.admin(p.revokePage))
 	handle("POST "+Base+"/accounts/{account}/tokens/{token}/revoke", p.admin(p.revokeToken))
 	handle("GET "+Base+"/accounts/{account}/tokens/{token}/rotate", p.admin(p.rotatePage))
@@ -132,23 +134,74 @@ func (p *Portal) routes() http.Handler {
 	handle("GET "+consentPath, p.consentPage)
 	handle("POST "+consentPath, p.consent)
 	mux.Handle("GET "+Base+"/assets/{name}", p.serve(p.asset))
-	handle(Base+"/", func(http.ResponseWriter, *http.Request) error { return errNotFound })
+	// What no route above serves: another method on a page (405), or no
+	// page at all (404). Without the exact Base, the mux would answer a
+	// PUT /portal with its own bare redirect to Base+"/".
+	handle(Base, notServed(mux))
+	handle(Base+"/", notServed(mux))
 	return mux
+}
+
+// revealPattern is the route of the page that shows a value once: only its
+// GET may take the value, so it answers no HEAD.
+const revealPattern = "GET " + Base + "/accounts/{account}/tokens/shown-once"
+
+// getOnly refuses a HEAD of h's page (which the mux routes to GET
+// patterns): for the page that uses a value up by showing it.
+func getOnly(h handlerFunc) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if r.Method != http.MethodGet {
+			w.Header().Set("Allow", http.MethodGet)
+			return errMethodNotAllowed
+		}
+		return h(w, r)
+	}
+}
+
+// notServed answers a request no route of mux serves: 405 with the methods
+// the path is served with (Allow), or 404 when it is served with none.
+func notServed(mux *http.ServeMux) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var allow []string
+		for _, method := range []string{http.MethodGet, http.MethodPost} {
+			probe := r.Clone(r.Context())
+			probe.Method = method
+			_, pattern := mux.Handler(probe)
+			if pattern == "" || pattern == Base || pattern == Base+"/" {
+				continue
+			}
+			allow = append(allow, method)
+			if method == http.MethodGet && pattern != revealPattern {
+				allow = append(allow, http.MethodHead)
+			}
+		}
+		if len(allow) == 0 {
+			return errNotFound
+		}
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		return errMethodNotAllowed
+	}
 }
 
 // maxFormBytes bounds a form's body: the largest form (every scope ticked,
 // a description at its limit) is far below it.
 const maxFormBytes = 64 << 10
 
-// serve runs a handler with what every page gets: security headers, a
-// bounded body, a same-origin check of every POST, panic recovery, an error
-// page for a returned error, and one log line (the route pattern, never the
-// path: an invite link's code stays out).
+// serve runs a handler with what every page gets: security headers (and
+// HSTS over HTTPS), a same-origin check of every POST and its bounded body
+// read whole, panic recovery, an error page for a returned error, and one
+// log line (the route pattern, never the path: an invite link's code stays
+// out).
 func (p *Portal) serve(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &httpserve.Writer{ResponseWriter: w}
 		setSecurityHeaders(sw.Header())
+		if p.secure(r) {
+			// Browsers keep to HTTPS for the site for a year; the portal
+			// claims nothing for other hosts (no includeSubDomains).
+			sw.Header().Set("Strict-Transport-Security", "max-age=31536000")
+		}
 		r = r.WithContext(context.WithValue(r.Context(), visitKey{}, &visitSlot{}))
 		var err error
 		if panicked := httpserve.Recover(r.Context(), p.logger, func() { err = p.check(sw, r, h) }); panicked != nil {
@@ -157,20 +210,48 @@ func (p *Portal) serve(h handlerFunc) http.Handler {
 		if err != nil {
 			p.serveError(sw, r, err)
 		}
-		httpserve.Line{Method: r.Method, Route: r.Pattern, Status: sw.Status(), Duration: time.Since(start), Cause: err}.
+		httpserve.Line{Method: r.Method, Route: r.Pattern, Status: sw.Status(), Duration: time.Since(start), Cause: err, Refusal: refusalOf(r, err)}.
 			Log(r.Context(), p.logger, "portal request")
 	})
 }
 
-// check runs h once a POST's body is bounded and its origin checked.
+// check runs h once a POST's origin is checked and its form read whole
+// within the body limit: a form over it is refused here (413), before any
+// CSRF check could read a cut form and call it expired.
 func (p *Portal) check(w http.ResponseWriter, r *http.Request, h handlerFunc) error {
 	if r.Method == http.MethodPost {
-		r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
 		if err := p.checkOrigin(r); err != nil {
 			return err
 		}
+		r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
+		err := r.ParseForm()
+		if err == nil {
+			if err = r.ParseMultipartForm(maxFormBytes); errors.Is(err, http.ErrNotMultipart) {
+				err = nil
+			}
+		}
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				return errFormTooLarge
+			}
+			return errBadForm
+		}
 	}
 	return h(w, r)
+}
+
+// refusalOf names the answer's refusal for the log line when it is one an
+// operator should notice (see errors.go), else "".
+func refusalOf(r *http.Request, err error) string {
+	var pe *pageError
+	if errors.As(err, &pe) && pe.Refusal != "" {
+		return pe.Refusal
+	}
+	if slot, ok := r.Context().Value(visitKey{}).(*visitSlot); ok {
+		return slot.refusal
+	}
+	return ""
 }
 
 // setSecurityHeaders sets what every answer carries: a policy that allows

@@ -33,8 +33,20 @@ type visit struct {
 
 type visitKey struct{}
 
-// visitSlot holds the request's visit once known, for the error page.
-type visitSlot struct{ v *visit }
+// visitSlot holds the request's visit once known, for the error page, and
+// the refusal a handler that renders its own page names for the log line.
+type visitSlot struct {
+	v       *visit
+	refusal string
+}
+
+// noteRefusal names the request's refusal for the log line's warning (a
+// page rendered with a 429 rather than returned as a pageError).
+func noteRefusal(r *http.Request, refusal string) {
+	if s, ok := r.Context().Value(visitKey{}).(*visitSlot); ok {
+		s.refusal = refusal
+	}
+}
 
 func visitOf(r *http.Request) *visit {
 	if s, ok := r.Context().Value(visitKey{}).(*visitSlot); ok {
@@ -58,7 +70,7 @@ func (p *Portal) setCookie(w http.ResponseWriter, r *http.Request, name, value s
 func (p *Portal) resume(w http.ResponseWriter, r *http.Request) (*visit, error) {
 	c, err := r.Cookie(sessionCookie)
 	if err != nil {
-		if r.Method != http.MethodGet {
+		if !isRead(r) {
 			return nil, errSessionEnded
 		}
 		return nil, redirect{Base + "/sign-in" + returnTo(r, "?")}
@@ -67,7 +79,7 @@ func (p *Portal) resume(w http.ResponseWriter, r *http.Request) (*visit, error) 
 	switch {
 	case errors.Is(err, identity.ErrNoSession), errors.Is(err, identity.ErrSessionEnded):
 		p.setCookie(w, r, sessionCookie, "", -1)
-		if r.Method != http.MethodGet {
+		if !isRead(r) {
 			return nil, errSessionEnded
 		}
 		return nil, redirect{Base + "/sign-in?ended=1" + returnTo(r, "&")}
@@ -80,6 +92,9 @@ func (p *Portal) resume(w http.ResponseWriter, r *http.Request) (*visit, error) 
 	}
 	return v, nil
 }
+
+// isRead tells a page view (GET, or HEAD) from a form.
+func isRead(r *http.Request) bool { return r.Method == http.MethodGet || r.Method == http.MethodHead }
 
 // signedIn runs h for a signed-in person; a form must carry the session's
 // CSRF token.

@@ -68,6 +68,10 @@ func (u *User) check(companyID string) error {
 	var v validate.Errors
 	v.ID("id", u.ID)
 	v.ID("companyId", companyID)
+	// The names the portal and its audit list show.
+	v.Text("name", u.Name)
+	v.Text("firstName", u.FirstName)
+	v.Text("lastName", u.LastName)
 	if err := v.Err(); err != nil {
 		return err
 	}

@@ -123,6 +123,10 @@ func TestDevserverServesTheDemoAndKeepsDataAcrossRestarts(t *testing.T) {
 	assert.Contains(t, text, "Demo dataset loaded")
 	assert.Contains(t, text, demoToken, "the demo tokens are printed on first start")
 	assert.Contains(t, text, fmt.Sprintf("Serving %d operations of %d areas", len(operations.All), len(operations.Areas)))
+	// The lines after the one start waits for: the API reference, the
+	// portal, and the portal's address for platformctl's invite links.
+	after := []string{<-d.lines, <-d.lines, <-d.lines}
+	assert.Equal(t, "  (for the CLI's invite links: export PORTAL_URL="+d.url+")", after[2], "invite links name the port the server is on")
 
 	call := func(method, path string) int {
 		req, _ := http.NewRequest(method, d.url+path, nil)

@@ -136,6 +136,9 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler, cfg config.Conf
 	fmt.Fprintf(out, "Serving %d operations of %d areas on http://%s (Ctrl-C to stop)\n", operations, len(catalog.Areas), ln.Addr())
 	fmt.Fprintf(out, "API reference: http://%s/docs (the document: /openapi.yaml, /openapi.json)\n", ln.Addr())
 	fmt.Fprintf(out, "Portal: http://%s/portal\n", ln.Addr())
+	// platformctl portal invite builds its links on PORTAL_URL: this
+	// server's own address, whatever PORT it was given.
+	fmt.Fprintf(out, "  (for the CLI's invite links: export PORTAL_URL=http://%s)\n", ln.Addr())
 
 	select {
 	case err := <-served:

@@ -113,12 +113,12 @@ func (e *PasswordError) Error() string { return e.Message }
 // invite up; the code never works again. clientAddr is throttled like a
 // sign-in.
 func (s *Service) RedeemInvite(ctx context.Context, code, password, confirm, clientAddr string) (*Invite, error) {
-	ok, err := s.allowAttempt(ctx, clientAddr)
+	h, err := s.allowAttempt(ctx, clientAddr, "password-setting")
 	if err != nil {
 		return nil, err
 	}
-	if !ok {
-		return nil, &SignInError{Message: fmt.Sprintf("Too many attempts from your network. Wait %d minutes and try again.", int(AttemptWindow.Minutes())), Throttled: true}
+	if h != nil {
+		return nil, h.refusal(s.clock.Now())
 	}
 	inv, err := s.PeekInvite(ctx, code)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -52,9 +53,11 @@ func (s *Service) setPassword(ctx context.Context, email string, m Membership, p
 // SignInError is a refused sign-in: its message is for the page.
 type SignInError struct {
 	Message string
-	// Throttled is true when the refusal is a lock or the client's limit
-	// (429) rather than wrong credentials (401).
+	// Throttled is true when the refusal is a lock, a delay or the
+	// client's limit (429) rather than wrong credentials (401).
 	Throttled bool
+	// RetryAfter is how long a throttled refusal lasts (Retry-After).
+	RetryAfter time.Duration
 }
 
 func (e *SignInError) Error() string { return e.Message }
@@ -62,25 +65,24 @@ func (e *SignInError) Error() string { return e.Message }
 // SignIn checks an address and password and returns the person and a new
 // session. An unknown address and a wrong password get the same answer and
 // cost the same work (one password hash, the same reads and writes); so do
-// locked known and unknown addresses.
+// held back known and unknown addresses.
 func (s *Service) SignIn(ctx context.Context, email, password, clientAddr string) (*Person, *Session, error) {
-	ok, err := s.allowAttempt(ctx, clientAddr)
+	h, err := s.allowAttempt(ctx, clientAddr, "sign-in")
 	if err != nil {
 		return nil, nil, err
 	}
-	if !ok {
-		return nil, nil, &SignInError{Message: fmt.Sprintf("Too many sign-in attempts from your network. Wait %d minutes and try again.", int(AttemptWindow.Minutes())), Throttled: true}
+	if h != nil {
+		return nil, nil, h.refusal(s.clock.Now())
 	}
 	lower := strings.ToLower(strings.TrimSpace(email))
 	if !validate.IsEmail(lower) || len(password) > 4*MaxPasswordLength {
 		lower = "invalid@invalid.invalid" // still costs a lookup and a hash
 	}
-	until, err := s.lockedUntil(ctx, lower)
-	if err != nil {
+	if h, err = s.heldBack(ctx, lower, clientAddr); err != nil {
 		return nil, nil, err
 	}
-	if !until.IsZero() {
-		return nil, nil, &SignInError{Message: fmt.Sprintf("Too many failed sign-ins for this email address: it is locked until %s UTC. Try again then.", until.Format("15:04")), Throttled: true}
+	if h != nil {
+		return nil, nil, h.refusal(s.clock.Now())
 	}
 	l, err := s.login(ctx, lower)
 	if err != nil {
@@ -95,12 +97,12 @@ func (s *Service) SignIn(ctx context.Context, email, password, clientAddr string
 		return nil, nil, err
 	}
 	if l == nil || !match {
-		if err := s.recordFailure(ctx, lower); err != nil {
+		if err := s.recordFailure(ctx, lower, clientAddr); err != nil {
 			return nil, nil, err
 		}
 		return nil, nil, &SignInError{Message: ErrBadCredentials.Error()}
 	}
-	if err := s.clearFailures(ctx, lower); err != nil {
+	if err := s.clearFailures(ctx, lower, clientAddr); err != nil {
 		return nil, nil, err
 	}
 	p, err := s.person(ctx, l)

@@ -3,11 +3,14 @@ package identity
 import (
 	"crypto/rand"
 	"crypto/subtle"
+	_ "embed" // the common passwords
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/crypto/argon2"
 )
@@ -80,6 +83,38 @@ var dummyHash = sync.OnceValue(func() string {
 	return h
 })
 
+// commonPasswordsFile is the 10,000 most common passwords, most common
+// first, one a line, lower-case: the start of the list of
+// @zxcvbn-ts/language-common 4.1.3 (MIT; common-passwords.LICENSE.txt).
+//
+//go:embed common-passwords.txt
+var commonPasswordsFile string
+
+var commonPasswords = sync.OnceValue(func() map[string]bool {
+	set := map[string]bool{}
+	for _, p := range strings.Split(commonPasswordsFile, "\n") {
+		if p != "" {
+			set[p] = true
+		}
+	}
+	return set
+})
+
+// isCommon reports whether password is a common one, in any case, or a
+// common one followed by digits, punctuation or spaces ("dragon123456!"):
+// what guessers try first.
+func isCommon(password string) bool {
+	lower := strings.ToLower(password)
+	base := strings.TrimRightFunc(lower, func(r rune) bool { return unicode.IsDigit(r) || unicode.IsPunct(r) || unicode.IsSpace(r) })
+	return commonPasswords()[lower] || (base != "" && commonPasswords()[base])
+}
+
+// oneCharacter reports whether s is one character repeated.
+func oneCharacter(s string) bool {
+	first, _ := utf8.DecodeRuneInString(s)
+	return strings.Trim(s, string(first)) == ""
+}
+
 // passwordProblem says what is wrong with a new password, or "".
 func passwordProblem(password, confirm, email string) string {
 	switch n := len([]rune(password)); {
@@ -87,6 +122,12 @@ func passwordProblem(password, confirm, email string) string {
 		return fmt.Sprintf("The password must be at least %d characters long.", MinPasswordLength)
 	case n > MaxPasswordLength:
 		return fmt.Sprintf("The password must be at most %d characters long.", MaxPasswordLength)
+	case strings.TrimSpace(password) == "":
+		return "The password must not be only spaces."
+	case oneCharacter(password):
+		return "The password must not be one character repeated."
+	case isCommon(password):
+		return "This password is one of the most common ones (or one with digits added), which attackers try first. Choose another."
 	case password != confirm:
 		return "The two passwords do not match."
 	case strings.EqualFold(password, email):

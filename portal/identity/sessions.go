@@ -205,11 +205,12 @@ func (s *Service) Stash(ctx context.Context, sess *Session, r Reveal) error {
 	return s.table.Update(ctx, sessionKey(sess.ID), expression.Set(expression.Name("reveal"), expression.Value(av)), storage.ItemExists())
 }
 
-// TakeReveal removes the session's stashed value and returns it: the value
-// is there for one request only. It returns nil when there is none.
-func (s *Service) TakeReveal(ctx context.Context, sess *Session) (*Reveal, error) {
+// TakeReveal removes the session's stashed value of a token of accountID
+// and returns it: the value is there for one request only. It returns nil,
+// and leaves the value in place, when there is none for that account.
+func (s *Service) TakeReveal(ctx context.Context, sess *Session, accountID string) (*Reveal, error) {
 	reveal := expression.Name("reveal")
-	cond := expression.AttributeExists(reveal)
+	cond := expression.AttributeExists(reveal).And(expression.Name("reveal.accountId").Equal(expression.Value(accountID)))
 	old, err := storage.UpdateReturningOld[sessionItem](ctx, s.table, sessionKey(sess.ID), expression.Remove(reveal), &cond)
 	if storage.IsConditionFailed(err) {
 		return nil, nil

@@ -73,6 +73,7 @@ func (s *Registry) Create(ctx context.Context, id, companyID, name string) (Acco
 	v.ID("company", companyID)
 	v.Check(name != "", "name is required")
 	v.MaxLen("name", name, 200)
+	v.Text("name", name)
 	if err := v.Err(); err != nil {
 		return Account{}, err
 	}

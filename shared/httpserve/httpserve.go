@@ -83,11 +83,16 @@ type Line struct {
 	// Cause is the internal cause of a 5xx answer, never shown to the
 	// client.
 	Cause error
+	// Refusal names a 4xx answer an operator should notice (a lockout, a
+	// forged or expired form, an oversized body): such a line is a
+	// warning that says it. "" for the rest (wrong input, a redirect).
+	Refusal string
 }
 
 // Log writes the line as one JSON record with the message msg: at level
-// Error, with its cause, for a 5xx answer, else at Info. An empty request
-// id, path or account is left out.
+// Error, with its cause, for a 5xx answer (what an operator must act on);
+// at Warn, with the refusal, for a refusal that means something; else at
+// Info. An empty request id, path or account is left out.
 func (l Line) Log(ctx context.Context, logger *slog.Logger, msg string) {
 	attrs := make([]slog.Attr, 0, 8)
 	if l.RequestID != "" {
@@ -102,11 +107,15 @@ func (l Line) Log(ctx context.Context, logger *slog.Logger, msg string) {
 		attrs = append(attrs, slog.String("account", l.Account))
 	}
 	level := slog.LevelInfo
-	if l.Status >= 500 {
+	switch {
+	case l.Status >= 500:
 		level = slog.LevelError
 		if l.Cause != nil {
 			attrs = append(attrs, slog.String("error", l.Cause.Error()))
 		}
+	case l.Refusal != "":
+		level = slog.LevelWarn
+		attrs = append(attrs, slog.String("refusal", l.Refusal))
 	}
 	logger.LogAttrs(ctx, level, msg, attrs...)
 }

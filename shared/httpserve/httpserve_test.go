@@ -81,7 +81,7 @@ func TestAPanicIsLoggedWithItsStackAndReturnedForTheAnswer(t *testing.T) {
 	})
 }
 
-func TestTheLogLineIsAnErrorWithItsCauseOnlyFor5xxAnswers(t *testing.T) {
+func TestTheLogLineIsAnErrorOnlyFor5xxAndAWarningForARefusalThatMeansSomething(t *testing.T) {
 	cause := errors.New("engine gone")
 	for _, tc := range []struct {
 		name      string
@@ -97,6 +97,9 @@ func TestTheLogLineIsAnErrorWithItsCauseOnlyFor5xxAnswers(t *testing.T) {
 		{"a 4xx is no error, whatever its cause",
 			httpserve.Line{Method: "POST", Route: "POST /portal/sign-in", Status: 401, Cause: cause},
 			"INFO", map[string]any{"status": 401.0}, []string{"error"}},
+		{"a refusal that means something is a warning naming it, never its cause",
+			httpserve.Line{Method: "POST", Route: "POST /portal/sign-in", Status: 429, Refusal: "lockout", Cause: cause},
+			"WARN", map[string]any{"refusal": "lockout"}, []string{"error"}},
 		{"a 5xx is an error with its cause",
 			httpserve.Line{Method: "GET", Route: "GET /portal/accounts", Status: 503, Cause: cause},
 			"ERROR", map[string]any{"error": "engine gone"}, nil},

@@ -126,6 +126,7 @@ func (a *Apps) validate(n *NewApp) error {
 	v.ID("company", n.CompanyID)
 	v.Check(strings.TrimSpace(n.Name) != "", "name must not be empty")
 	v.MaxLen("name", n.Name, MaxAppName)
+	v.Text("name", n.Name)
 	if n.Target == "" {
 		n.Target = TargetLocation
 	}
