@@ -387,4 +387,11 @@ func TestTheNewTokenFormRefusesInvisibleAndReorderingCharacters(t *testing.T) {
 	assert.Empty(t, s.tokens(t, "acct1"))
 	resp := b.post("/portal/accounts/acct1/tokens", url.Values{"csrf": {csrf}, "name": {"Zoë's 日本語 key"}, "description": {"line one\nline two"}, "scope": {"contacts.readonly"}})
 	assert.Equal(t, http.StatusSeeOther, resp.status, "letters of any script and line breaks in a description are fine: %s", resp.body)
+
+	list := s.tokens(t, "acct1")
+	require.Len(t, list, 1)
+	edit := b.post("/portal/accounts/acct1/tokens/"+list[0].TokenID+"/edit", url.Values{"csrf": {csrf}, "name": {"invoice\u202Egpj.exe"}, "description": {""}})
+	assert.Equal(t, http.StatusUnprocessableEntity, edit.status, "the edit form keeps the same rule")
+	assert.Contains(t, html.UnescapeString(edit.body), "Token name must not contain a text-direction control")
+	assert.Equal(t, "Zoë's 日本語 key", s.tokens(t, "acct1")[0].Name)
 }
