@@ -13,7 +13,7 @@
 SHELL := /bin/bash
 
 # function directory (functions/<dir>) : template logical id; the areas,
-# then the portal and the OAuth server
+# then the portal, the OAuth server and the webhook deliverer
 FUNCTIONS := \
 	contacts:ContactsFunction \
 	payments:PaymentsFunction \
@@ -31,7 +31,8 @@ FUNCTIONS := \
 	campaigns:CampaignsFunction \
 	ad-publishing:AdPublishingFunction \
 	portal:PortalFunction \
-	oauth:OAuthFunction
+	oauth:OAuthFunction \
+	webhooks:WebhookFunction
 
 GOARCH_LAMBDA ?= arm64
 LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags "-s -w"
