@@ -89,11 +89,13 @@ test-go:
 	go test -race -count=1 ./...
 
 # The portal's flows end to end in a real browser against the local server
-# (portal/browsertest/flows.mjs); screenshots go to .local/portal/. Then
+# (portal/browsertest/flows.mjs, and the consent page of marketplace apps at
+# 390 and 1280 px: consent.mjs); screenshots go to .local/portal/. Then
 # marketplace apps through the official Node SDK (oauth/sdktest/sdk.mjs).
 test-browser: $(NODE_TOOLS) engine platformctl
 	go build -o bin/devserver ./cmd/devserver
 	node portal/browsertest/flows.mjs
+	node portal/browsertest/consent.mjs
 	node oauth/sdktest/sdk.mjs
 
 # The admin CLI. Scripts run this binary: its exit status is 0, 1 or 2 as
