@@ -100,11 +100,12 @@ func (d *Deliverer) Sweep(ctx context.Context) (int, error) {
 // not due any more (the index is read eventually consistent).
 func (d *Deliverer) attempt(ctx context.Context, it marketplace.EventItem) (bool, error) {
 	now := d.clock.Now()
-	lease := now.Add(Lease).UTC().Format(time.RFC3339Nano)
+	// Fixed-width stamps, so that the condition's string order is time order.
+	lease := clock.Timestamp(now.Add(Lease))
 	leaseName := expression.Name("leaseUntil")
 	claim := expression.Name("status").Equal(expression.Value(marketplace.DeliveryPending)).
 		And(expression.Name(storage.AttrGSI1SK).Equal(expression.Value(it.GSI1SK))).
-		And(expression.Or(expression.AttributeNotExists(leaseName), leaseName.LessThan(expression.Value(now.UTC().Format(time.RFC3339Nano)))))
+		And(expression.Or(expression.AttributeNotExists(leaseName), leaseName.LessThan(expression.Value(clock.Timestamp(now)))))
 	err := d.table.Update(ctx, it.Key, expression.Set(leaseName, expression.Value(lease)), &claim)
 	if storage.IsConditionFailed(err) {
 		return false, nil

@@ -14,14 +14,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/marketplace/delivery"
+	"github.com/bizplatform/api/shared/storage"
 )
 
 // receiver is an app's webhook endpoint that fails its first failures
@@ -220,5 +223,32 @@ func TestConcurrentDeliverersSendEachAttemptOnce(t *testing.T) {
 	for _, e := range f.events(t) {
 		assert.Equal(t, marketplace.DeliveryDelivered, e.Status)
 		assert.Len(t, e.Attempts, 1, "one attempt recorded")
+	}
+}
+
+func TestAnAttemptWhoseDelivererDiedIsTakenUpOnceItsLeaseEnds(t *testing.T) {
+	f := newFixture(t, 0, 0)
+	f.installAndUninstall(t)
+	ctx := context.Background()
+	items, err := storage.QueryPartition[marketplace.EventItem](ctx, f.env.Table, marketplace.EventsPK(f.app.ID), "EVENT#")
+	require.NoError(t, err)
+	require.Len(t, items, 2)
+	// A deliverer claimed the first event's attempt, then died before
+	// posting it.
+	claimed := expression.Set(expression.Name("leaseUntil"), expression.Value(clock.Timestamp(f.env.Clock.Now().Add(delivery.Lease))))
+	require.NoError(t, f.env.Table.Update(ctx, items[0].Key, claimed, nil))
+
+	d := f.deliverer()
+	n, err := d.Sweep(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n, "the claimed attempt is left to its deliverer while the lease lasts")
+	f.env.Clock.Advance(delivery.Lease + time.Second)
+	n, err = d.Sweep(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n, "then taken up")
+	assert.Equal(t, 2, f.rc.received())
+	for _, e := range f.events(t) {
+		assert.Equal(t, marketplace.DeliveryDelivered, e.Status)
+		assert.Len(t, e.Attempts, 1)
 	}
 }
