@@ -150,6 +150,9 @@ func describe(err error) string {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return "no answer within " + attemptTimeout.String()
 	}
+	if errors.Is(err, errNotPublic) {
+		return errNotPublic.Error()
+	}
 	return err.Error()
 }
 

@@ -252,3 +252,16 @@ func TestAnAttemptWhoseDelivererDiedIsTakenUpOnceItsLeaseEnds(t *testing.T) {
 		assert.Len(t, e.Attempts, 1)
 	}
 }
+
+func TestTheDeployedDelivererRefusesAWebhookHostThatResolvesToAPrivateAddress(t *testing.T) {
+	f := newFixture(t, 0, 1) // the receiver listens on 127.0.0.1
+	d := delivery.New(f.env.Table, f.env.Clock, f.key, delivery.PublicOnlyClient(), slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	_, err := d.Sweep(context.Background())
+	require.NoError(t, err)
+	assert.Zero(t, f.rc.received(), "nothing posted to a loopback address")
+	for _, e := range f.events(t) {
+		assert.Equal(t, marketplace.DeliveryPending, e.Status, "tried again later, as any failed attempt")
+		require.Len(t, e.Attempts, 1)
+		assert.Equal(t, "the webhook host is not a public address", e.Attempts[0].Error)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 // ErrNoKey: neither WEBHOOK_KEY_FILE nor WEBHOOK_KEY_PARAMETER is set.
@@ -46,7 +47,13 @@ func LambdaTask(ctx context.Context, cfg config.Config, deps app.Deps) (func(con
 	if err != nil {
 		return nil, err
 	}
-	d := New(deps.Table, deps.Clock, key, nil, deps.Logger)
+	// On a local engine apps may use http://127.0.0.1 and localhost, as
+	// their registration allows there.
+	client := PublicOnlyClient()
+	if dynamo.IsLocalEndpoint(cfg.Endpoint) {
+		client = nil
+	}
+	d := New(deps.Table, deps.Clock, key, client, deps.Logger)
 	return func(ctx context.Context) error {
 		for {
 			n, err := d.Sweep(ctx)
