@@ -223,8 +223,8 @@ func ssmWebhookKey(ctx context.Context, cfg config.Config) (ed25519.PrivateKey, 
 	out, err := client.GetParameter(ctx, &ssm.GetParameterInput{Name: name, WithDecryption: aws.Bool(true)})
 	var missing *ssmtypes.ParameterNotFound
 	if errors.As(err, &missing) {
-		pemKey, err := marketplace.NewSigningKey()
-		if err != nil {
+		var pemKey []byte
+		if pemKey, err = marketplace.NewSigningKey(); err != nil {
 			return nil, err
 		}
 		_, err = client.PutParameter(ctx, &ssm.PutParameterInput{Name: name, Type: ssmtypes.ParameterTypeSecureString, Value: aws.String(string(pemKey)),
