@@ -1,7 +1,8 @@
 # Build, run and test the platform API.
 #   make run     local server on http://127.0.0.1:3000 with DynamoDB Local (needs Java 17+)
 #   make test    lint + every test (unit, integration on DynamoDB Local, packaging, the portal in a browser)
-#   make test-browser  the portal's flows in Debian's chromium (apt-get install -y chromium)
+#   make test-browser  the portal's flows in Debian's chromium (apt-get install -y chromium),
+#                      and marketplace apps through the official Node SDK
 #   make lint    OpenAPI lint of api/openapi.yaml, go vet, gofmt
 #   make build   every Lambda binary (linux/arm64) under bin/lambda, with sizes
 #   make platformctl  the admin CLI as bin/platformctl (script this one: see README)
@@ -13,7 +14,7 @@
 SHELL := /bin/bash
 
 # function directory (functions/<dir>) : template logical id; the areas,
-# then the portal and the OAuth server
+# then the portal, the OAuth server and the webhook deliverer
 FUNCTIONS := \
 	contacts:ContactsFunction \
 	payments:PaymentsFunction \
@@ -31,7 +32,8 @@ FUNCTIONS := \
 	campaigns:CampaignsFunction \
 	ad-publishing:AdPublishingFunction \
 	portal:PortalFunction \
-	oauth:OAuthFunction
+	oauth:OAuthFunction \
+	webhooks:WebhookFunction
 
 GOARCH_LAMBDA ?= arm64
 LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags "-s -w"
@@ -87,10 +89,14 @@ test-go:
 	go test -race -count=1 ./...
 
 # The portal's flows end to end in a real browser against the local server
-# (portal/browsertest/flows.mjs); screenshots go to .local/portal/.
+# (portal/browsertest/flows.mjs, and the consent page of marketplace apps at
+# 390 and 1280 px: consent.mjs); screenshots go to .local/portal/. Then
+# marketplace apps through the official Node SDK (oauth/sdktest/sdk.mjs).
 test-browser: $(NODE_TOOLS) engine platformctl
 	go build -o bin/devserver ./cmd/devserver
 	node portal/browsertest/flows.mjs
+	node portal/browsertest/consent.mjs
+	node oauth/sdktest/sdk.mjs
 
 # The admin CLI. Scripts run this binary: its exit status is 0, 1 or 2 as
 # documented, where go run answers 1 for every failure.

@@ -1,11 +1,19 @@
 package main
 
 import (
+	"context"
+	"fmt"
+	"io"
 	"net/http"
+	"path/filepath"
+	"time"
 
+	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/oauth"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/marketplace/delivery"
 )
 
 // mountOAuth serves the OAuth server's routes on mux beside the API, as
@@ -16,4 +24,38 @@ func mountOAuth(mux *http.ServeMux, cfg config.Config, srv *app.Server) {
 	for _, route := range oauth.Routes {
 		mux.Handle(route, h)
 	}
+}
+
+// deliveryInterval is how often the local server looks for due webhook
+// events.
+const deliveryInterval = 2 * time.Second
+
+// startDeliveries runs the webhook deliverer in a loop, as WebhookFunction
+// runs deployed, signing with WEBHOOK_KEY_FILE or the repository's
+// .local/webhook-ed25519.pem (created on first start; platformctl apps
+// webhook-key prints its public key). The returned function stops it and
+// waits for the sweep under way.
+func startDeliveries(ctx context.Context, cfg config.Config, srv *app.Server, out io.Writer) (func(), error) {
+	if cfg.WebhookKeyFile == "" && cfg.WebhookKeyParameter == "" {
+		root, err := dynamodblocal.FindRoot(".")
+		if err != nil {
+			return nil, err
+		}
+		cfg.WebhookKeyFile = filepath.Join(root, filepath.FromSlash(marketplace.LocalKeyFile))
+	}
+	key, err := delivery.LoadKey(ctx, cfg, app.EnvAWSConfig)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.WebhookKeyFile != "" {
+		fmt.Fprintf(out, "Marketplace webhooks are signed with the key in %s\n", cfg.WebhookKeyFile)
+	}
+	d := delivery.New(srv.Core.Deps.Table, srv.Core.Deps.Clock, key, nil, srv.Core.Deps.Logger)
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		d.Loop(ctx, deliveryInterval)
+	}()
+	return func() { cancel(); <-done }, nil
 }

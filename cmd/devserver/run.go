@@ -63,6 +63,12 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 	if err := prepareTable(ctx, deps, srv, portalSite, cfg.Endpoint, out); err != nil {
 		return err
 	}
+	stopDeliveries, err := startDeliveries(ctx, cfg, srv, out)
+	if err != nil {
+		return err
+	}
+	defer stopDeliveries() // before the engine stops
+
 	return serve(ctx, ln, newSite(pages, srv.Handler), cfg, len(srv.Router.Routes()), out)
 }
 

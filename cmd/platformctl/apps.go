@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -10,9 +11,15 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ssm"
+	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
+
 	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/storage/awschain"
 	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
@@ -45,7 +52,7 @@ func (c *cli) apps(ctx context.Context, args []string) error {
 	case "apps delete":
 		return c.deleteApp(ctx, store, rest)
 	case "apps webhook-key":
-		return c.webhookKey(rest)
+		return c.webhookKey(ctx, rest)
 	default:
 		return c.deliveries(ctx, store, rest)
 	}
@@ -171,27 +178,67 @@ func (c *cli) deleteApp(ctx context.Context, store *marketplace.Apps, args []str
 	return nil
 }
 
-// webhookKey prints the public key apps verify webhooks with (PEM, SPKI).
-// On a local engine the key is the repository's .local file (created on
-// first use, as the local server does); in AWS, the SSM parameter
-// WEBHOOK_KEY_PARAMETER names, created on first use.
-func (c *cli) webhookKey(args []string) error {
+// webhookKey prints the public key apps verify webhooks with (PEM, SPKI):
+// the key in the SSM parameter WEBHOOK_KEY_PARAMETER names (the template's
+// WebhookKeyParameter output), created on first use as a SecureString; on
+// a local engine, the repository's .local file the local server signs with
+// (created on first use, as the local server does).
+func (c *cli) webhookKey(ctx context.Context, args []string) error {
 	if len(args) != 0 {
 		return appsUsage("apps webhook-key", "it takes no argument")
 	}
-	if !dynamo.IsLocalEndpoint(c.cfg.Endpoint) && c.cfg.Endpoint != "" {
-		return errors.New("apps webhook-key: the engine is neither local nor AWS")
+	var priv ed25519.PrivateKey
+	var err error
+	switch {
+	case c.cfg.WebhookKeyParameter != "":
+		priv, err = ssmWebhookKey(ctx, c.cfg)
+	case c.cfg.WebhookKeyFile != "":
+		priv, err = marketplace.LoadOrCreateKeyFile(c.cfg.WebhookKeyFile)
+	case dynamo.IsLocalEndpoint(c.cfg.Endpoint):
+		var path string
+		if path, err = localWebhookKeyFile(); err == nil {
+			priv, err = marketplace.LoadOrCreateKeyFile(path)
+		}
+	default:
+		return errors.New("apps webhook-key: set WEBHOOK_KEY_PARAMETER to the stack's WebhookKeyParameter output")
 	}
-	path, err := localWebhookKeyFile()
-	if err != nil {
-		return err
-	}
-	priv, err := marketplace.LoadOrCreateKeyFile(path)
 	if err != nil {
 		return err
 	}
 	fmt.Fprint(c.out, marketplace.PublicKeyPEM(priv))
 	return nil
+}
+
+// ssmWebhookKey reads the signing key from its SSM parameter, first
+// creating it when it does not exist (CloudFormation cannot create a
+// SecureString: the private key never passes through the template). Of two
+// creations at once, the second finds the first's key.
+func ssmWebhookKey(ctx context.Context, cfg config.Config) (ed25519.PrivateKey, error) {
+	awsCfg, err := awschain.Config(ctx, cfg.Region, false)
+	if err != nil {
+		return nil, err
+	}
+	client := ssm.NewFromConfig(awsCfg)
+	name := aws.String(cfg.WebhookKeyParameter)
+	out, err := client.GetParameter(ctx, &ssm.GetParameterInput{Name: name, WithDecryption: aws.Bool(true)})
+	var missing *ssmtypes.ParameterNotFound
+	if errors.As(err, &missing) {
+		var pemKey []byte
+		if pemKey, err = marketplace.NewSigningKey(); err != nil {
+			return nil, err
+		}
+		_, err = client.PutParameter(ctx, &ssm.PutParameterInput{Name: name, Type: ssmtypes.ParameterTypeSecureString, Value: aws.String(string(pemKey)),
+			Overwrite: aws.Bool(false), Description: aws.String("Signs marketplace apps' webhooks (Ed25519, PEM PKCS #8)")})
+		var exists *ssmtypes.ParameterAlreadyExists
+		if err != nil && !errors.As(err, &exists) {
+			return nil, fmt.Errorf("create the webhook key %s: %w", cfg.WebhookKeyParameter, err)
+		}
+		out, err = client.GetParameter(ctx, &ssm.GetParameterInput{Name: name, WithDecryption: aws.Bool(true)})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the webhook key %s: %w", cfg.WebhookKeyParameter, err)
+	}
+	return marketplace.ParseSigningKey([]byte(aws.ToString(out.Parameter.Value)))
 }
 
 // localWebhookKeyFile is the repository's local webhook key.

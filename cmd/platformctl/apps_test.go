@@ -4,6 +4,9 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"encoding/pem"
+	"net/http"
+	"net/http/httptest"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -88,4 +91,77 @@ func TestAppsUsageErrorsExitTwoNamingTheCommand(t *testing.T) {
 			assert.Contains(t, errOut, tc.want)
 		})
 	}
+}
+
+// fakeSSM is SSM Parameter Store's JSON protocol for GetParameter and
+// PutParameter, enough for apps webhook-key.
+type fakeSSM struct {
+	mu     sync.Mutex
+	params map[string]string
+	types  map[string]string
+	puts   int
+}
+
+func (f *fakeSSM) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Name, Value, Type string
+		Overwrite         bool
+	}
+	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	fail := func(typ string) {
+		w.Header().Set("X-Amzn-ErrorType", typ)
+		w.WriteHeader(http.StatusBadRequest)
+		_ = json.NewEncoder(w).Encode(map[string]string{"__type": typ, "message": typ})
+	}
+	w.Header().Set("Content-Type", "application/x-amz-json-1.1")
+	switch r.Header.Get("X-Amz-Target") {
+	case "AmazonSSM.GetParameter":
+		v, ok := f.params[in.Name]
+		if !ok {
+			fail("ParameterNotFound")
+			return
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"Parameter": map[string]any{"Name": in.Name, "Type": f.types[in.Name], "Value": v}})
+	case "AmazonSSM.PutParameter":
+		if _, ok := f.params[in.Name]; ok && !in.Overwrite {
+			fail("ParameterAlreadyExists")
+			return
+		}
+		f.puts++
+		f.params[in.Name], f.types[in.Name] = in.Value, in.Type
+		_ = json.NewEncoder(w).Encode(map[string]any{"Version": 1})
+	default:
+		http.Error(w, "unexpected "+r.Header.Get("X-Amz-Target"), http.StatusBadRequest)
+	}
+}
+
+func TestAppsWebhookKeyCreatesTheSSMSecureStringOnFirstUseAndPrintsOnlyItsPublicKey(t *testing.T) {
+	ssm := &fakeSSM{params: map[string]string{}, types: map[string]string{}}
+	srv := httptest.NewServer(ssm)
+	t.Cleanup(srv.Close)
+	t.Setenv("AWS_ENDPOINT_URL_SSM", srv.URL)
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	c, _ := setup(t)
+	c.env["WEBHOOK_KEY_PARAMETER"] = "/bizplatform/webhook-signing-key"
+
+	code, first, errOut := c.run("apps", "webhook-key")
+	require.Equal(t, exitOK, code, errOut)
+	require.Equal(t, 1, ssm.puts, "created on first use")
+	assert.Equal(t, "SecureString", ssm.types["/bizplatform/webhook-signing-key"])
+	priv, err := marketplace.ParseSigningKey([]byte(ssm.params["/bizplatform/webhook-signing-key"]))
+	require.NoError(t, err)
+	assert.Equal(t, marketplace.PublicKeyPEM(priv), first, "the stored key's public half")
+	assert.NotContains(t, first, "PRIVATE")
+
+	code, again, _ := c.run("apps", "webhook-key")
+	require.Equal(t, exitOK, code)
+	assert.Equal(t, first, again)
+	assert.Equal(t, 1, ssm.puts, "read, not replaced, afterwards")
 }

@@ -54,6 +54,17 @@ const OAuth = "oauth"
 // OAuthFunction is its template logical id.
 const OAuthFunction = "OAuthFunction"
 
+// Webhooks is the directory of the webhook deliverer, functions/webhooks
+// (WebhookFunction): not behind the API, woken by the table's stream and a
+// schedule (shared/marketplace/delivery).
+const Webhooks = "webhooks"
+
+// WebhookFunction is its template logical id.
+const WebhookFunction = "WebhookFunction"
+
+// WebhookPackage is the package that does its work.
+const WebhookPackage = "shared/marketplace/delivery"
+
 // PortalRoutes are the portal function's API Gateway routes: every method
 // on /portal and below, and the public platform's paths of the consent page
 // of marketplace apps (portal.ConsentPaths), which lead under /portal.

@@ -20,6 +20,7 @@ import (
 	"github.com/bizplatform/api/portal"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -209,11 +210,32 @@ func TestEveryAreaIsOneFunctionServingExactlyItsRoutes(t *testing.T) {
 		assert.Equal(t, "AWS::Logs::LogGroup", Path(lg, "Type"))
 		assert.NotNil(t, Path(lg, "Properties", "RetentionInDays"))
 	})
-	assert.Empty(t, functions, "functions in the template that serve no area and are not the portal or the OAuth server")
+	t.Run(catalog.WebhookFunction, func(t *testing.T) {
+		fn := res[catalog.WebhookFunction]
+		require.NotNil(t, fn, "template has %s for functions/%s", catalog.WebhookFunction, catalog.Webhooks)
+		delete(functions, catalog.WebhookFunction)
+		assert.Equal(t, "makefile", Path(fn, "Metadata", "BuildMethod"))
+		assert.Empty(t, templateRoutes(t, fn), "the webhook deliverer is not behind the API")
+		stream := Path(fn, "Properties", "Events", "NewEvents")
+		assert.Equal(t, "DynamoDB", Path(stream, "Type"))
+		assert.Equal(t, map[string]any{"Fn::GetAtt": []any{"Table", "StreamArn"}}, Path(stream, "Properties", "Stream"))
+		// Only the inserts of webhook events wake it, not every write.
+		filters := asList(Path(stream, "Properties", "FilterCriteria", "Filters"))
+		require.Len(t, filters, 1)
+		assert.Contains(t, fmt.Sprint(Path(filters[0], "Pattern")), `"prefix": "`+marketplace.EventsPK(""))
+		assert.Equal(t, "Schedule", Path(fn, "Properties", "Events", "Retries", "Type"), "retries are swept on a schedule")
+		assert.NotEmpty(t, Path(res["Table"], "Properties", "StreamSpecification", "StreamViewType"), "the table has a stream")
+		assert.Equal(t, map[string]any{"Ref": "WebhookKeyParameterName"}, Path(fn, "Properties", "Environment", "Variables", "WEBHOOK_KEY_PARAMETER"))
+		lg := res[fmt.Sprint(Path(fn, "Properties", "LoggingConfig", "LogGroup", "Ref"))]
+		assert.Equal(t, "AWS::Logs::LogGroup", Path(lg, "Type"))
+		assert.NotNil(t, Path(lg, "Properties", "RetentionInDays"))
+	})
+	assert.Empty(t, functions, "functions in the template that serve no area and are not the portal, the OAuth server or the webhook deliverer")
 }
 
 // functionDirs are the directories under functions/ with their template
-// logical ids: every area, the portal and the OAuth server.
+// logical ids: every area, the portal, the OAuth server and the webhook
+// deliverer.
 // keepsSecrets reports whether the function in functions/<dir> serves an
 // area that keeps secrets users hand it (sealed with the KMS key).
 func keepsSecrets(dir string) bool {
@@ -221,7 +243,7 @@ func keepsSecrets(dir string) bool {
 }
 
 func functionDirs() map[string]string {
-	out := map[string]string{catalog.Portal: "PortalFunction", catalog.OAuth: catalog.OAuthFunction}
+	out := map[string]string{catalog.Portal: "PortalFunction", catalog.OAuth: catalog.OAuthFunction, catalog.Webhooks: catalog.WebhookFunction}
 	for _, area := range catalog.Areas {
 		out[area.Name] = catalog.FunctionName(area.Name)
 	}
@@ -406,8 +428,8 @@ func asList(v any) []any {
 }
 
 // sourceDirs are the folders of the packages that a function's main
-// imports: its own area (areas/...), the portal (portal/) or the OAuth
-// server (oauth/), with their
+// imports: its own area (areas/...), the portal (portal/), the OAuth
+// server (oauth/) or the webhook deliverer, with their
 // subpackages, which sourceMentions walks; not the areas these use in turn.
 func sourceDirs(t *testing.T, root, function string) []string {
 	t.Helper()
@@ -418,7 +440,7 @@ func sourceDirs(t *testing.T, root, function string) []string {
 	const prefix = "github.com/bizplatform/api/"
 	var dirs []string
 	for _, pkg := range strings.Fields(string(out)) {
-		if rel, ok := strings.CutPrefix(pkg, prefix); ok && (strings.HasPrefix(rel, "areas/") || rel == catalog.Portal || rel == catalog.OAuth) {
+		if rel, ok := strings.CutPrefix(pkg, prefix); ok && (strings.HasPrefix(rel, "areas/") || rel == catalog.Portal || rel == catalog.OAuth || rel == catalog.WebhookPackage) {
 			dirs = append(dirs, filepath.Join(root, filepath.FromSlash(rel)))
 		}
 	}

@@ -6,9 +6,13 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/stretchr/testify/assert"
@@ -17,7 +21,9 @@ import (
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/internal/testenv"
+	"github.com/bizplatform/api/oauth"
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/operations"
 )
 
@@ -80,6 +86,7 @@ func TestNoSecretEverLeaks(t *testing.T) {
 	d := newDemoEnv(t, testenv.WithLogOutput(&logs))
 	s := &session{t: t, baseURL: d.HTTP.URL, statuses: map[int]int{}}
 	var tokens []string
+	var appSecrets []string // client secrets and authorization codes
 	for _, acct := range demoAccounts {
 		tokens = append(tokens, d.private[acct], d.marketplace[acct])
 	}
@@ -159,6 +166,56 @@ func TestNoSecretEverLeaks(t *testing.T) {
 		})
 	})
 
+	// The token endpoint answers tokens by design: its answers are not
+	// among those checked, its log lines and the table are.
+	t.Run("a marketplace app's client secret, codes and tokens", func(t *testing.T) {
+		oauthSrv := httptest.NewServer(oauth.New(d.Server.Core, time.Hour, 0))
+		t.Cleanup(oauthSrv.Close)
+		apps := marketplace.New(d.Server.Tokens, d.Clock, false)
+		redirect := "https://bridge.example.com/cb"
+		app, secret, err := apps.Create(t.Context(), marketplace.NewApp{CompanyID: demo.CompanyNorth, Name: "Bridge",
+			RedirectURIs: []string{redirect}, Scopes: []string{"contacts.readonly"}})
+		require.NoError(t, err)
+		code, err := apps.IssueCode(t.Context(), marketplace.Consent{App: app, RedirectURI: redirect, Scopes: app.Scopes,
+			CompanyID: demo.CompanyNorth, AccountID: demo.AccountAlpha, UserID: "usrHardening", By: auth.Operator})
+		require.NoError(t, err)
+		appSecrets = append(appSecrets, secret, code, secret[:len(secret)-1]+"x")
+		grant := func(form url.Values) (int, map[string]any) {
+			resp, err := http.PostForm(oauthSrv.URL+"/oauth/token", form)
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			var body map[string]any
+			require.NoError(t, json.NewDecoder(resp.Body).Decode(&body))
+			return resp.StatusCode, body
+		}
+		form := url.Values{"grant_type": {"authorization_code"}, "client_id": {app.ClientID}, "client_secret": {secret[:len(secret)-1] + "x"},
+			"code": {code}, "redirect_uri": {redirect}, "user_type": {marketplace.UserLocation}}
+		status, _ := grant(form)
+		require.Equal(t, http.StatusUnauthorized, status, "a wrong client secret")
+		form.Set("client_secret", secret)
+		status, pair := grant(form)
+		require.Equal(t, http.StatusOK, status, pair)
+		access, refresh := pair["access_token"].(string), pair["refresh_token"].(string)
+		tokens = append(tokens, access, refresh)
+
+		contacts := testenv.Request{Method: "GET", Path: "/contacts/?locationId=" + demo.AccountAlpha}
+		contacts.Headers = bearer(access)
+		resp := s.do(contacts)
+		require.Equal(t, http.StatusOK, resp.Status, clipBody(resp.Body))
+
+		refreshForm := url.Values{"grant_type": {"refresh_token"}, "client_id": {app.ClientID}, "client_secret": {secret},
+			"refresh_token": {refresh}, "user_type": {marketplace.UserLocation}}
+		status, next := grant(refreshForm)
+		require.Equal(t, http.StatusOK, status, next)
+		tokens = append(tokens, next["access_token"].(string), next["refresh_token"].(string))
+		status, _ = grant(refreshForm)
+		require.Equal(t, http.StatusBadRequest, status, "a reused refresh token")
+		status, _ = grant(form)
+		require.Equal(t, http.StatusBadRequest, status, "a replayed code")
+		contacts.Headers = bearer(next["access_token"].(string))
+		s.do(contacts).RequireError(t, http.StatusUnauthorized)
+	})
+
 	t.Run("requests while the table is gone fail without leaking", func(t *testing.T) {
 		gone := testenv.New(t, catalog.Areas, testenv.WithLogOutput(&logs))
 		gone.Account(t, demo.AccountAlpha, demo.CompanyNorth)
@@ -185,7 +242,7 @@ func TestNoSecretEverLeaks(t *testing.T) {
 	assert.Contains(t, logText, `"error":`, "the outage's causes are logged")
 
 	var secrets []string
-	for _, tok := range tokens {
+	for _, tok := range append(tokens, appSecrets...) {
 		secrets = append(secrets, secretForms(tok)...)
 	}
 	secrets = append(secrets, s.headers...)
@@ -211,12 +268,14 @@ func TestNoSecretEverLeaks(t *testing.T) {
 			}
 		}
 	})
-	t.Run("no stored item holds a token value", func(t *testing.T) {
+	t.Run("no stored item holds a token value, a client secret or a code", func(t *testing.T) {
 		items := takeSnapshot(t, d.Table)
-		for _, tok := range tokens {
+		for _, tok := range append(tokens, appSecrets...) {
 			for key, item := range items {
 				assert.NotContains(t, item, tok, readable(key))
-				assert.NotContains(t, item, tok[len(auth.Prefix):], readable(key))
+				if strings.HasPrefix(tok, auth.Prefix) {
+					assert.NotContains(t, item, tok[len(auth.Prefix):], readable(key))
+				}
 			}
 		}
 	})

@@ -49,6 +49,7 @@ var (
 var services = map[string]string{
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb": "dynamodb",
 	"github.com/aws/aws-sdk-go-v2/service/kms":      "kms",
+	"github.com/aws/aws-sdk-go-v2/service/ssm":      "ssm",
 }
 
 // Actions loads the main packages (import paths) from the module at dir and
@@ -93,8 +94,13 @@ func actionsOf(pkg *packages.Package) ([]string, error) {
 	// The Lambda runtime calls the handler passed to lambda.Start by
 	// reflection, which no call graph follows: the API Gateway adapter's
 	// entry point is a root as well.
+	// So is lambdaapp.Invoke, through which a task function's handler (not
+	// behind the HTTP API: the webhook deliverer) does its work.
 	for fn := range all {
 		if fn.Pkg != nil && fn.Pkg.Pkg.Path() == adapterPkg && fn.Name() == "ProxyWithContext" {
+			roots = append(roots, fn)
+		}
+		if fn.Pkg != nil && fn.Pkg.Pkg.Path() == modulePath+"shared/lambdaapp" && fn.Name() == "Invoke" {
 			roots = append(roots, fn)
 		}
 	}

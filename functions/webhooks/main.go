@@ -1,0 +1,11 @@
+// Command webhooks delivers marketplace apps' webhook events
+// (WebhookFunction): invoked by the table's stream when an event is written
+// and every minute for the retries.
+package main
+
+import (
+	"github.com/bizplatform/api/shared/lambdaapp"
+	"github.com/bizplatform/api/shared/marketplace/delivery"
+)
+
+func main() { lambdaapp.RunTask("webhooks", delivery.LambdaTask) }

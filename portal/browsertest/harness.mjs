@@ -1,0 +1,221 @@
+// What the node flows of marketplace apps share (consent.mjs here,
+// oauth/sdktest/sdk.mjs): the local server as `make run` runs it on make
+// test's engine, platformctl against its table, headless chromium, axe-core,
+// a receiver standing in for an app's web server, and a small runner that
+// stops at the first failure and cleans up.
+import { chromium } from "playwright-core";
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import http from "node:http";
+import net from "node:net";
+import assert from "node:assert/strict";
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const shots = join(root, ".local", "portal");
+export const alpha = "demoLocAlpha00000001";
+export const company = "demoCompanyNorthwind";
+const browserPath = process.env.CHROMIUM || "/usr/bin/chromium";
+
+const cleanups = [];
+export function onCleanup(fn) {
+  cleanups.unshift(fn);
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+// make test's engine (TEST_DYNAMODB_ENDPOINT) with a table of the run's
+// own; run alone, the server starts an engine of its own, as make run does.
+const shared = process.env.TEST_DYNAMODB_ENDPOINT || "";
+
+// startServer runs bin/devserver with extra environment and waits for its
+// banner; it returns the base URL, the engine, the table, the demo sign-in
+// and the server's log lines (stderr, JSON).
+export async function startServer(name, env = {}) {
+  for (const bin of ["devserver", "platformctl"]) {
+    if (!existsSync(join(root, "bin", bin))) throw new Error(`bin/${bin} is missing: run make test-browser`);
+  }
+  const port = await freePort();
+  const data = mkdtempSync(join(tmpdir(), `${name}-`));
+  onCleanup(() => rmSync(data, { recursive: true, force: true }));
+  const table = shared ? `${name}-${process.pid}-${Date.now()}` : "platform";
+  const engineEnv = shared
+    ? { DYNAMODB_ENDPOINT: shared, TABLE_NAME: table }
+    : { DYNAMODB_LOCAL_PORT: "0", DYNAMODB_LOCAL_DATA_DIR: data, DYNAMODB_ENDPOINT: "", TABLE_NAME: table };
+  const proc = spawn(join(root, "bin", "devserver"), [], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), ...engineEnv, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  onCleanup(() => proc.kill("SIGTERM"));
+  const logs = [];
+  let partial = "";
+  proc.stderr.on("data", (chunk) => {
+    const lines = (partial + chunk).split("\n");
+    partial = lines.pop();
+    logs.push(...lines.filter((l) => l.trim() !== ""));
+  });
+  let banner = "";
+  return await new Promise((resolve, reject) => {
+    // A first start loads the demo dataset: a minute or more on a busy machine.
+    const timer = setTimeout(() => reject(new Error("devserver did not start:\n" + banner)), 180000);
+    proc.stdout.on("data", (chunk) => {
+      banner += chunk;
+      const engine = shared ? [null, shared] : banner.match(/DynamoDB Local \S+ at (http:\/\/[0-9.:]+)/);
+      const portal = banner.match(/Portal: (http:\/\/\S+)/);
+      const signIn = banner.match(/Demo portal sign-in \([^)]*\): (\S+) \/ (\S+)/);
+      if (engine && portal && signIn) {
+        clearTimeout(timer);
+        resolve({ base: `http://127.0.0.1:${port}`, engine: engine[1], table, email: signIn[1], password: signIn[2], logs });
+      }
+    });
+    proc.on("exit", (code) => reject(new Error(`devserver exited (${code}):\n${banner}`)));
+  });
+}
+
+export function platformctl(server, ...args) {
+  return execFileSync(join(root, "bin", "platformctl"), args, {
+    cwd: root,
+    env: { ...process.env, DYNAMODB_ENDPOINT: server.engine, TABLE_NAME: server.table, PORTAL_URL: server.base },
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  }).trim();
+}
+
+// receiver stands in for an app's web server: its redirect URI answers a
+// plain page, its webhook URL keeps each request's raw body and headers.
+export async function startReceiver() {
+  const hooks = [];
+  const waiting = [];
+  const srv = http.createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      if (req.url.startsWith("/hooks")) {
+        hooks.push({ method: req.method, url: req.url, headers: req.headers, rawBody: Buffer.concat(chunks) });
+        for (const w of waiting.splice(0)) w();
+      }
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+      res.end('<!doctype html><html lang="en"><title>App</title><main><h1>Back at the app</h1></main></html>');
+    });
+  });
+  await new Promise((resolve) => srv.listen(0, "127.0.0.1", resolve));
+  onCleanup(() => new Promise((resolve) => srv.close(resolve)));
+  const base = `http://127.0.0.1:${srv.address().port}`;
+  return {
+    redirectURI: `${base}/callback`,
+    webhookURL: `${base}/hooks`,
+    hooks,
+    // waitForHook resolves with the first webhook received whose JSON body
+    // matches, waiting up to timeout ms (the local server delivers every 2 s).
+    async waitForHook(match, timeout = 30000) {
+      const end = Date.now() + timeout;
+      for (;;) {
+        const found = hooks.find((h) => match(JSON.parse(h.rawBody.toString("utf8"))));
+        if (found) return found;
+        if (Date.now() > end) throw new Error(`no matching webhook within ${timeout} ms; received ${hooks.map((h) => h.rawBody).join(", ")}`);
+        await new Promise((resolve) => {
+          waiting.push(resolve);
+          setTimeout(resolve, 500);
+        });
+      }
+    },
+  };
+}
+
+export async function launchBrowser(viewport = { width: 1280, height: 860 }) {
+  if (!existsSync(browserPath)) throw new Error(`no browser at ${browserPath}: as root, apt-get install -y chromium`);
+  const profile = mkdtempSync(join(tmpdir(), "oauth-chromium-"));
+  onCleanup(() => rmSync(profile, { recursive: true, force: true }));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: browserPath,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync"],
+    viewport,
+  });
+  onCleanup(() => context.close());
+  return context;
+}
+
+let axeSource;
+// accessible runs axe-core on the page: no serious or critical violation.
+export async function accessible(page, name) {
+  axeSource ??= readFileSync(join(root, "node_modules", "axe-core", "axe.min.js"), "utf8");
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  assert.deepEqual(
+    bad.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    [],
+    `axe-core on ${name}`,
+  );
+}
+
+// signIn fills the portal's sign-in form the page is on.
+export async function signIn(page, email, password) {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+// authorizeURL is the consent page's address as an app builds it.
+export function authorizeURL(server, app, redirectURI, scope, state, path = "/oauth/chooselocation") {
+  const q = new URLSearchParams({ response_type: "code", client_id: app.clientId, redirect_uri: redirectURI, scope, state });
+  return `${server.base}${path}?${q}`;
+}
+
+// run runs the flows (each `test` stops the run at its first failure),
+// cleans up and exits with the result.
+export async function run(title, flows) {
+  let passed = 0;
+  let failed = 0;
+  let page;
+  const test = async (name, fn) => {
+    try {
+      await fn();
+      passed++;
+      console.log(`ok   ${name}`);
+    } catch (err) {
+      failed++;
+      console.log(`FAIL ${name}\n${err.stack || err}`);
+      if (page) {
+        await page.screenshot({ path: join(shots, `${title}-failure.png`), fullPage: true }).catch(() => {});
+        console.log(`at ${page.url()} (screenshot: .local/portal/${title}-failure.png)`);
+      }
+      throw err; // the flows build on each other
+    }
+  };
+  mkdirSync(shots, { recursive: true });
+  let code = 0;
+  try {
+    await flows(test, (p) => (page = p));
+  } catch (err) {
+    if (failed === 0) {
+      failed++;
+      console.log(`FAIL ${err.stack || err}`);
+    }
+    code = 1;
+  } finally {
+    for (const clean of cleanups) {
+      try {
+        await clean();
+      } catch {
+        // best effort: the process is ending
+      }
+    }
+  }
+  console.log(`${title}: ${passed} passed, ${failed} failed`);
+  process.exit(code);
+}

@@ -1,0 +1,57 @@
+package delivery
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"syscall"
+	"time"
+)
+
+// errNotPublic: the webhook URL's host resolved to an address that is not
+// on the internet.
+var errNotPublic = errors.New("the webhook host is not a public address")
+
+// PublicOnlyClient is the deployed deliverer's HTTP client. A webhook URL's
+// host was checked to be a public name when the app was registered, but
+// what the name resolves to can change: every connection is refused unless
+// its address is a public one, so that an app cannot make the deliverer
+// post to the function's own runtime (127.0.0.1), the instance metadata
+// (169.254.169.254) or a private network. Redirects are not followed (a 3xx
+// is a failed attempt), so that one cannot lead there either.
+func PublicOnlyClient() *http.Client {
+	dialer := &net.Dialer{Timeout: attemptTimeout, Control: func(_, address string, _ syscall.RawConn) error {
+		host, _, err := net.SplitHostPort(address)
+		if err != nil {
+			return err
+		}
+		ip, err := netip.ParseAddr(host)
+		if err != nil || !public(ip) {
+			return fmt.Errorf("%w (%s)", errNotPublic, host)
+		}
+		return nil
+	}}
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.Proxy = nil
+	transport.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		return dialer.DialContext(ctx, network, addr)
+	}
+	transport.ResponseHeaderTimeout = attemptTimeout
+	return &http.Client{
+		Timeout:       attemptTimeout + time.Second,
+		Transport:     transport,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+}
+
+// public reports whether ip is an internet address: not loopback, private,
+// link-local, multicast, unspecified, or the shared address space
+// (100.64.0.0/10).
+func public(ip netip.Addr) bool {
+	ip = ip.Unmap()
+	return ip.IsGlobalUnicast() && !ip.IsPrivate() && !ip.IsLoopback() && !ip.IsLinkLocalUnicast() &&
+		!netip.MustParsePrefix("100.64.0.0/10").Contains(ip)
+}

@@ -1,0 +1,222 @@
+// Package delivery sends marketplace apps' webhook events: at least once,
+// signed with the platform's Ed25519 key (x-ghl-signature), retried with
+// backoff (1 minute doubling to 6 hours) for 3 days, then marked failed;
+// each attempt's result is recorded on the event. Deployed it runs in
+// WebhookFunction (on the table's stream and every minute), locally in the
+// local server's loop (Loop).
+package delivery
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// Backoff of failed attempts, and how long an event is tried.
+const (
+	FirstRetry = time.Minute
+	MaxRetry   = 6 * time.Hour
+	GiveUp     = 3 * 24 * time.Hour
+)
+
+// Lease is how long an attempt is its deliverer's: another deliverer takes
+// the event up only after it (a deliverer that died mid-attempt).
+const Lease = time.Minute
+
+// attemptTimeout bounds one POST to an app.
+const attemptTimeout = 10 * time.Second
+
+// SignatureHeader carries the signature (the official SDK's name).
+const SignatureHeader = "x-ghl-signature"
+
+// batch is how many due events one sweep takes at most.
+const batch = 25
+
+// Deliverer delivers due events.
+type Deliverer struct {
+	table  *storage.Table
+	clock  clock.Clock
+	key    ed25519.PrivateKey
+	client *http.Client
+	logger *slog.Logger
+}
+
+// New returns a deliverer signing with key; client nil is a client with the
+// attempt timeout.
+func New(table *storage.Table, c clock.Clock, key ed25519.PrivateKey, client *http.Client, logger *slog.Logger) *Deliverer {
+	if client == nil {
+		client = &http.Client{Timeout: attemptTimeout}
+	}
+	return &Deliverer{table: table, clock: c, key: key, client: client, logger: logger}
+}
+
+// NextRetry is the pause after the nth failed attempt (n from 1).
+func NextRetry(n int) time.Duration {
+	d := FirstRetry
+	for i := 1; i < n && d < MaxRetry; i++ {
+		d *= 2
+	}
+	return min(d, MaxRetry)
+}
+
+// Sweep attempts every event due now (up to a batch) and returns how many
+// it attempted.
+func (d *Deliverer) Sweep(ctx context.Context) (int, error) {
+	now := d.clock.Now()
+	// Every due event's index key is at most now's stamp followed by '#'.
+	due := expression.Key(storage.AttrGSI1PK).Equal(expression.Value(marketplace.DueIndexPK)).
+		And(expression.Key(storage.AttrGSI1SK).LessThan(expression.Value(clock.Timestamp(now) + "$")))
+	items, _, err := storage.QueryPage[marketplace.EventItem](ctx, d.table, storage.Query{Index: storage.IndexGSI1, Key: due}, batch, nil)
+	if err != nil {
+		return 0, err
+	}
+	attempted := 0
+	for _, it := range items {
+		ok, err := d.attempt(ctx, it)
+		if err != nil {
+			return attempted, err
+		}
+		if ok {
+			attempted++
+		}
+	}
+	return attempted, nil
+}
+
+// attempt claims the event's current attempt, posts it and records the
+// result. It reports false when another deliverer has the attempt or it is
+// not due any more (the index is read eventually consistent).
+func (d *Deliverer) attempt(ctx context.Context, it marketplace.EventItem) (bool, error) {
+	now := d.clock.Now()
+	// Fixed-width stamps, so that the condition's string order is time order.
+	lease := clock.Timestamp(now.Add(Lease))
+	leaseName := expression.Name("leaseUntil")
+	claim := expression.Name("status").Equal(expression.Value(marketplace.DeliveryPending)).
+		And(expression.Name(storage.AttrGSI1SK).Equal(expression.Value(it.GSI1SK))).
+		And(expression.Or(expression.AttributeNotExists(leaseName), leaseName.LessThan(expression.Value(clock.Timestamp(now)))))
+	err := d.table.Update(ctx, it.Key, expression.Set(leaseName, expression.Value(lease)), &claim)
+	if storage.IsConditionFailed(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	result := d.post(ctx, it.Event)
+	return true, d.record(ctx, it, result, lease)
+}
+
+// post sends the event's body, signed, and returns the attempt's result.
+func (d *Deliverer) post(ctx context.Context, e marketplace.Event) marketplace.Attempt {
+	at := d.clock.Now().UTC().Format(time.RFC3339Nano)
+	ctx, cancel := context.WithTimeout(ctx, attemptTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.URL, bytes.NewReader([]byte(e.Body)))
+	if err != nil {
+		return marketplace.Attempt{At: at, Error: "the webhook URL is not usable"}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(SignatureHeader, marketplace.Sign(d.key, []byte(e.Body)))
+	req.Header.Set("User-Agent", "bizplatform-webhooks/1")
+	resp, err := d.client.Do(req)
+	if err != nil {
+		return marketplace.Attempt{At: at, Error: describe(err)}
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	return marketplace.Attempt{At: at, Status: resp.StatusCode}
+}
+
+// describe says why an attempt failed without the URL (the client's error
+// repeats it).
+func describe(err error) string {
+	var ue interface{ Unwrap() error }
+	if errors.As(err, &ue) {
+		if inner := ue.Unwrap(); inner != nil {
+			err = inner
+		}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "no answer within " + attemptTimeout.String()
+	}
+	if errors.Is(err, errNotPublic) {
+		return errNotPublic.Error()
+	}
+	return err.Error()
+}
+
+func delivered(a marketplace.Attempt) bool { return a.Status >= 200 && a.Status < 300 }
+
+// record writes the attempt's result, on condition that the attempt is
+// still this deliverer's: delivered, or due again after the backoff, or
+// failed after GiveUp.
+func (d *Deliverer) record(ctx context.Context, it marketplace.EventItem, a marketplace.Attempt, lease string) error {
+	now := d.clock.Now()
+	n := len(it.Attempts) + 1
+	attempts := expression.Name("attempts")
+	upd := expression.Set(attempts, expression.ListAppend(attempts.IfNotExists(expression.Value([]marketplace.Attempt{})), expression.Value([]marketplace.Attempt{a}))).
+		Remove(expression.Name("leaseUntil"))
+	status := marketplace.DeliveryPending
+	next := now.Add(NextRetry(n))
+	switch {
+	case delivered(a):
+		status = marketplace.DeliveryDelivered
+	case next.Sub(parseTime(it.CreatedAt)) > GiveUp:
+		status = marketplace.DeliveryFailed
+	}
+	if status == marketplace.DeliveryPending {
+		upd = upd.Set(expression.Name("nextAttemptAt"), expression.Value(next.UTC().Format(time.RFC3339Nano))).
+			Set(expression.Name(storage.AttrGSI1SK), expression.Value(marketplace.DueSK(next, it.Key)))
+	} else {
+		// Out of the due index; kept a while for `platformctl apps deliveries`.
+		upd = upd.Set(expression.Name("status"), expression.Value(status)).
+			Remove(expression.Name(storage.AttrGSI1PK)).Remove(expression.Name(storage.AttrGSI1SK)).Remove(expression.Name("nextAttemptAt")).
+			Set(expression.Name(storage.AttrExpiresAt), expression.Value(now.Add(marketplace.EventLifetime).Unix()))
+	}
+	mine := expression.Name("leaseUntil").Equal(expression.Value(lease))
+	err := d.table.Update(ctx, it.Key, upd, &mine)
+	if storage.IsConditionFailed(err) {
+		// The lease ran out and another deliverer took the event up: its
+		// attempt is the one recorded.
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("record attempt of event %s: %w", it.ID, err)
+	}
+	d.logger.LogAttrs(ctx, slog.LevelInfo, "webhook attempt", slog.String("event", it.ID), slog.String("app", it.AppID),
+		slog.String("type", it.Type), slog.Int("attempt", n), slog.Int("http_status", a.Status), slog.String("result", status))
+	return nil
+}
+
+// Loop sweeps every interval until ctx is done (the local server's
+// deliverer); a failed sweep is logged and tried again.
+func (d *Deliverer) Loop(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if _, err := d.Sweep(ctx); err != nil && ctx.Err() == nil {
+			d.logger.LogAttrs(ctx, slog.LevelWarn, "webhook sweep", slog.String("error", err.Error()))
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func parseTime(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, s)
+	return t
+}

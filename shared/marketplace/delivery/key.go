@@ -1,0 +1,68 @@
+package delivery
+
+import (
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ssm"
+
+	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/storage/dynamo"
+)
+
+// ErrNoKey: neither WEBHOOK_KEY_FILE nor WEBHOOK_KEY_PARAMETER is set.
+var ErrNoKey = errors.New("the webhook signing key: set WEBHOOK_KEY_PARAMETER (an SSM SecureString) or WEBHOOK_KEY_FILE")
+
+// LoadKey loads the webhook signing key once per start: the local file
+// WEBHOOK_KEY_FILE names (created on first use), or the SSM SecureString
+// WEBHOOK_KEY_PARAMETER names (PEM, PKCS #8), read with decryption.
+func LoadKey(ctx context.Context, cfg config.Config, loadAWS app.AWSConfigFunc) (ed25519.PrivateKey, error) {
+	switch {
+	case cfg.WebhookKeyFile != "":
+		return marketplace.LoadOrCreateKeyFile(cfg.WebhookKeyFile)
+	case cfg.WebhookKeyParameter != "":
+		awsCfg, err := loadAWS(ctx, cfg.Region)
+		if err != nil {
+			return nil, fmt.Errorf("the SSM client: %w", err)
+		}
+		out, err := ssm.NewFromConfig(awsCfg).GetParameter(ctx, &ssm.GetParameterInput{Name: aws.String(cfg.WebhookKeyParameter), WithDecryption: aws.Bool(true)})
+		if err != nil {
+			return nil, fmt.Errorf("read the webhook key %s: %w", cfg.WebhookKeyParameter, err)
+		}
+		return marketplace.ParseSigningKey([]byte(aws.ToString(out.Parameter.Value)))
+	}
+	return nil, ErrNoKey
+}
+
+// LambdaTask is WebhookFunction's work on each invocation (a stream batch
+// of new events, or the minute's schedule): sweep until nothing is due or
+// the invocation's time is nearly over.
+func LambdaTask(ctx context.Context, cfg config.Config, deps app.Deps) (func(context.Context) error, error) {
+	key, err := LoadKey(ctx, cfg, app.EnvAWSConfig)
+	if err != nil {
+		return nil, err
+	}
+	// On a local engine apps may use http://127.0.0.1 and localhost, as
+	// their registration allows there.
+	client := PublicOnlyClient()
+	if dynamo.IsLocalEndpoint(cfg.Endpoint) {
+		client = nil
+	}
+	d := New(deps.Table, deps.Clock, key, client, deps.Logger)
+	return func(ctx context.Context) error {
+		for {
+			n, err := d.Sweep(ctx)
+			if err != nil || n == 0 {
+				return err
+			}
+			if deadline, ok := ctx.Deadline(); ok && deps.Clock.Now().Add(2*attemptTimeout).After(deadline) {
+				return nil // the next invocation goes on
+			}
+		}
+	}, nil
+}
