@@ -4,108 +4,23 @@
 // axe-core checking every page for serious and critical accessibility
 // violations. Every step is checked at 1280 px and again at 390x844 (a
 // phone): axe-core, no page wider than the screen, a screenshot of each
-// (.local/portal/NN-step.png and NN-step-phone.png).
+// (.local/portal/NN-step.png and NN-step-phone.png). The server, platformctl,
+// the browser, axe-core and the runner are harness.mjs's.
 //
 //   make test-browser      (builds bin/devserver and bin/platformctl first)
 //
 // CHROMIUM overrides the browser's path (default /usr/bin/chromium).
-import { chromium } from "playwright-core";
-import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import net from "node:net";
+import { join } from "node:path";
 import assert from "node:assert/strict";
+import { accessible, alpha, company, launchBrowser, platformctl, run, shots, startServer } from "./harness.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const shots = join(root, ".local", "portal");
-const browserPath = process.env.CHROMIUM || "/usr/bin/chromium";
-const axeSource = readFileSync(join(root, "node_modules", "axe-core", "axe.min.js"), "utf8");
-const alpha = "demoLocAlpha00000001";
-const company = "demoCompanyNorthwind";
 const charlieToken = "bpt_DemoAllScopesCharlieLocal00000043d2IwA";
-
-let passed = 0;
-let failed = 0;
-const cleanups = [];
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
-
-// make test's engine, shared by every test (TEST_DYNAMODB_ENDPOINT): the
-// server gets a table of its own on it. Run alone, the server starts an
-// engine of its own, as make run does.
-const shared = process.env.TEST_DYNAMODB_ENDPOINT || "";
-const table = shared ? `portal-browser-${process.pid}-${Date.now()}` : "platform";
-function engineEnv(data) {
-  if (shared) return { DYNAMODB_ENDPOINT: shared, TABLE_NAME: table };
-  return { DYNAMODB_LOCAL_PORT: "0", DYNAMODB_LOCAL_DATA_DIR: data, DYNAMODB_ENDPOINT: "", TABLE_NAME: table };
-}
-
-// startServer runs bin/devserver as make run does and waits for its banner.
-async function startServer() {
-  const port = await freePort();
-  const data = mkdtempSync(join(tmpdir(), "portal-browser-"));
-  cleanups.push(() => rmSync(data, { recursive: true, force: true }));
-  const proc = spawn(join(root, "bin", "devserver"), [], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), ...engineEnv(data) },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  cleanups.push(() => proc.kill("SIGTERM"));
-  let banner = "";
-  proc.stderr.on("data", () => {});
-  return await new Promise((resolve, reject) => {
-    // A first start loads the demo dataset: a minute or more on a busy machine.
-    const timer = setTimeout(() => reject(new Error("devserver did not start:\n" + banner)), 180000);
-    proc.stdout.on("data", (chunk) => {
-      banner += chunk;
-      const engine = shared ? [null, shared] : banner.match(/DynamoDB Local \S+ at (http:\/\/[0-9.:]+)/);
-      const portal = banner.match(/Portal: (http:\/\/\S+)/);
-      if (engine && portal) {
-        clearTimeout(timer);
-        resolve({ base: `http://127.0.0.1:${port}`, engine: engine[1], banner });
-      }
-    });
-    proc.on("exit", (code) => reject(new Error(`devserver exited (${code}):\n${banner}`)));
-  });
-}
-
-function platformctl(server, ...args) {
-  return execFileSync(join(root, "bin", "platformctl"), args, {
-    cwd: root,
-    env: { ...process.env, DYNAMODB_ENDPOINT: server.engine, TABLE_NAME: table, PORTAL_URL: server.base },
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-  }).trim();
-}
 
 // api calls the API with a token and returns the status.
 async function api(server, token, path) {
   const res = await fetch(server.base + path, { headers: { Authorization: `Bearer ${token}`, Version: "2021-07-28" } });
   await res.arrayBuffer();
   return res.status;
-}
-
-// check runs axe-core on the page: no serious or critical violation.
-async function accessible(page, name) {
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
-  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  assert.deepEqual(
-    bad.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-    [],
-    `axe-core on ${name}`,
-  );
 }
 
 const desktop = { width: 1280, height: 860 };
@@ -162,42 +77,11 @@ function within(box, size, what) {
   assert.ok(box.x >= 0 && box.x + box.width <= size.width, `${what} is within the ${size.width} px screen (x ${box.x}, width ${box.width})`);
 }
 
-let currentPage;
-async function test(name, fn) {
-  try {
-    await fn();
-    passed++;
-    console.log(`ok   ${name}`);
-  } catch (err) {
-    failed++;
-    console.log(`FAIL ${name}\n${err.stack || err}`);
-    if (currentPage) {
-      await currentPage.screenshot({ path: join(shots, "failure.png"), fullPage: true }).catch(() => {});
-      console.log(`at ${currentPage.url()} (screenshot: .local/portal/failure.png)`);
-    }
-    throw err; // the flows build on each other: stop at the first failure
-  }
-}
-
-async function main() {
-  for (const bin of ["devserver", "platformctl"]) {
-    if (!existsSync(join(root, "bin", bin))) throw new Error(`bin/${bin} is missing: run make test-browser`);
-  }
-  if (!existsSync(browserPath)) throw new Error(`no browser at ${browserPath}: as root, apt-get install -y chromium`);
-  mkdirSync(shots, { recursive: true });
-  const server = await startServer();
-  const profile = mkdtempSync(join(tmpdir(), "portal-chromium-"));
-  cleanups.push(() => rmSync(profile, { recursive: true, force: true }));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: browserPath,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync"],
-    viewport: desktop,
-  });
-  cleanups.unshift(() => context.close());
+await run("portal", async (test, watch) => {
+  const server = await startServer("portal-browser");
+  const context = await launchBrowser(desktop);
   const page = context.pages()[0] || (await context.newPage());
-  currentPage = page;
+  watch(page);
   const policyViolations = [];
   page.on("console", (msg) => {
     if (/Content Security Policy|Refused to/.test(msg.text())) policyViolations.push(msg.text());
@@ -467,25 +351,4 @@ async function main() {
   await test("no page broke its Content-Security-Policy", async () => {
     assert.deepEqual(policyViolations, []);
   });
-}
-
-let code = 0;
-try {
-  await main();
-} catch (err) {
-  if (failed === 0) {
-    failed++;
-    console.log(`FAIL ${err.stack || err}`);
-  }
-  code = 1;
-} finally {
-  for (const clean of cleanups) {
-    try {
-      await clean();
-    } catch {
-      // best effort: the process is ending
-    }
-  }
-}
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(code);
+});

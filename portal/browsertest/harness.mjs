@@ -1,4 +1,4 @@
-// What the node flows of marketplace apps share (consent.mjs here,
+// What the node flows share (flows.mjs and consent.mjs here,
 // oauth/sdktest/sdk.mjs): the local server as `make run` runs it on make
 // test's engine, platformctl against its table, headless chromium, axe-core,
 // a receiver standing in for an app's web server, and a small runner that
