@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/tools/lambdart"
 )
 
@@ -79,7 +81,12 @@ func TestTheWebhookFunctionDeliversNewEventsUnderTheLambdaRuntimeAPI(t *testing.
 
 	invokeCtx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	record := `{"Records":[{"eventName":"INSERT","eventSource":"aws:dynamodb","dynamodb":{"Keys":{"PK":{"S":"` + marketplace.EventsPK(a.ID) + `"}}}}]}`
+	// The stream record names the event's item, as the table's stream does.
+	items, _, err := storage.QueryPage[marketplace.EventItem](ctx, env.Table,
+		storage.Query{Key: expression.Key(storage.AttrPK).Equal(expression.Value(marketplace.EventsPK(a.ID)))}, 10, nil)
+	require.NoError(t, err)
+	require.Len(t, items, 1)
+	record := `{"Records":[{"eventName":"INSERT","eventSource":"aws:dynamodb","dynamodb":{"Keys":{"PK":{"S":"` + items[0].PK + `"},"SK":{"S":"` + items[0].SK + `"}}}}]}`
 	res, err := rt.Invoke(invokeCtx, []byte(record))
 	require.NoError(t, err, "function output:\n%s", logs.String())
 	require.False(t, res.Error, "%s\n%s", res.Payload, logs.String())

@@ -13,23 +13,28 @@ import (
 )
 
 // TaskBuilder builds, once per cold start, the work a task function does on
-// each invocation, whatever its event (a stream batch, a schedule).
-type TaskBuilder func(ctx context.Context, cfg config.Config, deps app.Deps) (func(context.Context) error, error)
+// each invocation, given the invocation's event (a stream batch, a
+// schedule's event) as it came.
+type TaskBuilder func(ctx context.Context, cfg config.Config, deps app.Deps) (Task, error)
+
+// Task is one invocation's work (an alias, so that the package building it
+// need not link this one, nor Lambda's runtime).
+type Task = func(ctx context.Context, event json.RawMessage) error
 
 // RunTask is Run for a function that is not behind the HTTP API (the
-// webhook deliverer): it ignores its event and does its work.
+// webhook deliverer): each invocation's event goes to its work.
 func RunTask(name string, build TaskBuilder) {
 	work, err := prepareTask(build)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
 		os.Exit(1)
 	}
-	lambda.Start(func(ctx context.Context, _ json.RawMessage) error { return Invoke(ctx, work) })
+	lambda.Start(func(ctx context.Context, event json.RawMessage) error { return Invoke(ctx, work, event) })
 }
 
 // prepareTask connects to the table and builds the task's work, once per
 // cold start.
-func prepareTask(build TaskBuilder) (func(context.Context) error, error) {
+func prepareTask(build TaskBuilder) (Task, error) {
 	ctx := context.Background()
 	cfg, deps, err := app.Connect(ctx, os.Getenv, os.Stdout)
 	if err != nil {
@@ -42,4 +47,4 @@ func prepareTask(build TaskBuilder) (func(context.Context) error, error) {
 // Invoke does one invocation's work. The Lambda runtime calls the handler
 // by reflection, which no call graph follows: the IAM check
 // (tools/iamcheck) takes Invoke as a root of the function's calls.
-func Invoke(ctx context.Context, work func(context.Context) error) error { return work(ctx) }
+func Invoke(ctx context.Context, work Task, event json.RawMessage) error { return work(ctx, event) }

@@ -10,11 +10,13 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -93,6 +95,56 @@ func (d *Deliverer) Sweep(ctx context.Context) (int, error) {
 		}
 	}
 	return attempted, nil
+}
+
+// DeliverNamed attempts the events under keys that are due now, read from
+// their own items (strongly consistent: a stream record names an event
+// before the eventually consistent due index may show it), and returns how
+// many it attempted. A key that names no event, or one not due, is passed
+// over.
+func (d *Deliverer) DeliverNamed(ctx context.Context, keys []storage.Key) (int, error) {
+	now := clock.Timestamp(d.clock.Now()) + "$"
+	attempted := 0
+	for _, k := range keys {
+		it, err := storage.Get[marketplace.EventItem](ctx, d.table, k)
+		if err != nil {
+			return attempted, err
+		}
+		if it == nil || it.Status != marketplace.DeliveryPending || it.GSI1SK == "" || it.GSI1SK >= now {
+			continue
+		}
+		ok, err := d.attempt(ctx, *it)
+		if err != nil {
+			return attempted, err
+		}
+		if ok {
+			attempted++
+		}
+	}
+	return attempted, nil
+}
+
+// StreamKeys are the keys of the webhook events a DynamoDB stream batch
+// names (its records' Keys); nothing for any other event (the schedule's).
+func StreamKeys(event json.RawMessage) []storage.Key {
+	var batch struct {
+		Records []struct {
+			Dynamodb struct {
+				Keys map[string]struct{ S string } `json:"Keys"`
+			} `json:"dynamodb"`
+		} `json:"Records"`
+	}
+	if json.Unmarshal(event, &batch) != nil {
+		return nil
+	}
+	var keys []storage.Key
+	for _, r := range batch.Records {
+		pk, sk := r.Dynamodb.Keys[storage.AttrPK].S, r.Dynamodb.Keys[storage.AttrSK].S
+		if strings.HasPrefix(pk, marketplace.EventsPK("")) && sk != "" {
+			keys = append(keys, storage.Key{PK: pk, SK: sk})
+		}
+	}
+	return keys
 }
 
 // attempt claims the event's current attempt, posts it and records the

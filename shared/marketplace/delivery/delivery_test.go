@@ -265,3 +265,36 @@ func TestTheDeployedDelivererRefusesAWebhookHostThatResolvesToAPrivateAddress(t 
 		assert.Equal(t, "the webhook host is not a public address", e.Attempts[0].Error)
 	}
 }
+
+func TestAnEventAStreamRecordNamesIsDeliveredFromItsOwnItemBeforeTheIndexShowsIt(t *testing.T) {
+	f := newFixture(t, 0, 0)
+	ctx := context.Background()
+	f.installAndUninstall(t)
+	items, _, err := storage.QueryPage[marketplace.EventItem](ctx, f.env.Table,
+		storage.Query{Key: expression.Key(storage.AttrPK).Equal(expression.Value(marketplace.EventsPK(f.app.ID)))}, 10, nil)
+	require.NoError(t, err)
+	require.Len(t, items, 2, "an INSTALL and an UNINSTALL")
+	// The index has not caught up with the first event yet: only its own
+	// item knows it is due.
+	hidden := items[0]
+	require.NoError(t, f.env.Table.Update(ctx, hidden.Key, expression.Remove(expression.Name(storage.AttrGSI1PK)), nil))
+	d := f.deliverer()
+
+	record := `{"Records":[{"eventName":"INSERT","eventSource":"aws:dynamodb","dynamodb":{"Keys":{"PK":{"S":"` + hidden.PK + `"},"SK":{"S":"` + hidden.SK + `"}}}},` +
+		`{"eventName":"INSERT","eventSource":"aws:dynamodb","dynamodb":{"Keys":{"PK":{"S":"ACCOUNT#acctHook"},"SK":{"S":"TOKEN#x"}}}}]}`
+	keys := delivery.StreamKeys(json.RawMessage(record))
+	assert.Equal(t, []storage.Key{hidden.Key}, keys, "only webhook events are taken from a stream batch")
+	assert.Empty(t, delivery.StreamKeys(json.RawMessage(`{"source":"aws.events","detail-type":"Scheduled Event"}`)), "the schedule's event names nothing")
+
+	n, err := d.DeliverNamed(ctx, keys)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	require.Equal(t, 1, f.rc.received(), "delivered at once, not a minute later by the schedule")
+	n, err = d.DeliverNamed(ctx, keys)
+	require.NoError(t, err)
+	assert.Zero(t, n, "a delivered event is not sent again when its record comes twice")
+	n, err = d.Sweep(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n, "the sweep sends the other, which the index shows")
+	assert.Equal(t, 2, f.rc.received())
+}

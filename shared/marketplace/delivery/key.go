@@ -3,6 +3,7 @@ package delivery
 import (
 	"context"
 	"crypto/ed25519"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -39,10 +40,12 @@ func LoadKey(ctx context.Context, cfg config.Config, loadAWS app.AWSConfigFunc) 
 	return nil, ErrNoKey
 }
 
-// LambdaTask is WebhookFunction's work on each invocation (a stream batch
-// of new events, or the minute's schedule): sweep until nothing is due or
-// the invocation's time is nearly over.
-func LambdaTask(ctx context.Context, cfg config.Config, deps app.Deps) (func(context.Context) error, error) {
+// LambdaTask is WebhookFunction's work on each invocation: the events a
+// stream batch names first, from their own items (the due index may not
+// show a new event yet), then a sweep of whatever is due (the minute's
+// schedule: retries), until nothing is due or the invocation's time is
+// nearly over.
+func LambdaTask(ctx context.Context, cfg config.Config, deps app.Deps) (func(context.Context, json.RawMessage) error, error) {
 	key, err := LoadKey(ctx, cfg, app.EnvAWSConfig)
 	if err != nil {
 		return nil, err
@@ -54,7 +57,10 @@ func LambdaTask(ctx context.Context, cfg config.Config, deps app.Deps) (func(con
 		client = nil
 	}
 	d := New(deps.Table, deps.Clock, key, client, deps.Logger)
-	return func(ctx context.Context) error {
+	return func(ctx context.Context, event json.RawMessage) error {
+		if _, err := d.DeliverNamed(ctx, StreamKeys(event)); err != nil {
+			return err
+		}
 		for {
 			n, err := d.Sweep(ctx)
 			if err != nil || n == 0 {
