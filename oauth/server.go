@@ -30,7 +30,6 @@ import (
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/httpserve"
 	"github.com/bizplatform/api/shared/marketplace"
-	"github.com/bizplatform/api/shared/pipeline"
 	"github.com/bizplatform/api/shared/ratelimit"
 )
 
@@ -111,10 +110,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 func (s *Server) serve(h func(http.ResponseWriter, *http.Request) error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		id := pipeline.RequestID(r.Context())
-		if id == "" {
-			id = newRequestID()
-		}
+		r, id := httpserve.IdentifyRequest(r)
 		sw := &httpserve.Writer{ResponseWriter: w}
 		sw.Header().Set("Cache-Control", "no-store")
 		sw.Header().Set("Pragma", "no-cache")
@@ -379,10 +375,4 @@ func (s *Server) installedLocations(w http.ResponseWriter, r *http.Request, p *a
 		answer.Locations = matches[skip:min(len(matches), skip+limit)]
 	}
 	return writeJSON(w, http.StatusOK, answer)
-}
-
-// newRequestID is an id for a request that came without API Gateway's.
-func newRequestID() string {
-	v, _ := auth.GenerateSecret("req_")
-	return v[4:20]
 }

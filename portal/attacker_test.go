@@ -211,6 +211,8 @@ func TestRedirectsAndMistakesLogAtInfoAndRefusalsThatMeanSomethingAtWarn(t *test
 			line := s.lastLine(t, before)
 			require.EqualValues(t, tc.status, line["status"], "the line of the request sent")
 			assert.Equal(t, tc.level, line["level"])
+			assert.NotEmpty(t, resp.header.Get("X-Request-Id"))
+			assert.Equal(t, resp.header.Get("X-Request-Id"), line["request_id"], "the line names the request id its answer gave")
 			assert.NotContains(t, line, "error", "no error field: nothing for an operator to act on")
 			if tc.refusal == "" {
 				assert.NotContains(t, line, "refusal")

@@ -187,15 +187,18 @@ func notServed(mux *http.ServeMux) handlerFunc {
 // a description at its limit) is far below it.
 const maxFormBytes = 64 << 10
 
-// serve runs a handler with what every page gets: security headers (and
-// HSTS over HTTPS), a same-origin check of every POST and its bounded body
-// read whole, panic recovery, an error page for a returned error, and one
-// log line (the route pattern, never the path: an invite link's code stays
-// out).
+// serve runs a handler with what every page gets: a request id (API
+// Gateway's when deployed) in X-Request-Id and the log line, security
+// headers (and HSTS over HTTPS), a same-origin check of every POST and its
+// bounded body read whole, panic recovery, an error page for a returned
+// error, and one log line (the route pattern, never the path: an invite
+// link's code stays out).
 func (p *Portal) serve(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		r, id := httpserve.IdentifyRequest(r)
 		sw := &httpserve.Writer{ResponseWriter: w}
+		sw.Header().Set("X-Request-Id", id)
 		setSecurityHeaders(sw.Header())
 		if p.secure(r) {
 			// Browsers keep to HTTPS for the site for a year; the portal
@@ -210,7 +213,7 @@ func (p *Portal) serve(h handlerFunc) http.Handler {
 		if err != nil {
 			p.serveError(sw, r, err)
 		}
-		httpserve.Line{Method: r.Method, Route: r.Pattern, Status: sw.Status(), Duration: time.Since(start), Cause: err, Refusal: refusalOf(r, err)}.
+		httpserve.Line{RequestID: id, Method: r.Method, Route: r.Pattern, Status: sw.Status(), Duration: time.Since(start), Cause: err, Refusal: refusalOf(r, err)}.
 			Log(r.Context(), p.logger, "portal request")
 	})
 }

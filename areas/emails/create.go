@@ -9,7 +9,7 @@ import (
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/pipeline"
+	"github.com/bizplatform/api/shared/httpserve"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -142,5 +142,5 @@ func (h *handler) createTemplate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return httpio.WriteJSON(w, http.StatusCreated, createResponse{Redirect: id, TraceID: pipeline.RequestID(ctx)})
+	return httpio.WriteJSON(w, http.StatusCreated, createResponse{Redirect: id, TraceID: httpserve.RequestID(ctx)})
 }

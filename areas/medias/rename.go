@@ -8,7 +8,7 @@ import (
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/pipeline"
+	"github.com/bizplatform/api/shared/httpserve"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -59,5 +59,5 @@ func (h *handler) rename(w http.ResponseWriter, r *http.Request) error {
 	if !updated {
 		return apierror.NotFound("File or folder %s was not found", id)
 	}
-	return httpio.WriteJSON(w, http.StatusOK, renameResponse{Updated: true, TraceID: pipeline.RequestID(ctx)})
+	return httpio.WriteJSON(w, http.StatusOK, renameResponse{Updated: true, TraceID: httpserve.RequestID(ctx)})
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/httpio"
-	"github.com/bizplatform/api/shared/pipeline"
+	"github.com/bizplatform/api/shared/httpserve"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -51,5 +51,5 @@ func (h *handler) deleteCoupon(w http.ResponseWriter, r *http.Request) error {
 	if !deleted {
 		return apierror.Invalid("id " + *body.ID + " does not name a coupon of this account")
 	}
-	return httpio.WriteJSON(w, http.StatusOK, deleteCouponResponse{Success: true, TraceID: pipeline.RequestID(ctx)})
+	return httpio.WriteJSON(w, http.StatusOK, deleteCouponResponse{Success: true, TraceID: httpserve.RequestID(ctx)})
 }

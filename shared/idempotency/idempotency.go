@@ -33,9 +33,9 @@ import (
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/httpserve"
 	"github.com/bizplatform/api/shared/ids"
 	"github.com/bizplatform/api/shared/operations"
-	"github.com/bizplatform/api/shared/pipeline"
 	"github.com/bizplatform/api/shared/route"
 	"github.com/bizplatform/api/shared/storage"
 )
@@ -183,7 +183,7 @@ func (k *Keeper) settle(ctx context.Context, c Claim, answer *Answer) {
 
 func (k *Keeper) logFailure(ctx context.Context, msg string, c Claim, err error) {
 	k.logger.LogAttrs(ctx, slog.LevelWarn, msg,
-		slog.String("request_id", pipeline.RequestID(ctx)),
+		slog.String("request_id", httpserve.RequestID(ctx)),
 		slog.String("account", c.AccountID),
 		slog.String("error", err.Error()))
 }
@@ -288,7 +288,7 @@ func readBody(r *http.Request) ([]byte, error) {
 
 // owner names the claim's holder: the request id, unique per request.
 func owner(ctx context.Context) string {
-	if id := pipeline.RequestID(ctx); id != "" {
+	if id := httpserve.RequestID(ctx); id != "" {
 		return id
 	}
 	return ids.Hex24()

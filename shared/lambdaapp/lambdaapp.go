@@ -15,7 +15,7 @@ import (
 
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/config"
-	"github.com/bizplatform/api/shared/pipeline"
+	"github.com/bizplatform/api/shared/httpserve"
 )
 
 // Run builds the area's server once per cold start and hands it to the
@@ -61,19 +61,24 @@ func RunSite(name string, build SiteBuilder) {
 	lambda.Start(httpadapter.NewV2(h).ProxyWithContext)
 }
 
-// SiteHandler builds a site's handler from the environment.
+// SiteHandler builds a site's handler from the environment, using API
+// Gateway's request id as the request id.
 func SiteHandler(ctx context.Context, build SiteBuilder, getenv func(string) string) (http.Handler, error) {
 	cfg, deps, err := app.Connect(ctx, getenv, os.Stdout)
 	if err != nil {
 		return nil, err
 	}
-	return build(cfg, deps)
+	h, err := build(cfg, deps)
+	if err != nil {
+		return nil, err
+	}
+	return withGatewayRequestID(h), nil
 }
 
 func withGatewayRequestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if gw, ok := core.GetAPIGatewayV2ContextFromContext(r.Context()); ok && gw.RequestID != "" {
-			r = r.WithContext(pipeline.WithRequestID(r.Context(), gw.RequestID))
+			r = r.WithContext(httpserve.WithRequestID(r.Context(), gw.RequestID))
 		}
 		next.ServeHTTP(w, r)
 	})

@@ -9,8 +9,6 @@ package pipeline
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -102,11 +100,7 @@ type pipeline struct {
 
 func (p *pipeline) serve(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	id := RequestID(r.Context())
-	if id == "" {
-		id = newRequestID()
-		r = r.WithContext(WithRequestID(r.Context(), id))
-	}
+	r, id := httpserve.IdentifyRequest(r)
 	rw := &responseWriter{Writer: httpserve.Writer{ResponseWriter: w}, requestID: id}
 	rw.Header()["X-Request-Id"] = []string{id} // canonical already
 
@@ -357,35 +351,6 @@ func clip(v string) string {
 		return v
 	}
 	return v[:max] + "..."
-}
-
-type requestIDKey struct{}
-
-// WithRequestID makes the pipeline use id (API Gateway's request id) instead
-// of generating one.
-func WithRequestID(ctx context.Context, id string) context.Context {
-	return context.WithValue(ctx, requestIDKey{}, id)
-}
-
-// RequestID is the id of the request ctx belongs to, as its answer's
-// X-Request-Id header gives it (the traceId of the answers that hold one);
-// "" outside the pipeline.
-func RequestID(ctx context.Context) string {
-	id, _ := ctx.Value(requestIDKey{}).(string)
-	return id
-}
-
-func newRequestID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	var s [36]byte
-	hex.Encode(s[0:8], b[0:4])
-	hex.Encode(s[9:13], b[4:6])
-	hex.Encode(s[14:18], b[6:8])
-	hex.Encode(s[19:23], b[8:10])
-	hex.Encode(s[24:36], b[10:16])
-	s[8], s[13], s[18], s[23] = '-', '-', '-', '-'
-	return string(s[:])
 }
 
 // responseWriter is the request's answer and the facts of its log line,
