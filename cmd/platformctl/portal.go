@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"net/url"
 	"strings"
@@ -111,6 +112,46 @@ func (c *cli) rotateToken(ctx context.Context, args []string) error {
 		state = "working until " + minute(old.ExpiresAt)
 	}
 	fmt.Fprintf(c.errOut, "token %s replaces %s (%s); the value above is shown only now\n", created.TokenID, old.TokenID, state)
+	return nil
+}
+
+// editToken gives a token a new name or description (the portal's Edit):
+// a flag left out keeps its value; --description "" clears it.
+func (c *cli) editToken(ctx context.Context, args []string) error {
+	fs := c.flags("tokens edit")
+	name := fs.String("name", "", "the token's new name")
+	description := fs.String("description", "", "what the token is for (\"\" clears it)")
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return usageError{"tokens edit", "tokens edit takes one TOKEN_ID"}
+	}
+	if err := parse(fs, args[1:]); err != nil {
+		return err
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if !given["name"] && !given["description"] {
+		return usageError{"tokens edit", "tokens edit needs --name or --description"}
+	}
+	info, err := c.tokens.Lookup(ctx, args[0])
+	if err != nil {
+		return err
+	}
+	e := auth.Edit{AccountID: info.AccountID, TokenID: info.TokenID, Name: info.Name, Description: info.Description, By: auth.Operator}
+	if given["name"] {
+		e.Name = strings.TrimSpace(*name)
+	}
+	if given["description"] {
+		e.Description = strings.TrimSpace(*description)
+	}
+	edited, err := c.tokens.Edit(ctx, e)
+	if err != nil {
+		return err
+	}
+	what := "no description"
+	if edited.Description != "" {
+		what = fmt.Sprintf("description %q", edited.Description)
+	}
+	fmt.Fprintf(c.out, "token %s: name %q, %s\n", edited.TokenID, edited.Name, what)
 	return nil
 }
 

@@ -42,7 +42,9 @@ const usage = `usage: platformctl <command>
   tokens rotate TOKEN_ID [--keep-old]
                  prints the new value alone on stdout (shown once); the old token is
                  revoked now, or with --keep-old keeps working for 7 days
-  tokens audit --account ID       who created, rotated and revoked which token
+  tokens edit TOKEN_ID [--name N] [--description D]
+                 renames a token or changes its description (--description "" clears it)
+  tokens audit --account ID       who created, rotated, edited and revoked which token
   seed [--file F]                 loads the demo dataset, or the dataset file F: one JSON object of
                                   record lists, {"accounts": [...], "contacts": [...], ...}, named as
                                   in the demo data's part files; a record needs its ids and what the
@@ -106,6 +108,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 		cmdErr = c.revokeToken(ctx, args[2:])
 	case "tokens rotate":
 		cmdErr = c.rotateToken(ctx, args[2:])
+	case "tokens edit":
+		cmdErr = c.editToken(ctx, args[2:])
 	case "tokens audit":
 		cmdErr = c.auditTokens(ctx, args[2:])
 	case "users create":
