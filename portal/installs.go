@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
-	"strings"
 
 	"github.com/bizplatform/api/shared/marketplace"
 )
@@ -33,15 +31,7 @@ func installRows(list []marketplace.Install) []installRow {
 		rows = append(rows, row)
 	}
 	// Installed apps first, newest install first within each group.
-	slices.SortStableFunc(rows, func(a, b installRow) int {
-		if a.Installed != b.Installed {
-			if a.Installed {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(b.InstalledAt, a.InstalledAt)
-	})
+	sortLiveFirst(rows, func(r installRow) (bool, string) { return r.Installed, r.InstalledAt })
 	return rows
 }
 

@@ -17,7 +17,6 @@ import (
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/scopes"
-	"github.com/bizplatform/api/shared/validate"
 )
 
 // RotationAdvised is the age past which a token's row recommends rotating
@@ -262,16 +261,25 @@ func (p *Portal) rows(list []auth.Info) []tokenRow {
 		rows = append(rows, row)
 	}
 	// Working tokens first, newest first within each group.
-	slices.SortStableFunc(rows, func(a, b tokenRow) int {
-		if a.Usable != b.Usable {
-			if a.Usable {
+	sortLiveFirst(rows, func(r tokenRow) (bool, string) { return r.Usable, r.CreatedAt })
+	return rows
+}
+
+// sortLiveFirst orders a list's rows as the pages show them: the live ones
+// (working tokens, installed apps) first, the newest first within each
+// group, by the time key gives.
+func sortLiveFirst[T any](rows []T, key func(T) (live bool, at string)) {
+	slices.SortStableFunc(rows, func(a, b T) int {
+		aLive, aAt := key(a)
+		bLive, bAt := key(b)
+		if aLive != bLive {
+			if aLive {
 				return -1
 			}
 			return 1
 		}
-		return strings.Compare(b.CreatedAt, a.CreatedAt)
+		return strings.Compare(bAt, aAt)
 	})
-	return rows
 }
 
 // Settings page notices, by the code a redirect names: of a token, or of
@@ -361,13 +369,13 @@ func labelsForm(r *http.Request) (name, description string, problems []fieldProb
 	if n := utf8.RuneCountInString(description); n > auth.MaxDescriptionLength {
 		problems = append(problems, fieldProblem{"description", fmt.Sprintf("Description must be at most %d characters (it has %d).", auth.MaxDescriptionLength, n)})
 	}
-	// The rule of every stored text, as auth.TextProblems applies it, each
-	// problem beside its field.
-	if p := validate.TextProblem("Token name", name); p != "" {
-		problems = append(problems, fieldProblem{"name", p + "."})
+	// The rule of every stored text, each problem beside its field.
+	nameProblem, descriptionProblem := auth.TextProblems(name, description)
+	if nameProblem != "" {
+		problems = append(problems, fieldProblem{"name", nameProblem + "."})
 	}
-	if p := validate.MultilineTextProblem("Description", description); p != "" {
-		problems = append(problems, fieldProblem{"description", p + "."})
+	if descriptionProblem != "" {
+		problems = append(problems, fieldProblem{"description", descriptionProblem + "."})
 	}
 	return name, description, problems
 }

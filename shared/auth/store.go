@@ -213,25 +213,18 @@ func (n NewToken) validate() error {
 func checkLabels(v *validate.Errors, name, description string) {
 	v.MaxLen("name", name, MaxNameLength)
 	v.MaxLen("description", description, MaxDescriptionLength)
-	for _, p := range TextProblems(name, description) {
-		v.Add(p)
-	}
+	nameProblem, descriptionProblem := TextProblems(name, description)
+	v.Check(nameProblem == "", nameProblem)
+	v.Check(descriptionProblem == "", descriptionProblem)
 }
 
 // TextProblems says what the rule for stored texts (validate.TextProblem:
 // valid UTF-8, nothing invisible or reordering) finds wrong with a token's
-// name and description, in words for a page or the CLI; nil when nothing.
-// Every path that stores them (the portal's forms, platformctl) checks it
-// through here.
-func TextProblems(name, description string) []string {
-	var out []string
-	if p := validate.TextProblem("Token name", name); p != "" {
-		out = append(out, p)
-	}
-	if p := validate.MultilineTextProblem("Description", description); p != "" {
-		out = append(out, p)
-	}
-	return out
+// name and with its description (which may span lines), in words for a page
+// or the CLI; "" when nothing. Every path that stores them (the portal's
+// forms, platformctl) checks them through here.
+func TextProblems(name, description string) (nameProblem, descriptionProblem string) {
+	return validate.TextProblem("Token name", name), validate.MultilineTextProblem("Description", description)
 }
 
 // unknownScope says that s is not a scope, and which scopes are nearest.

@@ -76,25 +76,13 @@ func NextRetry(n int) time.Duration {
 // Sweep attempts every event due now (up to a batch) and returns how many
 // it attempted.
 func (d *Deliverer) Sweep(ctx context.Context) (int, error) {
-	now := d.clock.Now()
-	// Every due event's index key is at most now's stamp followed by '#'.
 	due := expression.Key(storage.AttrGSI1PK).Equal(expression.Value(marketplace.DueIndexPK)).
-		And(expression.Key(storage.AttrGSI1SK).LessThan(expression.Value(clock.Timestamp(now) + "$")))
+		And(expression.Key(storage.AttrGSI1SK).LessThan(expression.Value(dueBound(d.clock.Now()))))
 	items, _, err := storage.QueryPage[marketplace.EventItem](ctx, d.table, storage.Query{Index: storage.IndexGSI1, Key: due}, batch, nil)
 	if err != nil {
 		return 0, err
 	}
-	attempted := 0
-	for _, it := range items {
-		ok, err := d.attempt(ctx, it)
-		if err != nil {
-			return attempted, err
-		}
-		if ok {
-			attempted++
-		}
-	}
-	return attempted, nil
+	return d.attemptAll(ctx, items)
 }
 
 // DeliverNamed attempts the events under keys that are due now, read from
@@ -103,17 +91,29 @@ func (d *Deliverer) Sweep(ctx context.Context) (int, error) {
 // many it attempted. A key that names no event, or one not due, is passed
 // over.
 func (d *Deliverer) DeliverNamed(ctx context.Context, keys []storage.Key) (int, error) {
-	now := clock.Timestamp(d.clock.Now()) + "$"
-	attempted := 0
+	bound := dueBound(d.clock.Now())
+	var due []marketplace.EventItem
 	for _, k := range keys {
 		it, err := storage.Get[marketplace.EventItem](ctx, d.table, k)
 		if err != nil {
-			return attempted, err
+			return 0, err
 		}
-		if it == nil || it.Status != marketplace.DeliveryPending || it.GSI1SK == "" || it.GSI1SK >= now {
-			continue
+		if it != nil && it.Status == marketplace.DeliveryPending && it.GSI1SK != "" && it.GSI1SK < bound {
+			due = append(due, *it)
 		}
-		ok, err := d.attempt(ctx, *it)
+	}
+	return d.attemptAll(ctx, due)
+}
+
+// dueBound is the due index's bound at now: every event due by then sorts
+// below it (its index key is its next attempt's stamp, '#', its key).
+func dueBound(now time.Time) string { return clock.Timestamp(now) + "$" }
+
+// attemptAll attempts each event and returns how many it attempted.
+func (d *Deliverer) attemptAll(ctx context.Context, items []marketplace.EventItem) (int, error) {
+	attempted := 0
+	for _, it := range items {
+		ok, err := d.attempt(ctx, it)
 		if err != nil {
 			return attempted, err
 		}

@@ -40,11 +40,12 @@ func LoadKey(ctx context.Context, cfg config.Config, loadAWS app.AWSConfigFunc) 
 	return nil, ErrNoKey
 }
 
-// LambdaTask is WebhookFunction's work on each invocation: the events a
-// stream batch names first, from their own items (the due index may not
-// show a new event yet), then a sweep of whatever is due (the minute's
-// schedule: retries), until nothing is due or the invocation's time is
-// nearly over.
+// LambdaTask is WebhookFunction's work on each invocation. A stream batch
+// names new events: each is attempted from its own item (the due index may
+// not show it yet), and nothing else, so that a sweep on a lagging index
+// does not try to claim what was just sent. The minute's schedule names
+// none: it sweeps whatever is due (retries) until nothing is or the
+// invocation's time is nearly over.
 func LambdaTask(ctx context.Context, cfg config.Config, deps app.Deps) (func(context.Context, json.RawMessage) error, error) {
 	key, err := LoadKey(ctx, cfg, app.EnvAWSConfig)
 	if err != nil {
@@ -58,7 +59,8 @@ func LambdaTask(ctx context.Context, cfg config.Config, deps app.Deps) (func(con
 	}
 	d := New(deps.Table, deps.Clock, key, client, deps.Logger)
 	return func(ctx context.Context, event json.RawMessage) error {
-		if _, err := d.DeliverNamed(ctx, StreamKeys(event)); err != nil {
+		if named := StreamKeys(event); len(named) > 0 {
+			_, err := d.DeliverNamed(ctx, named)
 			return err
 		}
 		for {
