@@ -33,20 +33,17 @@ type auditItem struct {
 	AuditEntry
 }
 
-// auditKey sorts an account's entries by time; the token id and action keep
-// two entries of one millisecond apart.
-func auditKey(accountID string, at time.Time, tokenID, action string) storage.Key {
-	return storage.Key{PK: storage.AccountPK(accountID), SK: "AUDIT#" + clock.Timestamp(at) + "#" + tokenID + "#" + action}
+// auditKey sorts an owner's entries (an account's or a company's) by time;
+// the subject's id and the action keep two entries of one millisecond
+// apart.
+func auditKey(ownerPK string, at time.Time, subjectID, action string) storage.Key {
+	return storage.Key{PK: ownerPK, SK: "AUDIT#" + clock.Timestamp(at) + "#" + subjectID + "#" + action}
 }
 
-// addAudit adds to tx the audit entry of the change tx makes: written
-// together, the list names every change made and no other.
+// addAudit adds to tx the audit entry of the change tx makes to a token:
+// written together, the list names every change made and no other.
 func addAudit(tx *storage.Tx, at time.Time, by Actor, action string, info Info, detail string) *storage.Tx {
-	entry := AuditEntry{
-		At: at.UTC().Format(time.RFC3339Nano), Action: action, TokenID: info.TokenID, TokenName: info.Name,
-		By: by.orOperator(), Detail: detail,
-	}
-	return tx.Put(auditItem{Key: auditKey(info.AccountID, at, info.TokenID, action), AuditEntry: entry}, nil)
+	return AddAuditEntry(tx, storage.AccountPK(info.AccountID), at, by, action, info.TokenID, info.Name, detail)
 }
 
 // Audit returns the account's latest audit entries, newest first, at most

@@ -7,7 +7,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
-	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -77,14 +76,14 @@ const (
 
 // AddAuditEntry adds to tx an audit entry in partition owner's list (an
 // account's, or storage.CompanyPK for a company's) about subject (an app's
-// id and name), for changes that are not one token's.
+// id and name), for changes that are not one token's; a token's change
+// writes its entry through here too (addAudit).
 func AddAuditEntry(tx *storage.Tx, ownerPK string, at time.Time, by Actor, action, subjectID, subjectName, detail string) *storage.Tx {
 	entry := AuditEntry{
 		At: at.UTC().Format(time.RFC3339Nano), Action: action, TokenID: subjectID, TokenName: subjectName,
 		By: by.orOperator(), Detail: detail,
 	}
-	key := storage.Key{PK: ownerPK, SK: "AUDIT#" + clock.Timestamp(at) + "#" + subjectID + "#" + action}
-	return tx.Put(auditItem{Key: key, AuditEntry: entry}, nil)
+	return tx.Put(auditItem{Key: auditKey(ownerPK, at, subjectID, action), AuditEntry: entry}, nil)
 }
 
 // LastUses is the admission state's record of the last use of each token
