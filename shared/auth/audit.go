@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/ids"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -33,11 +34,12 @@ type auditItem struct {
 	AuditEntry
 }
 
-// auditKey sorts an owner's entries (an account's or a company's) by time;
-// the subject's id and the action keep two entries of one millisecond
-// apart.
+// auditKey sorts an owner's entries (an account's or a company's) by time.
+// The subject's id and the action tell the entries of one millisecond
+// apart, and a random suffix two of the same change (two edits of one
+// token at once): an entry is never written over another.
 func auditKey(ownerPK string, at time.Time, subjectID, action string) storage.Key {
-	return storage.Key{PK: ownerPK, SK: "AUDIT#" + clock.Timestamp(at) + "#" + subjectID + "#" + action}
+	return storage.Key{PK: ownerPK, SK: "AUDIT#" + clock.Timestamp(at) + "#" + subjectID + "#" + action + "#" + ids.Hex24()}
 }
 
 // addAudit adds to tx the audit entry of the change tx makes to a token:

@@ -244,3 +244,43 @@ func TestEachChangeOfATokenIsItsReadsAndOneTransaction(t *testing.T) {
 		})
 	}
 }
+
+func TestEditsRacingEachOtherAndARevokeLeaveTheTokenWholeWithOneName(t *testing.T) {
+	a, _ := instances(t)
+	_, id := a.Token(t, "acct1")
+	tokens, ctx := a.Server.Tokens, context.Background()
+	names := []string{"first", "second", "third", "fourth", "fifth"}
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		edited  = map[string]bool{}
+		revoked error
+	)
+	for _, n := range names {
+		wg.Go(func() {
+			_, err := tokens.Edit(ctx, auth.Edit{AccountID: "acct1", TokenID: id, Name: n, Description: "by " + n, By: admin})
+			if err == nil {
+				mu.Lock()
+				edited[n] = true
+				mu.Unlock()
+				return
+			}
+			assert.ErrorIs(t, err, auth.ErrAlreadyRevoked, "an edit fails only because the revoke came first")
+		})
+	}
+	wg.Go(func() { _, revoked = tokens.RevokeInAccount(ctx, "acct1", id, admin) })
+	wg.Wait()
+
+	require.NoError(t, revoked)
+	stored := wholeTokens(t, a.Table) // its listing and TOKEN# item agree, name and description included
+	require.Len(t, stored, 1)
+	final := stored[id]
+	assert.Equal(t, auth.StatusRevoked, final.Status(a.Clock.Now()))
+	if len(edited) > 0 {
+		assert.True(t, edited[final.Name], "the name is one an edit that succeeded wrote, not %q", final.Name)
+		assert.Equal(t, "by "+final.Name, final.Description, "name and description of the same edit")
+	}
+	audit := auditActions(t, tokens, "acct1")
+	assert.Equal(t, len(edited), audit[auth.AuditEdited], "one audit entry per edit that succeeded")
+	assert.Equal(t, 1, audit[auth.AuditRevoked])
+}

@@ -23,7 +23,7 @@ import (
 //     same facts, with its persisted last use);
 //   - TOKENID#<id> / TOKENID: where to find it by id, to revoke or rotate it.
 //
-// Each change is also an audit entry, ACCOUNT#<account> / AUDIT#<time>#<n>.
+// Each change is also an audit entry, ACCOUNT#<account> / AUDIT#<time>#<token id>#<action>#<random>.
 // Create, Revoke and Rotate each write every item of their change, the audit
 // entry and, for an end of a token, the admission state's record of it in
 // one transaction: a change is stored whole or not at all, and its
