@@ -365,6 +365,28 @@ await run("portal", async (test, watch) => {
     await page.getByRole("heading", { name: "Audit list" }).waitFor();
   });
 
+  await test("the API reference at /docs renders the document with no console error", async () => {
+    const errors = [];
+    const onConsole = (msg) => {
+      if (msg.type() === "error") errors.push(msg.text());
+    };
+    const onError = (err) => errors.push(String(err));
+    page.on("console", onConsole);
+    page.on("pageerror", onError);
+    try {
+      const res = await page.goto(server.base + "/docs");
+      assert.equal(res.status(), 200, "make test installs the Node tools, so the page is there");
+      await page.getByRole("heading", { name: /Business platform API/ }).first().waitFor();
+      await page.getByText("API docs by Redocly").waitFor();
+      await page.waitForLoadState("networkidle");
+      await page.screenshot({ path: join(shots, "docs.png") });
+      assert.deepEqual(errors, [], "no console error (Redoc's logo is not fetched from its CDN)");
+    } finally {
+      page.off("console", onConsole);
+      page.off("pageerror", onError);
+    }
+  });
+
   await test("no page broke its Content-Security-Policy", async () => {
     assert.deepEqual(policyViolations, []);
   });
