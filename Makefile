@@ -68,7 +68,11 @@ engine:
 deps: $(NODE_TOOLS) engine
 	go mod download
 
+# /docs shows the API with Redoc from npm: installed with the Node tools when
+# npm is here; without npm the page says what to run.
 run: engine
+	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory $(NODE_TOOLS); \
+	else echo "npm is not installed: the API works, and /docs says what to install for its page"; fi
 	go build -o bin/devserver ./cmd/devserver
 	./bin/devserver
 

@@ -5,6 +5,7 @@
 package api
 
 import (
+	"bytes"
 	_ "embed"
 	"net/http"
 	"os"
@@ -77,13 +78,16 @@ func serveJSON(w http.ResponseWriter, _ *http.Request) {
 }
 
 // docsPage loads only what this server serves: the document and the Redoc
-// bundle. The policy forbids anything else (fonts, CDNs, trackers).
+// bundle. The policy forbids anything else (fonts, CDNs, trackers). The
+// empty icon keeps the browser from asking for /favicon.ico, which the API
+// answers 404 (a console error).
 const docsPage = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Business platform API reference</title>
+<link rel="icon" href="data:,">
 <style>body { margin: 0; }</style>
 </head>
 <body>
@@ -108,8 +112,8 @@ const noBundlePage = `<!DOCTYPE html>
 <body>
 <h1>The API reference's script is not installed</h1>
 <p>This page shows the API with Redoc, which npm installs under
-<code>node_modules</code>. Run <code>npm ci</code> in the repository (or
-<code>make run</code>, which runs it), then reload this page.</p>
+<code>node_modules</code>. Run <code>npm ci</code> in the repository (<code>make run</code>
+and <code>make deps</code> run it when npm is installed), then reload this page.</p>
 <p>The document itself is here: <a href="` + YAMLPath + `">` + YAMLPath + `</a>, <a href="` + JSONPath + `">` + JSONPath + `</a>.</p>
 </body>
 </html>
@@ -129,20 +133,27 @@ func serveDocs(w http.ResponseWriter, bundle string) {
 	_, _ = w.Write([]byte(docsPage))
 }
 
+// redocLogo is the image Redoc's sidebar loads from Redocly's CDN, which the
+// page's policy (img-src 'self' data:) refuses with a console error; the
+// bundle is served with a blank image in its place (the link's text stays).
+var (
+	redocLogo = []byte("https://cdn.redoc.ly/redoc/logo-mini.svg")
+	blankLogo = []byte("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E")
+)
+
 func serveBundle(w http.ResponseWriter, r *http.Request, path string) {
-	f, err := os.Open(path)
+	raw, err := os.ReadFile(path)
 	if err != nil {
-		http.Error(w, "The Redoc bundle is not installed: run npm ci in the repository", http.StatusNotFound)
+		http.Error(w, "The Redoc bundle is not installed: run npm ci in the repository (make run does when npm is installed)", http.StatusNotFound)
 		return
 	}
-	defer f.Close()
-	st, err := f.Stat()
+	st, err := os.Stat(path)
 	if err != nil {
 		http.Error(w, "The Redoc bundle could not be read", http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-	http.ServeContent(w, r, "", st.ModTime(), f)
+	http.ServeContent(w, r, "", st.ModTime(), bytes.NewReader(bytes.ReplaceAll(raw, redocLogo, blankLogo)))
 }
 
 // FindBundle looks for the Redoc bundle under dir and the folders above it

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/marketplace"
 )
 
@@ -15,12 +16,14 @@ type installRow struct {
 	Installed bool
 	Status    string
 	LastUsed  string
+	Summary   scopeSummary
 }
 
 func installRows(list []marketplace.Install) []installRow {
 	rows := make([]installRow, 0, len(list))
 	for _, inst := range list {
-		row := installRow{Install: inst, Installed: inst.Installed(), LastUsed: formatTime(inst.LastUsedAt)}
+		row := installRow{Install: inst, Installed: inst.Installed(), LastUsed: formatTime(inst.LastUsedAt),
+			Summary: summarize(inst.Scopes, auth.KindMarketplace)}
 		row.Status = "Installed"
 		if inst.ViaCompany {
 			row.Status = "Installed by the agency"

@@ -215,21 +215,18 @@ func (p *Portal) accountsPage(w http.ResponseWriter, r *http.Request, v *visit) 
 // tokenRow is one token of the API settings page.
 type tokenRow struct {
 	auth.Info
-	Status            string // "active", "expires ...", "expired ...", "revoked ..."
-	Usable            bool
-	Rotatable         bool
-	RotationAdvised   bool
-	Editable          bool
-	LastUsed          string
-	ReplacedByName    string
-	ReplacesName      string
-	ScopeCount        int
-	ScopesShown       []string
-	ScopesFolded      []string
+	Status          string // "active", "expires ...", "expired ...", "revoked ..."
+	Usable          bool
+	Rotatable       bool
+	RotationAdvised bool
+	Editable        bool
+	LastUsed        string
+	ReplacedByName  string
+	ReplacesName    string
+	// Summary says what the token's scopes let it do.
+	Summary           scopeSummary
 	CreatedAtReadable string
 }
-
-const scopesShown = 4
 
 func (p *Portal) rows(list []auth.Info) []tokenRow {
 	now := p.clock.Now()
@@ -239,7 +236,7 @@ func (p *Portal) rows(list []auth.Info) []tokenRow {
 		names[info.TokenID] = info.Name
 	}
 	for _, info := range list {
-		row := tokenRow{Info: info, Usable: info.Usable(now), ScopeCount: len(info.Scopes),
+		row := tokenRow{Info: info, Usable: info.Usable(now), Summary: summarize(info.Scopes, info.Kind),
 			ReplacedByName: names[info.ReplacedBy], ReplacesName: names[info.Replaces]}
 		switch info.Status(now) {
 		case auth.StatusActive:
@@ -256,8 +253,6 @@ func (p *Portal) rows(list []auth.Info) []tokenRow {
 		row.RotationAdvised = row.Rotatable && err == nil && now.Sub(created) > RotationAdvised
 		row.LastUsed = formatTime(info.LastUsedAt)
 		row.Editable = info.RevokedAt == ""
-		row.ScopesShown = info.Scopes[:min(scopesShown, len(info.Scopes))]
-		row.ScopesFolded = info.Scopes[len(row.ScopesShown):]
 		rows = append(rows, row)
 	}
 	// Working tokens first, newest first within each group.
@@ -390,6 +385,9 @@ func tokenForm(r *http.Request) (name, description string, chosen []string, prob
 	for _, s := range chosen {
 		if !scopes.Known(s) {
 			problems = append(problems, fieldProblem{"scopes", fmt.Sprintf("%q is not a known scope.", clip(s, 64))})
+		} else if why := unusable(s, auth.KindPrivate); why != "" {
+			// The form does not offer it; a hand-made request is told why.
+			problems = append(problems, fieldProblem{"scopes", why})
 		}
 	}
 	return name, description, chosen, problems
@@ -501,8 +499,9 @@ func actor(v *visit) auth.Actor {
 }
 
 type revealData struct {
-	Value string
-	Info  auth.Info
+	Value   string
+	Info    auth.Info
+	Summary scopeSummary
 	// Done is the settings page's address with the notice of this change.
 	Done string
 }
@@ -539,7 +538,7 @@ func (p *Portal) revealPage(w http.ResponseWriter, r *http.Request, v *visit) er
 		}
 	}
 	p.render(w, http.StatusOK, "reveal", &view{Title: "Your new token", Person: v.person, CSRF: v.session.CSRF, Account: v.account, Notice: notice,
-		Data: revealData{Value: rv.Value, Info: info, Done: accountPath(v.account.ID) + "?notice=" + done + "&token=" + info.TokenID}})
+		Data: revealData{Value: rv.Value, Info: info, Summary: summarize(info.Scopes, info.Kind), Done: accountPath(v.account.ID) + "?notice=" + done + "&token=" + info.TokenID}})
 	return nil
 }
 

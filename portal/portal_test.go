@@ -138,6 +138,9 @@ func (b *browser) signIn(email string) string {
 	return csrfOf(b.t, b.get("/portal/accounts"))
 }
 
+// shownValue finds the value the shown-once page shows, in its field.
+var shownValue = regexp.MustCompile(`id="new-token"[^>]*>(bpt_[A-Za-z0-9]+)</textarea>`)
+
 // create generates a token through the form and returns the value shown.
 func (b *browser) create(csrf, account, name string, scopes ...string) string {
 	b.t.Helper()
@@ -146,7 +149,7 @@ func (b *browser) create(csrf, account, name string, scopes ...string) string {
 	require.Equal(b.t, "/portal/accounts/"+account+"/tokens/shown-once", resp.header.Get("Location"))
 	shown := b.get(resp.header.Get("Location"))
 	require.Equal(b.t, http.StatusOK, shown.status, shown.body)
-	m := regexp.MustCompile(`id="new-token"[^>]*value="(bpt_[A-Za-z0-9]+)"`).FindStringSubmatch(shown.body)
+	m := shownValue.FindStringSubmatch(shown.body)
 	require.NotNil(b.t, m, shown.body)
 	return m[1]
 }
@@ -336,6 +339,8 @@ func TestBadTokenFormsSayWhyAndCreateNothing(t *testing.T) {
 		{"no scope", url.Values{"name": {"x"}}, "Choose at least one scope."},
 		{"an unknown scope", url.Values{"name": {"x"}, "scope": {"contacts.readonly", "contacts.everything"}}, "&#34;contacts.everything&#34; is not a known scope."},
 		{"a 501-character description", url.Values{"name": {"x"}, "description": {strings.Repeat("d", 501)}, "scope": {"contacts.readonly"}}, "Description must be at most 500 characters"},
+		{"a scope only marketplace apps' tokens can use", url.Values{"name": {"x"}, "scope": {"contacts.readonly", "payments/integration.write"}},
+			"payments/integration.write is of no use to a private token: POST /payments/integrations/provider/whitelabel accepts only marketplace apps&#39; tokens."},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -436,7 +441,7 @@ func TestRevokeAndRotateTakeEffectOnTheAPI(t *testing.T) {
 	resp = b.post("/portal/accounts/acct1/tokens/"+id+"/rotate", url.Values{"csrf": {csrf}, "old": {"keep"}})
 	require.Equal(t, http.StatusSeeOther, resp.status, resp.body)
 	shown := b.get(resp.header.Get("Location"))
-	second := regexp.MustCompile(`value="(bpt_[A-Za-z0-9]+)"`).FindStringSubmatch(shown.body)[1]
+	second := shownValue.FindStringSubmatch(shown.body)[1]
 	assert.Equal(t, http.StatusOK, s.ping(t, second))
 	assert.Equal(t, http.StatusOK, s.ping(t, first), "kept for 7 days")
 	settings := b.get("/portal/accounts/acct1").body
@@ -500,7 +505,7 @@ func TestRotationsSentTogetherThroughTheFormMakeOneSuccessor(t *testing.T) {
 
 	shown := b.get("/portal/accounts/acct1/tokens/shown-once")
 	require.Equal(t, http.StatusOK, shown.status, shown.body)
-	second := regexp.MustCompile(`value="(bpt_[A-Za-z0-9]+)"`).FindStringSubmatch(shown.body)[1]
+	second := shownValue.FindStringSubmatch(shown.body)[1]
 	assert.Equal(t, http.StatusOK, s.ping(t, second))
 	assert.Equal(t, http.StatusOK, s.ping(t, first), "kept for 7 days")
 

@@ -62,6 +62,9 @@ var templateFuncs = template.FuncMap{
 	"account": accountPath,
 	"join":    strings.Join,
 	"scope":   scopeHTML,
+	"scopeCell": func(s scopeSummary, name string) scopeCell {
+		return scopeCell{Summary: s, Name: name}
+	},
 	"tokenTable": func(v *view, rows []tokenRow, id, caption string) tokenTable {
 		return tokenTable{Account: v.Account, Rows: rows, ID: id, Caption: caption}
 	},

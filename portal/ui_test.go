@@ -2,9 +2,11 @@ package portal_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/scopes"
 )
 
@@ -145,26 +148,108 @@ func TestRevokedTokensFoldAwayAndEveryRowKeepsItsActionsAndLinks(t *testing.T) {
 	assert.Contains(t, section(working, `data-token-id="`+successor+`"`, "</tr>"), "Replaces <code>"+long+"</code>")
 }
 
-func TestEveryScopeOfATokenCanBeOpenedAndNoneBreaksAtAHyphen(t *testing.T) {
+// scopeText is a scope as the page writes it, as copied.
+func scopeText(html string) string {
+	return strings.NewReplacer(`<span class="seg">`, "", "</span>", "", "<wbr>", "").Replace(html)
+}
+
+var scopeCode = regexp.MustCompile(`<code class="scope">(.*?)</code>`)
+
+func TestATokenWithEveryScopeSaysSoAndEveryScopeCanBeOpenedWithoutBreakingAtAHyphen(t *testing.T) {
 	s := newSite(t)
 	b := s.browser(t)
 	csrf := b.signIn("ada@co1.example")
-	all := scopes.All()
-	b.create(csrf, "acct1", "Everything", all...)
+	// Every scope a private token can use: the form refuses the one it cannot.
+	usable := slices.DeleteFunc(scopes.All(), func(sc string) bool { return sc == operations.CreateWhitelabelProvider.Scope })
+	b.create(csrf, "acct1", "Everything", usable...)
 	row := section(b.get("/portal/accounts/acct1").body, "<tr class=\"\" data-token-id=", "</tr>")
+	assert.Contains(t, row, "<strong>Every scope</strong>", "every scope is said as such, not as its first four")
+	assert.Contains(t, row, fmt.Sprintf("all %d operations a private token can call", len(operations.All)-1))
 	more := section(row, `<details class="more-scopes">`, "</details>")
-	require.NotEmpty(t, more, "the rest of the scopes fold under a details element")
-	assert.Contains(t, more, "<summary>and "+strconv.Itoa(len(all)-4)+" more")
-	shown := regexp.MustCompile(`<code class="scope">(.*?)</code>`).FindAllStringSubmatch(row, -1)
-	require.Len(t, shown, len(all), "every scope is on the page")
-	for i, m := range shown {
-		text := strings.NewReplacer(`<span class="seg">`, "", "</span>", "", "<wbr>", "").Replace(m[1])
-		assert.Equal(t, all[i], text, "copied, a scope is itself")
+	require.NotEmpty(t, more, "the scopes fold under a details element")
+	assert.Contains(t, more, "<summary>its "+strconv.Itoa(len(usable))+" scopes")
+	shown := scopeCode.FindAllStringSubmatch(row, -1)
+	require.Len(t, shown, len(usable), "every scope is on the page, once")
+	var texts []string
+	for _, m := range shown {
+		texts = append(texts, scopeText(m[1]))
 		for _, seg := range regexp.MustCompile(`<span class="seg">([^<]*)</span>`).FindAllStringSubmatch(m[1], -1) {
 			assert.NotContains(t, seg[1], ".", "a line may break after a dot, never inside a part (hyphens included)")
 		}
 	}
+	assert.ElementsMatch(t, usable, texts, "copied, a scope is itself")
+	assert.Equal(t, operations.ListContacts.Scope, texts[0], "the scopes that unlock operations come first, in the operations' order")
 	assert.Contains(t, row, `<span class="seg">agency-accounts</span>`, "accounts.agency-accounts.manage keeps its hyphenated part whole")
+}
+
+func TestATokensScopesReadAsTheOperationsTheyUnlockWithTheRestCounted(t *testing.T) {
+	s := newSite(t)
+	b := s.browser(t)
+	csrf := b.signIn("ada@co1.example")
+	cases := []struct {
+		name         string
+		scopes       []string
+		shown        []string // the scopes in view, in order
+		ops          []string // operations the row names
+		summary      string   // the folding control's text ("" when nothing folds)
+		foldedScopes []string
+	}{
+		{"one scope names its operation", []string{"contacts.readonly"},
+			[]string{"contacts.readonly"}, []string{"GET /contacts/"}, "", nil},
+		{"scopes that unlock nothing here are folded and counted after those that do", []string{"accounts.agency-accounts.manage", "medias.write", "oauth.readonly"},
+			[]string{"medias.write"}, []string{"POST /medias/{id}"}, "and 2 more<span class=\"visually-hidden\"> scopes of T</span> <span class=\"idle-count\">(2 unlock no operation here)</span>",
+			[]string{"accounts.agency-accounts.manage", "oauth.readonly"}},
+		{"a scope with two operations names both", []string{"products.write"},
+			[]string{"products.write"}, []string{operations.UpdateShippingZone.ID() + ", " + operations.UpdateShippingRate.ID()}, "", nil},
+		{"past four scopes that unlock operations the rest fold", []string{"contacts.readonly", "contacts.write", "medias.readonly", "medias.write", "surveys.readonly", "users.readonly"},
+			[]string{"contacts.readonly", "contacts.write", "medias.readonly", "medias.write"}, []string{"GET /contacts/"},
+			"and 2 more<span class=\"visually-hidden\"> scopes of T</span></summary>", []string{"users.readonly", "surveys.readonly"}},
+	}
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			name := "T" + strconv.Itoa(i)
+			b.create(csrf, "acct1", name, tc.scopes...)
+			id := s.tokenID(t, "acct1", name)
+			row := strings.ReplaceAll(section(b.get("/portal/accounts/acct1").body, `data-token-id="`+id+`"`, "</tr>"), name, "T")
+			more := section(row, `<details class="more-scopes">`, "</details>")
+			inView := strings.Replace(row, more, "", 1)
+			var shown []string
+			for _, m := range scopeCode.FindAllStringSubmatch(inView, -1) {
+				shown = append(shown, scopeText(m[1]))
+			}
+			assert.Equal(t, tc.shown, shown)
+			for _, op := range tc.ops {
+				assert.Contains(t, row, `<span class="ops">`+op+`</span>`)
+			}
+			if tc.summary == "" {
+				assert.Empty(t, more, "nothing is folded")
+				return
+			}
+			assert.Contains(t, more, "<summary>"+tc.summary)
+			var folded []string
+			for _, m := range scopeCode.FindAllStringSubmatch(more, -1) {
+				folded = append(folded, scopeText(m[1]))
+			}
+			assert.Equal(t, tc.foldedScopes, folded)
+		})
+	}
+}
+
+func TestTheNewTokenFormLeadsWithScopesThatUnlockOperationsAndOffersNoneAPrivateTokenCannotUse(t *testing.T) {
+	s := newSite(t)
+	b := s.browser(t)
+	b.signIn("ada@co1.example")
+	form := b.get("/portal/accounts/acct1/tokens/new").body
+	areas := section(form, `<div class="scope-areas">`, `<details class="scope-group other"`)
+	other := section(form, `<details class="scope-group other"`, "</details>")
+	require.NotEmpty(t, areas)
+	require.NotEmpty(t, other, "the other scopes are folded")
+	assert.NotContains(t, other, " open>", "folded unless one of them is ticked")
+	assert.Contains(t, areas, `value="contacts.readonly"`)
+	assert.Contains(t, areas, "<code>GET /contacts/</code>")
+	assert.Less(t, strings.Index(form, `value="contacts.readonly"`), strings.Index(form, `value="accounts.agency-accounts.manage"`), "the scopes that unlock operations lead")
+	assert.NotContains(t, form, `value="payments/integration.write"`, "a private token can never use it: not offered")
+	assert.Contains(t, areas, "Not offered: payments/integration.write is of no use to a private token", "its area says why")
 }
 
 func TestCreateAndRotateSayWhatHappenedAndTheRotationKeepsThePromisedEnd(t *testing.T) {

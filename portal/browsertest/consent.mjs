@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
-  alpha, company, shots, startServer, platformctl, startReceiver, launchBrowser, accessible, signIn, authorizeURL, run,
+  alpha, company, shots, startServer, platformctl, startReceiver, launchBrowser, accessible, signIn, authorizeURL, run, actionsInView,
 } from "./harness.mjs";
 
 const viewports = [
@@ -91,8 +91,21 @@ await run("consent", async (test, watch) => {
       assert.equal(res.status, 200, await res.text());
       await page.goto(`${server.base}/portal/accounts/${alpha}`);
       await page.getByRole("button", { name: "Uninstall Bridge Pay" }).waitFor();
+      // The app's scopes read as what it can do: the marketplace-only
+      // operation is one the app can call.
+      await page.locator("table.installs").getByText("POST /payments/integrations/provider/whitelabel").waitFor();
       await step("installed");
     });
+
+    if (w === 1280) {
+      await test("beside an installed app and a token with a long unbroken name, every row's actions are in view at every width", async () => {
+        platformctl(server, "tokens", "create", "--account", alpha, "--scopes", "contacts.readonly,medias.write,oauth.readonly",
+          "--name", "https://ci.example.com/hooks/NightlyExportToTheWarehouseAndBackAgainWithRetries0123456789abcd",
+          "--description", "https://wiki.example.com/" + "RunbookForTheNightlyExport".repeat(12));
+        await page.goto(`${server.base}/portal/accounts/${alpha}`);
+        await actionsInView(page, "consent-installed", 4);
+      });
+    }
 
     await test(`${w} px: no page broke its Content-Security-Policy`, async () => {
       assert.deepEqual(policyViolations, []);

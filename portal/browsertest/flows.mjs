@@ -12,7 +12,7 @@
 // CHROMIUM overrides the browser's path (default /usr/bin/chromium).
 import { join } from "node:path";
 import assert from "node:assert/strict";
-import { accessible, alpha, company, launchBrowser, platformctl, run, shots, startServer } from "./harness.mjs";
+import { accessible, actionsInView, alpha, company, launchBrowser, notCutOff, platformctl, run, shots, startServer } from "./harness.mjs";
 
 const charlieToken = "bpt_DemoAllScopesCharlieLocal00000043d2IwA";
 
@@ -25,7 +25,7 @@ async function api(server, token, path) {
 
 const desktop = { width: 1280, height: 860 };
 const phone = { width: 390, height: 844 };
-// Between the two, tables are tables still and may scroll in their box.
+// Between the two, tables are cards with their actions beside them.
 const tablet = { width: 800, height: 1024 };
 
 // fits checks that nothing makes the page wider than the screen (a table
@@ -155,6 +155,12 @@ await run("portal", async (test, watch) => {
     await page.goto(server.base + settingsPath);
     await page.getByRole("button", { name: "Generate new token" }).click();
     assert.equal(await page.getByLabel("contacts.readonly", { exact: true }).isChecked(), true, "contacts.readonly is suggested");
+    // The scopes that unlock operations lead, each with them; the rest are
+    // folded; one a private token can never use is not offered, and why.
+    await page.getByRole("group", { name: "Contacts" }).getByText("unlocks GET /contacts/").waitFor();
+    assert.equal(await page.locator("details.other").evaluate((d) => d.open), false, "the other scopes are folded");
+    assert.equal(await page.getByLabel("payments/integration.write", { exact: true }).count(), 0, "not offered to a private token");
+    await page.getByText("Not offered: payments/integration.write is of no use to a private token").waitFor();
     await page.getByLabel("Token name").fill("CI sync");
     await page.getByLabel("Description").fill("Nightly export to the warehouse");
     await page.getByLabel("medias.readonly", { exact: true }).check();
@@ -174,6 +180,10 @@ await run("portal", async (test, watch) => {
       return ["I", "l", "W", "1"].map((c) => ctx.measureText(c).width);
     });
     assert.ok(widths.every((w) => w === widths[0]), `a monospace font (widths of I, l, W, 1: ${widths})`);
+    // What the token can do, in words: its scopes with their operations.
+    await page.locator("dl.facts").getByText("GET /medias/files").waitFor();
+    await notCutOff(page, page.getByLabel("New token"), "the new token at 1280 px");
+    await atPhoneSize(page, () => notCutOff(page, page.getByLabel("New token"), "the new token at 390 px"));
     await step(page, "new-token");
   });
 
@@ -206,6 +216,7 @@ await run("portal", async (test, watch) => {
     second = { value: await page.getByLabel("New token").inputValue() };
     second.id = await page.locator("dl.facts code").first().textContent();
     await page.getByRole("status").getByText(`which keeps working until ${promised}`).waitFor();
+    await atPhoneSize(page, () => notCutOff(page, page.getByLabel("New token"), "the rotated token at 390 px"));
     assert.notEqual(second.value, first.value);
     assert.equal(await api(server, second.value, `/contacts/?locationId=${alpha}`), 200);
     assert.equal(await api(server, first.value, `/contacts/?locationId=${alpha}`), 200, "the old one works for 7 days");
@@ -275,8 +286,11 @@ await run("portal", async (test, watch) => {
     const revoke = row.getByRole("button", { name: `Revoke ${longName}` });
     within(await revoke.boundingBox(), desktop, "Revoke");
     // Every scope can be opened, and a hyphenated part stays on one line.
+    // Its one scope that unlocks an operation is in view with it; the five
+    // that unlock none here are folded and counted.
+    await row.getByText("GET /contacts/").waitFor();
     const more = row.locator("details.more-scopes > summary");
-    assert.match(await more.textContent(), /^and \d+ more/);
+    assert.match(await more.textContent(), /^and 5 more scopes of .*\(5 unlock no operation here\)$/);
     await more.click();
     const agency = row.locator("code.scope", { hasText: "agency-accounts" });
     await agency.waitFor();
@@ -297,6 +311,9 @@ await run("portal", async (test, watch) => {
       }
       await fits(page, "API settings with a long name", phone);
     });
+    // Every row's Edit, Rotate and Revoke, the ended tokens' too, at every
+    // width from a phone to a wide desktop.
+    await actionsInView(page, "api-settings-long", 5);
   });
 
   await test("a token's name and description can be edited, with a notice", async () => {
@@ -346,6 +363,28 @@ await run("portal", async (test, watch) => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(server.base + settingsPath + "/audit");
     await page.getByRole("heading", { name: "Audit list" }).waitFor();
+  });
+
+  await test("the API reference at /docs renders the document with no console error", async () => {
+    const errors = [];
+    const onConsole = (msg) => {
+      if (msg.type() === "error") errors.push(msg.text());
+    };
+    const onError = (err) => errors.push(String(err));
+    page.on("console", onConsole);
+    page.on("pageerror", onError);
+    try {
+      const res = await page.goto(server.base + "/docs");
+      assert.equal(res.status(), 200, "make test installs the Node tools, so the page is there");
+      await page.getByRole("heading", { name: /Business platform API/ }).first().waitFor();
+      await page.getByText("API docs by Redocly").waitFor();
+      await page.waitForLoadState("networkidle");
+      await page.screenshot({ path: join(shots, "docs.png") });
+      assert.deepEqual(errors, [], "no console error (Redoc's logo is not fetched from its CDN)");
+    } finally {
+      page.off("console", onConsole);
+      page.off("pageerror", onError);
+    }
   });
 
   await test("no page broke its Content-Security-Policy", async () => {

@@ -219,3 +219,74 @@ export async function run(title, flows) {
   console.log(`${title}: ${passed} passed, ${failed} failed`);
   process.exit(code);
 }
+
+// The widths at which the pages with tables are checked: a phone, a tablet,
+// a small laptop, the portal's own width, and ordinary desktops.
+export const tableWidths = [390, 768, 1024, 1180, 1280, 1440];
+
+// actionsInView checks the page at each of tableWidths: every action
+// button of its tables (at least `least` of them, folded ones opened) lies
+// inside the viewport's width and inside the visible rect of each ancestor
+// that clips or scrolls (a table scrolling sideways in its box hides what is
+// past its edge), the page does not pan sideways, and axe-core passes; a
+// screenshot of each width goes to .local/portal/<name>-<width>.png.
+export async function actionsInView(page, name, least) {
+  const before = page.viewportSize();
+  try {
+    for (const width of tableWidths) {
+      await page.setViewportSize({ width, height: 900 });
+      // The screenshot shows the page as it opens; the check opens every
+      // folded part (the ended tokens, the scopes) first.
+      await page.screenshot({ path: join(shots, `${name}-${width}.png`), fullPage: true });
+      const found = await page.evaluate(() => {
+        const closed = [...document.querySelectorAll("details:not([open])")];
+        for (const d of closed) d.open = true;
+        const problems = [];
+        const buttons = [...document.querySelectorAll("table .row-actions button")];
+        const viewport = document.documentElement.clientWidth;
+        for (const button of buttons) {
+          const what = button.textContent.trim().slice(0, 60);
+          const r = button.getBoundingClientRect();
+          if (r.width === 0 || r.height === 0) {
+            problems.push(`${what}: not shown`);
+            continue;
+          }
+          if (r.left < 0 || r.right > viewport + 0.5) problems.push(`${what}: x ${r.left}..${r.right} outside the ${viewport} px viewport`);
+          for (let el = button.parentElement; el && el !== document.documentElement; el = el.parentElement) {
+            const style = getComputedStyle(el);
+            if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+            const box = el.getBoundingClientRect();
+            const left = box.left + el.clientLeft;
+            const top = box.top + el.clientTop;
+            const right = left + el.clientWidth;
+            const bottom = top + el.clientHeight;
+            if (r.left < left - 0.5 || r.right > right + 0.5 || r.top < top - 0.5 || r.bottom > bottom + 0.5) {
+              problems.push(`${what}: outside the visible box of ${el.tagName.toLowerCase()}.${el.className} (button x ${r.left}..${r.right}, box ${left}..${right})`);
+            }
+          }
+        }
+        const pageWidth = document.documentElement.scrollWidth;
+        for (const d of closed) d.open = false;
+        return { count: buttons.length, problems, pageWidth, viewport };
+      });
+      assert.deepEqual(found.problems, [], `${name} at ${width} px: every action is in view`);
+      assert.ok(found.count >= least, `${name} at ${width} px: ${found.count} action buttons, expected at least ${least}`);
+      assert.ok(found.pageWidth <= found.viewport, `${name} at ${width} px: the page is ${found.pageWidth} px wide, so it pans sideways`);
+      await accessible(page, `${name} at ${width} px`);
+    }
+  } finally {
+    await page.setViewportSize(before);
+  }
+}
+
+// notCutOff checks that a field shows its whole value: nothing scrolls
+// inside it, and it lies within the screen's width.
+export async function notCutOff(page, locator, what) {
+  const m = await locator.evaluate((el) => ({
+    scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, scrollHeight: el.scrollHeight, clientHeight: el.clientHeight,
+    right: el.getBoundingClientRect().right, viewport: document.documentElement.clientWidth,
+  }));
+  assert.ok(m.scrollWidth <= m.clientWidth && m.scrollHeight <= m.clientHeight,
+    `${what} shows its whole value (content ${m.scrollWidth}x${m.scrollHeight} in ${m.clientWidth}x${m.clientHeight})`);
+  assert.ok(m.right <= m.viewport, `${what} ends within the ${m.viewport} px screen (at ${m.right})`);
+}
