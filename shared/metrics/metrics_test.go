@@ -87,14 +87,24 @@ func TestEventsGoUnderTheFunctionAlone(t *testing.T) {
 	line := logLine(t, lines.Attrs(at, "POST /oauth/token", 400, time.Millisecond, r))
 	require.NoError(t, emftest.Validate(line), "%s", line)
 	m := decode(t, line)
-	assert.Equal(t, 0.0, m["OAuthCodeExchanges"])
 	assert.Equal(t, 1.0, m["OAuthRefreshReuse"])
-	assert.NotContains(t, m, "OAuthRefreshes", "a server writes only the events it declares")
+	assert.NotContains(t, m, "OAuthCodeExchanges", "an event is only on the lines where it happened")
 	ds := m["_aws"].(map[string]any)["CloudWatchMetrics"].([]any)
 	require.Len(t, ds, 2)
 	events := ds[1].(map[string]any)
 	assert.Equal(t, metrics.DefaultNamespace, events["Namespace"])
 	assert.Equal(t, []any{[]any{"Function"}}, events["Dimensions"])
+	assert.Equal(t, []any{map[string]any{"Name": "OAuthRefreshReuse", "Unit": "Count"}}, events["Metrics"])
+
+	_, quiet := metrics.Begin(context.Background())
+	plain := logLine(t, lines.Attrs(at, "POST /oauth/token", 200, time.Millisecond, quiet))
+	require.NoError(t, emftest.Validate(plain), "%s", plain)
+	assert.NotContains(t, string(plain), "OAuth", "a request without events has no events directive")
+
+	_, portal := metrics.Begin(context.Background())
+	portal.Count(metrics.PortalLockouts)
+	undeclared := logLine(t, lines.Attrs(at, "POST /oauth/token", 200, time.Millisecond, portal))
+	assert.NotContains(t, string(undeclared), "PortalLockouts", "a server writes only the events it declares")
 }
 
 func TestWorkOutsideARequestCountsNothingAndFails(t *testing.T) {

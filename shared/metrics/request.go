@@ -113,6 +113,7 @@ func (r *Request) Calls() int64 {
 // RequestLines are the metric members of one server's request lines.
 type RequestLines struct {
 	kind     *Kind
+	ns       string
 	function func(operation string) string
 	events   []Event
 }
@@ -124,15 +125,8 @@ type RequestLines struct {
 // Operation and by Function alone; events by Function alone.
 func (m Meter) RequestLines(function func(operation string) string, events ...Event) *RequestLines {
 	ns := m.Namespace()
-	directives := []Directive{{Namespace: ns, Dimensions: [][]string{{DimFunction, DimOperation}, {DimFunction}}, Metrics: RequestMetrics}}
-	if len(events) > 0 {
-		d := Directive{Namespace: ns, Dimensions: [][]string{{DimFunction}}}
-		for _, e := range events {
-			d.Metrics = append(d.Metrics, Metric{e.Name(), Count})
-		}
-		directives = append(directives, d)
-	}
-	return &RequestLines{kind: NewKind(directives...), function: func(op string) string { return m.Function(function(op)) }, events: events}
+	kind := NewKind(Directive{Namespace: ns, Dimensions: [][]string{{DimFunction, DimOperation}, {DimFunction}}, Metrics: RequestMetrics})
+	return &RequestLines{kind: kind, ns: ns, function: func(op string) string { return m.Function(function(op)) }, events: events}
 }
 
 // Named is the function of a server with one name.
@@ -140,19 +134,38 @@ func Named(name string) func(string) string { return func(string) string { retur
 
 // Attrs are the metric members of a request's line: operation is the route
 // template served ("" when none matched), status the answer's, r the
-// request's figures (nil: none counted).
+// request's figures (nil: none counted). The per-request metrics are on
+// every line, zeros included (a rate's denominator); an event is only on
+// the lines of requests where it happened, which its Sum counts alike,
+// and saves its directive's bytes on every other line.
 func (l *RequestLines) Attrs(at time.Time, operation string, status int, latency time.Duration, r *Request) []slog.Attr {
 	if operation == "" {
 		operation = Unmatched
 	}
 	var calls, throttles int64
 	replayed := false
+	var happened []Metric
+	var counts []slog.Attr
 	if r != nil {
 		calls, throttles, replayed = r.calls.Load(), r.throttles.Load(), r.replayed.Load()
+		for _, e := range l.events {
+			if n := r.events[e].Load(); n > 0 {
+				happened = append(happened, Metric{e.Name(), Count})
+				counts = append(counts, slog.Int64(e.Name(), n))
+			}
+		}
 	}
-	attrs := make([]slog.Attr, 0, 11+len(l.events))
+	aws := l.kind.Attr(at)
+	if len(happened) > 0 {
+		// Rare (a grant, a failed sign-in): encoded when it happens.
+		aws = NewKind(
+			Directive{Namespace: l.ns, Dimensions: [][]string{{DimFunction, DimOperation}, {DimFunction}}, Metrics: RequestMetrics},
+			Directive{Namespace: l.ns, Dimensions: [][]string{{DimFunction}}, Metrics: happened},
+		).Attr(at)
+	}
+	attrs := make([]slog.Attr, 0, 11+len(counts))
 	attrs = append(attrs,
-		l.kind.Attr(at),
+		aws,
 		slog.String(DimFunction, l.function(operation)),
 		slog.String(DimOperation, operation),
 		slog.Int(Requests, 1),
@@ -164,14 +177,7 @@ func (l *RequestLines) Attrs(at time.Time, operation string, status int, latency
 		slog.Int64(DynamoDBThrottles, throttles),
 		slog.Int(IdempotentReplays, flag(replayed)),
 	)
-	for _, e := range l.events {
-		var n int64
-		if r != nil {
-			n = r.events[e].Load()
-		}
-		attrs = append(attrs, slog.Int64(e.Name(), n))
-	}
-	return attrs
+	return append(attrs, counts...)
 }
 
 func flag(b bool) int {
