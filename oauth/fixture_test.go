@@ -42,6 +42,7 @@ type fixture struct {
 	oauth  *httptest.Server
 	app    marketplace.App
 	secret string
+	logs   *testenv.LogBuffer
 }
 
 func newFixture(t *testing.T, target string, scopes ...string) *fixture {
@@ -55,7 +56,7 @@ func newFixture(t *testing.T, target string, scopes ...string) *fixture {
 	for _, a := range []string{acct, acct2, acct3} {
 		env.Account(t, a, company)
 	}
-	f := &fixture{env: env, apps: marketplace.New(env.Server.Tokens, env.Clock, false)}
+	f := &fixture{env: env, apps: marketplace.New(env.Server.Tokens, env.Clock, false), logs: logs}
 	f.oauth = httptest.NewServer(oauth.New(env.Server.Core, ttl, 0))
 	t.Cleanup(f.oauth.Close)
 	if len(scopes) == 0 {

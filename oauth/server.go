@@ -30,6 +30,7 @@ import (
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/httpserve"
 	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/ratelimit"
 )
 
@@ -38,6 +39,9 @@ const (
 	ScopeOAuthWrite    = "oauth.write"
 	ScopeOAuthReadonly = "oauth.readonly"
 )
+
+// Function is the OAuth server's Function dimension (functions/oauth).
+const Function = "oauth"
 
 // Routes are the paths the server answers, as API Gateway routes them.
 var Routes = []string{"POST /oauth/token", "POST /oauth/locationToken", "GET /oauth/installedLocations"}
@@ -51,6 +55,7 @@ type Server struct {
 	accounts  *accounts.Registry
 	clock     clock.Clock
 	logger    *slog.Logger
+	metrics   *metrics.RequestLines
 	accessTTL time.Duration
 	handler   http.Handler
 }
@@ -85,6 +90,7 @@ func New(core app.Core, accessTTL time.Duration, requestTimeout time.Duration) *
 		apps: apps, provider: fosite.NewOAuth2Provider(st, cfg), auth: auth.NewAuthenticator(core.Tokens, deps.Clock),
 		limiter: core.Limiter, accounts: accounts.NewRegistry(deps.Table, deps.Clock), clock: deps.Clock, logger: deps.Logger,
 		accessTTL: accessTTL,
+		metrics:   core.Meter.RequestLines(metrics.Named(Function), metrics.OAuthCodeExchanges, metrics.OAuthRefreshes, metrics.OAuthRefreshReuse),
 	}
 	mux := http.NewServeMux()
 	mux.Handle("POST /oauth/token", s.serve(s.token))
@@ -111,6 +117,8 @@ func (s *Server) serve(h func(http.ResponseWriter, *http.Request) error) http.Ha
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		r, id := httpserve.IdentifyRequest(r)
+		ctx, figures := metrics.Begin(r.Context())
+		r = r.WithContext(ctx)
 		sw := &httpserve.Writer{ResponseWriter: w}
 		sw.Header().Set("Cache-Control", "no-store")
 		sw.Header().Set("Pragma", "no-cache")
@@ -123,7 +131,9 @@ func (s *Server) serve(h func(http.ResponseWriter, *http.Request) error) http.Ha
 		if err != nil {
 			cause = apierror.Write(sw, err)
 		}
-		httpserve.Line{RequestID: id, Method: r.Method, Route: r.Pattern, Status: sw.Status(), Duration: time.Since(start), Cause: cause}.
+		end := time.Now()
+		httpserve.Line{RequestID: id, Method: r.Method, Route: r.Pattern, Status: sw.Status(), Duration: end.Sub(start), Cause: cause,
+			Metrics: s.metrics.Attrs(end, r.Pattern, sw.Status(), end.Sub(start), figures)}.
 			Log(r.Context(), s.logger, "oauth request")
 	})
 }
@@ -175,6 +185,11 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) error {
 		Scope: strings.Join(ar.GetGrantedScopes(), " "), UserType: granted, CompanyID: inst.CompanyID, UserID: inst.UserID,
 	}
 	answer.RefreshToken, _ = resp.GetExtra("refresh_token").(string)
+	if ar.GetGrantTypes().ExactOne("refresh_token") {
+		metrics.RequestFrom(ctx).Count(metrics.OAuthRefreshes)
+	} else {
+		metrics.RequestFrom(ctx).Count(metrics.OAuthCodeExchanges)
+	}
 	if granted == marketplace.UserCompany {
 		answer.ApprovedLocations, answer.IsBulkInstall = inst.Approved, true
 	} else {

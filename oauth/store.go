@@ -12,6 +12,7 @@ import (
 
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/metrics"
 )
 
 // store puts fosite's storage interfaces on the table, through package
@@ -263,19 +264,35 @@ func (s *store) RotateRefreshToken(ctx context.Context, _ string, signature stri
 
 // RevokeRefreshToken revokes every token of the install the request id
 // names: fosite calls it when a used refresh token comes back (inside a
-// transaction) or an authorization code is used twice (outside one).
+// transaction) or an authorization code is used twice (outside one). A
+// refresh token's reuse is counted here, once: fosite then calls
+// RevokeAccessToken too.
 func (s *store) RevokeRefreshToken(ctx context.Context, requestID string) error {
-	why := "an authorization code was used twice"
-	if f := flowOf(ctx); f != nil && f.grant != nil {
-		why = "a used refresh token was presented again"
+	if reusedRefresh(ctx) {
+		metrics.RequestFrom(ctx).Count(metrics.OAuthRefreshReuse)
 	}
-	return s.apps.RevokeAll(ctx, requestID, why)
+	return s.revokeAll(ctx, requestID)
 }
 
 // RevokeAccessToken is RevokeRefreshToken's: the install's tokens go
 // together (a second call finds none left).
 func (s *store) RevokeAccessToken(ctx context.Context, requestID string) error {
-	return s.RevokeRefreshToken(ctx, requestID)
+	return s.revokeAll(ctx, requestID)
+}
+
+func (s *store) revokeAll(ctx context.Context, requestID string) error {
+	why := "an authorization code was used twice"
+	if reusedRefresh(ctx) {
+		why = "a used refresh token was presented again"
+	}
+	return s.apps.RevokeAll(ctx, requestID, why)
+}
+
+// reusedRefresh reports whether the revocation is for a refresh token's
+// reuse (a refresh grant's flow), not a code's.
+func reusedRefresh(ctx context.Context) bool {
+	f := flowOf(ctx)
+	return f != nil && f.grant != nil
 }
 
 // setGrantFacts records in the session what the response needs of the

@@ -14,6 +14,8 @@ import (
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/metrics"
+	"github.com/bizplatform/api/shared/metrics/emftest"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -116,6 +118,21 @@ func TestARefreshRotatesThePairAndAReusedRefreshTokenRevokesTheInstall(t *testin
 	require.NotEmpty(t, entries)
 	assert.Equal(t, auth.AuditRefreshReused, entries[0].Action, "the audit list records the reuse")
 	assert.Empty(t, f.storedInstall(t, storage.AccountPK(acct), f.app.ID).Tokens, "the install holds no token")
+
+	// The server's metric lines count what happened, once each.
+	_, err = emftest.MetricLines(f.logs.String())
+	require.NoError(t, err, "every metric line is valid EMF")
+	sum := metrics.NewSummary()
+	_, _ = sum.Write([]byte(f.logs.String()))
+	oauthFigures := sum.Find(map[string]string{"Function": "oauth"})
+	require.NotNil(t, oauthFigures)
+	assert.Equal(t, 1.0, oauthFigures.Metrics["OAuthCodeExchanges"].Sum)
+	assert.Equal(t, 1.0, oauthFigures.Metrics["OAuthRefreshes"].Sum)
+	assert.Equal(t, 1.0, oauthFigures.Metrics["OAuthRefreshReuse"].Sum, "the reuse, not the revoked token tried after it")
+	token := sum.Find(map[string]string{"Function": "oauth", "Operation": "POST /oauth/token"})
+	require.NotNil(t, token)
+	assert.Equal(t, 4.0, token.Metrics["Requests"].Sum)
+	assert.Equal(t, 2.0, token.Metrics["Status4xx"].Sum)
 }
 
 func TestAnAccessTokenIsRefusedOnTheFirstRequestPastItsEnd(t *testing.T) {

@@ -31,6 +31,7 @@ import (
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/httpserve"
 	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/metrics"
 )
 
 // Base is the path every page lives under.
@@ -59,11 +60,15 @@ type Portal struct {
 	apps    *marketplace.Apps
 	clock   clock.Clock
 	logger  *slog.Logger
+	metrics *metrics.RequestLines
 	opts    Options
 	pages   map[string]*template.Template
 	assets  fs.FS
 	handler http.Handler
 }
+
+// Function is the portal's Function dimension (functions/portal).
+const Function = "portal"
 
 // New returns the portal on core's table. core.Tokens is the token store
 // the API's admission state is told about revocations through (the API
@@ -79,7 +84,8 @@ func New(core app.Core, opts Options) (*Portal, error) {
 	}
 	deps := core.Deps
 	p := &Portal{ids: identity.New(deps.Table, deps.Clock, userdir.New(deps.Table)), tokens: core.Tokens, apps: marketplace.New(core.Tokens, deps.Clock, false),
-		clock: deps.Clock, logger: deps.Logger, opts: opts, pages: pages, assets: assets}
+		clock: deps.Clock, logger: deps.Logger, opts: opts, pages: pages, assets: assets,
+		metrics: core.Meter.RequestLines(metrics.Named(Function), metrics.PortalSignInFailures, metrics.PortalLockouts)}
 	p.handler = httpserve.WithDeadline(p.routes(), opts.RequestTimeout)
 	return p, nil
 }
@@ -197,6 +203,8 @@ func (p *Portal) serve(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		r, id := httpserve.IdentifyRequest(r)
+		ctx, figures := metrics.Begin(r.Context())
+		r = r.WithContext(ctx)
 		sw := &httpserve.Writer{ResponseWriter: w}
 		sw.Header().Set("X-Request-Id", id)
 		setSecurityHeaders(sw.Header())
@@ -213,7 +221,9 @@ func (p *Portal) serve(h handlerFunc) http.Handler {
 		if err != nil {
 			p.serveError(sw, r, err)
 		}
-		httpserve.Line{RequestID: id, Method: r.Method, Route: r.Pattern, Status: sw.Status(), Duration: time.Since(start), Cause: err, Refusal: refusalOf(r, err)}.
+		end := time.Now()
+		httpserve.Line{RequestID: id, Method: r.Method, Route: r.Pattern, Status: sw.Status(), Duration: end.Sub(start), Cause: err, Refusal: refusalOf(r, err),
+			Metrics: p.metrics.Attrs(end, r.Pattern, sw.Status(), end.Sub(start), figures)}.
 			Log(r.Context(), p.logger, "portal request")
 	})
 }

@@ -25,6 +25,8 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/metrics"
+	"github.com/bizplatform/api/shared/metrics/emftest"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/storage/dynamo"
 )
@@ -225,6 +227,19 @@ func TestSignInAnswersAlikeForUnknownAddressesAndWrongPasswordsAndLocksAfterFive
 
 	s.env.Clock.Advance(15 * time.Minute)
 	assert.Equal(t, http.StatusSeeOther, attempt("ada@co1.example", password).status, "the lock ends after 15 minutes")
+
+	// The portal's metric lines count each failure and each lock.
+	_, err := emftest.MetricLines(s.logs.String())
+	require.NoError(t, err, "every metric line is valid EMF")
+	sum := metrics.NewSummary()
+	_, _ = sum.Write([]byte(s.logs.String()))
+	portal := sum.Find(map[string]string{"Function": "portal"})
+	require.NotNil(t, portal)
+	assert.Equal(t, 10.0, portal.Metrics["PortalSignInFailures"].Sum, "five for each address, then refusals before any check")
+	assert.Equal(t, 2.0, portal.Metrics["PortalLockouts"].Sum)
+	signIn := sum.Find(map[string]string{"Function": "portal", "Operation": "POST /portal/sign-in"})
+	require.NotNil(t, signIn)
+	assert.Equal(t, 3.0, signIn.Metrics["Status429"].Sum)
 }
 
 func TestOneClientAddressIsThrottled(t *testing.T) {

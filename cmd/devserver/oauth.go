@@ -50,7 +50,7 @@ func startDeliveries(ctx context.Context, cfg config.Config, srv *app.Server, ou
 	if cfg.WebhookKeyFile != "" {
 		fmt.Fprintf(out, "Marketplace webhooks are signed with the key in %s\n", cfg.WebhookKeyFile)
 	}
-	d := delivery.New(srv.Core.Deps.Table, srv.Core.Deps.Clock, key, nil, srv.Core.Deps.Logger)
+	d := delivery.New(srv.Core.Deps.Table, srv.Core.Deps.Clock, key, nil, srv.Core.Deps.Logger, srv.Core.Meter)
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {

@@ -45,6 +45,7 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 		return err
 	}
 	defer stopEngine()
+	logOut, summary := teeMetrics(logOut)
 	deps, err := connect(ctx, cfg, out, logOut)
 	if err != nil {
 		return err
@@ -55,6 +56,7 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 	}
 	// The API reference and the portal beside the API, without a token.
 	pages := newPages(api.FindBundle("."))
+	mountMetrics(pages, summary)
 	portalSite, err := mountPortal(pages, cfg, srv)
 	if err != nil {
 		return err
@@ -145,6 +147,7 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler, cfg config.Conf
 	// platformctl portal invite builds its links on PORTAL_URL: this
 	// server's own address, whatever PORT it was given.
 	fmt.Fprintf(out, "  (for the CLI's invite links: export PORTAL_URL=http://%s)\n", ln.Addr())
+	fmt.Fprintf(out, "Metrics the log lines carry, added up: http://%s%s\n", ln.Addr(), metricsPath)
 
 	select {
 	case err := <-served:

@@ -22,6 +22,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/metrics/emftest"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/tools/lambdart"
@@ -177,13 +178,22 @@ func TestEveryFunctionBinaryAnswersItsEventsUnderTheLambdaRuntimeAPI(t *testing.
 			gr, err := lambdart.DecodeGatewayResponse(res)
 			require.NoError(t, err)
 			assert.Equal(t, http.StatusUnauthorized, gr.StatusCode, "an event without a token: %s", gr.Body)
-			assert.JSONEq(t, `{"statusCode":401,"message":"Missing bearer token: send Authorization: Bearer <token>","error":"Unauthorized","traceId":"unauthenticated-probe"}`, gr.Body)
+			assert.JSONEq(t, `{"statusCode":401,"message":"Missing bearer token: send Authorization: Bearer <token>","error":"Unauthorized","traceId":"unauthenticated-probe","requestId":"unauthenticated-probe"}`, gr.Body)
 			assert.Equal(t, "Bearer", gr.Headers["Www-Authenticate"], "a 401 challenges the client")
 
 			stop()
 			for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
 				assert.True(t, json.Valid([]byte(line)), "every log line is JSON: %s", line)
 				assert.NotContains(t, line, "bpt_", "no token in the log")
+			}
+			// Each request line carries its metrics, valid EMF, under the
+			// function's own name.
+			metricLines, err := emftest.MetricLines(logs.String())
+			require.NoError(t, err)
+			assert.Len(t, metricLines, len(events)+1, "one metric line per request")
+			for _, m := range metricLines {
+				assert.Equal(t, area, m["Function"])
+				assert.NotEqual(t, "unmatched", m["Operation"])
 			}
 		})
 	}

@@ -70,7 +70,7 @@ func TestTheContractCheckTellsMatchingExchangesFromMismatches(t *testing.T) {
 		{name: "an error body of another shape is refused", x: campaigns(422, limited(), `{"message":"bad"}`),
 			wantErr: []string{"listCampaigns", "422"}},
 		{name: "a request the document rejects, refused by the server, is consistent", x: func() exchange {
-			x := campaigns(422, limited(), `{"statusCode":422,"message":["status must be one of: draft, published"],"error":"Unprocessable Entity","traceId":"req-1"}`)
+			x := campaigns(422, limited(), `{"statusCode":422,"message":["status must be one of: draft, published"],"error":"Unprocessable Entity","traceId":"req-1","requestId":"req-1"}`)
 			x.url += "&status=archived"
 			return x
 		}()},
@@ -84,7 +84,7 @@ func TestTheContractCheckTellsMatchingExchangesFromMismatches(t *testing.T) {
 		{name: "a test-only route may succeed", x: exchange{method: "GET", url: "http://127.0.0.1:1/ping", reqHeader: requestHeaders(), status: 200, respHeader: limited(), respBody: []byte(`{"account":"a"}`)}},
 		{name: "an unknown route must answer in the error shape", x: exchange{method: "GET", url: "http://127.0.0.1:1/nowhere", reqHeader: requestHeaders(), status: 404, respHeader: limited(), respBody: []byte(`not found`)},
 			wantErr: []string{"GET /nowhere", "not JSON"}},
-		{name: "an unknown route's error in the error shape is consistent", x: exchange{method: "GET", url: "http://127.0.0.1:1/nowhere", reqHeader: requestHeaders(), status: 404, respHeader: limited(), respBody: []byte(`{"statusCode":404,"message":"No operation is served at GET /nowhere","error":"Not Found","traceId":"req-1"}`)}},
+		{name: "an unknown route's error in the error shape is consistent", x: exchange{method: "GET", url: "http://127.0.0.1:1/nowhere", reqHeader: requestHeaders(), status: 404, respHeader: limited(), respBody: []byte(`{"statusCode":404,"message":"No operation is served at GET /nowhere","error":"Not Found","traceId":"req-1","requestId":"req-1"}`)}},
 		{name: "an error body without its traceId is refused", x: exchange{method: "GET", url: "http://127.0.0.1:1/nowhere", reqHeader: requestHeaders(), status: 404, respHeader: limited(), respBody: []byte(`{"statusCode":404,"message":"No operation is served at GET /nowhere","error":"Not Found"}`)},
 			wantErr: []string{"GET /nowhere", "traceId"}},
 	} {

@@ -14,19 +14,21 @@ type ErrorBody struct {
 	Message    any    `json:"message"`
 	Error      string `json:"error"`
 	TraceID    string `json:"traceId"`
+	RequestID  string `json:"requestId"`
 }
 
 // CheckErrorBody returns why body is not the API's JSON error for status,
 // or "" when it is: an object with exactly statusCode (equal to status),
 // message (a non-empty string or a list of strings), error (the status
-// text) and traceId (the answer's X-Request-Id, from header).
+// text), traceId and requestId (both the answer's X-Request-Id, from
+// header).
 func CheckErrorBody(status int, header http.Header, body []byte) string {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(body, &fields); err != nil {
 		return fmt.Sprintf("error body is not a JSON object: %v: %q", err, body)
 	}
-	if len(fields) != 4 {
-		return fmt.Sprintf("error body has %d fields, want statusCode, message, error, traceId: %s", len(fields), body)
+	if len(fields) != 5 {
+		return fmt.Sprintf("error body has %d fields, want statusCode, message, error, traceId, requestId: %s", len(fields), body)
 	}
 	var b ErrorBody
 	if err := json.Unmarshal(body, &b); err != nil {
@@ -37,6 +39,9 @@ func CheckErrorBody(status int, header http.Header, body []byte) string {
 	}
 	if id := header.Get("X-Request-Id"); b.TraceID == "" || b.TraceID != id {
 		return fmt.Sprintf("error body's traceId %q is not the answer's X-Request-Id %q: %s", b.TraceID, id, body)
+	}
+	if id := header.Get("X-Request-Id"); b.RequestID != id {
+		return fmt.Sprintf("error body's requestId %q is not the answer's X-Request-Id %q: %s", b.RequestID, id, body)
 	}
 	switch m := b.Message.(type) {
 	case string:

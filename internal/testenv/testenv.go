@@ -170,7 +170,7 @@ func New(t testing.TB, areas []app.Area, opts ...Option) *Env {
 	// A key of the test's own seals the secrets users hand the API.
 	keeper, err := secrets.NewEphemeralKeeper()
 	require.NoError(t, err)
-	e.Deps = app.Deps{Table: e.Table, Clock: e.Clock, Logger: slog.New(slog.NewJSONHandler(e.logOut, nil)), Secrets: keeper}
+	e.Deps = app.Deps{Table: e.Table, Clock: e.Clock, Logger: app.NewLogger(e.logOut, slog.LevelInfo), Secrets: keeper}
 	srv, err := app.NewServer(e.Config, e.Deps, areas...)
 	require.NoError(t, err)
 	e.Server = srv

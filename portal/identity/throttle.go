@@ -10,6 +10,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
+	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -177,12 +178,14 @@ func spreadDelay(n int) time.Duration {
 // its next sign-in past SpreadFailureLimit.
 func (s *Service) recordFailure(ctx context.Context, lowerEmail, clientAddr string) error {
 	now := s.clock.Now()
+	metrics.RequestFrom(ctx).Count(metrics.PortalSignInFailures)
 	pairKey := pairThrottleKey(lowerEmail, sourceOf(clientAddr))
 	pair, err := s.count(ctx, pairKey, FailureWindow, LockDuration, now)
 	if err != nil {
 		return err
 	}
 	if pair.Count >= FailureLimit {
+		metrics.RequestFrom(ctx).Count(metrics.PortalLockouts)
 		until := now.Add(LockDuration)
 		upd := expression.Set(expression.Name("lockedUntil"), expression.Value(until.UnixMilli())).
 			Set(expression.Name(storage.AttrExpiresAt), expression.Value(until.Add(FailureWindow).Unix()))

@@ -7,13 +7,16 @@ import (
 )
 
 // Body is the JSON shape of every error answer. Message is a string, except
-// for validation failures where it is the list of violations. TraceID is
-// the answer's X-Request-Id, for the client to quote.
+// for validation failures where it is the list of violations. TraceID and
+// RequestID are both the answer's X-Request-Id, for the client to quote:
+// traceId as the public API names it, requestId as the operator's log
+// lines and metrics name it (request_id).
 type Body struct {
 	StatusCode int    `json:"statusCode"`
 	Message    any    `json:"message"`
 	Error      string `json:"error"`
 	TraceID    string `json:"traceId"`
+	RequestID  string `json:"requestId"`
 }
 
 // Status returns the HTTP status of err on a route whose validation failures
@@ -73,7 +76,8 @@ func Write(w http.ResponseWriter, err error) (cause error) {
 // or 400).
 func WriteForOperation(w http.ResponseWriter, err error, validationStatus int) (cause error) {
 	status := Status(err, validationStatus)
-	body := Body{StatusCode: status, Error: http.StatusText(status), TraceID: w.Header().Get("X-Request-Id")}
+	id := w.Header().Get("X-Request-Id")
+	body := Body{StatusCode: status, Error: http.StatusText(status), TraceID: id, RequestID: id}
 
 	e, ok := As(err)
 	switch {

@@ -20,6 +20,7 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/httpserve"
+	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/pipeline"
 	"github.com/bizplatform/api/shared/ratelimit"
 	"github.com/bizplatform/api/shared/route"
@@ -104,6 +105,9 @@ type Core struct {
 	// Tokens issues and revokes tokens; it tells the limiter's admission
 	// state of every revocation.
 	Tokens *auth.Tokens
+	// Meter builds the metric members of the servers' log lines
+	// (METRICS_NAMESPACE, FUNCTION_NAME_DIMENSION).
+	Meter metrics.Meter
 }
 
 // NewCore builds the core on deps' table, with cfg's rate limits.
@@ -116,7 +120,8 @@ func NewCore(cfg config.Config, deps Deps) Core {
 	}
 	deps.Table = &storage.Table{DB: dynamo.Classified(deps.Table.DB), Name: deps.Table.Name}
 	limiter := ratelimit.New(deps.Table, deps.Clock, ratelimit.Limits{Burst: cfg.Burst, Window: cfg.Window, Daily: cfg.Daily})
-	return Core{Deps: deps, Limiter: limiter, Tokens: auth.NewTokens(deps.Table, deps.Clock, limiter)}
+	return Core{Deps: deps, Limiter: limiter, Tokens: auth.NewTokens(deps.Table, deps.Clock, limiter),
+		Meter: metrics.NewMeter(cfg.MetricsNamespace, cfg.FunctionDimension)}
 }
 
 // Server is an assembled API.
@@ -137,8 +142,12 @@ func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
 	areaDeps := deps
 	areaDeps.Table = storage.GateWrites(deps.Table)
 	var routes []route.Route
+	owner := map[string]string{} // operation -> area, the metrics' Function
 	for _, a := range areas {
 		rs := a.Routes(areaDeps)
+		for _, rt := range rs {
+			owner[rt.Op.ID()] = a.Name
+		}
 		// POST, PUT and DELETE requests sent with an Idempotency-Key run once.
 		if a.GuardRetries != nil {
 			rs = a.GuardRetries(areaDeps.Table, deps.Clock, deps.Logger, rs)
@@ -157,8 +166,28 @@ func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
 		Limiter: core.Limiter,
 		Clock:   deps.Clock,
 		Routes:  router,
+		Metrics: core.Meter.RequestLines(functionOf(owner, areas)),
 	}, router.Checked())
 	return &Server{Core: core, Handler: httpserve.WithDeadline(handler, cfg.RequestTimeout), Router: router}, nil
+}
+
+// unmatchedFunction is the local server's Function of a request that named
+// no operation (a function's is its own name).
+const unmatchedFunction = "local"
+
+// functionOf names the function serving an operation: its area's
+// directory under functions/.
+func functionOf(owner map[string]string, areas []Area) func(operation string) string {
+	fallback := unmatchedFunction
+	if len(areas) == 1 {
+		fallback = areas[0].Name
+	}
+	return func(operation string) string {
+		if name, ok := owner[operation]; ok {
+			return name
+		}
+		return fallback
+	}
 }
 
 // NewClientFunc builds the DynamoDB client: dynamo.NewClient (credentials
@@ -189,12 +218,19 @@ func ConnectWith(ctx context.Context, getenv func(string) string, logOut io.Writ
 // to logOut, at cfg's level) and, with newClient, the client of cfg's table
 // at cfg's endpoint.
 func NewDeps(ctx context.Context, cfg config.Config, logOut io.Writer, newClient NewClientFunc) (Deps, error) {
-	logger := slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	logger := NewLogger(logOut, cfg.LogLevel)
 	db, err := newClient(ctx, cfg.Endpoint, cfg.Region, logger, ClientOptions(cfg)...)
 	if err != nil {
 		return Deps{}, err
 	}
 	return Deps{Table: &storage.Table{DB: db, Name: cfg.TableName}, Clock: clock.System{}, Logger: logger}, nil
+}
+
+// NewLogger is every process's logger: JSON lines to out from level up,
+// each line logged with a request's context naming the request (its
+// request_id and trace_id).
+func NewLogger(out io.Writer, level slog.Leveler) *slog.Logger {
+	return slog.New(httpserve.WithIDs(slog.NewJSONHandler(out, &slog.HandlerOptions{Level: level})))
 }
 
 // AWSConfigFunc loads the AWS configuration (region, credentials) of a

@@ -61,6 +61,14 @@ type Config struct {
 	// file instead (WEBHOOK_KEY_FILE; make run uses .local/webhook-ed25519.pem).
 	WebhookKeyParameter string
 	WebhookKeyFile      string
+	// MetricsNamespace is the CloudWatch namespace of the metrics the log
+	// lines carry (METRICS_NAMESPACE, default "BizPlatform"; the template
+	// sets BizPlatform/<stack name>).
+	MetricsNamespace string
+	// FunctionDimension is the Function dimension of every metric
+	// (FUNCTION_NAME_DIMENSION); empty: the function's own name (its
+	// directory under functions/; locally, the area owning the route).
+	FunctionDimension string
 }
 
 // Load reads the configuration through getenv (os.Getenv in production).
@@ -127,6 +135,8 @@ func Load(getenv func(string) string) (Config, error) {
 	c.OAuthAccessTokenTTL = time.Duration(ttl) * time.Second
 	c.WebhookKeyParameter = strings.TrimSpace(getenv("WEBHOOK_KEY_PARAMETER"))
 	c.WebhookKeyFile = strings.TrimSpace(getenv("WEBHOOK_KEY_FILE"))
+	c.MetricsNamespace = strings.TrimSpace(getenv("METRICS_NAMESPACE"))
+	c.FunctionDimension = strings.TrimSpace(getenv("FUNCTION_NAME_DIMENSION"))
 	return c, nil
 }
 

@@ -87,6 +87,9 @@ type Line struct {
 	// forged or expired form, an oversized body): such a line is a
 	// warning that says it. "" for the rest (wrong input, a redirect).
 	Refusal string
+	// Metrics are the line's metric members (package metrics), last: the
+	// request's figures ride on its one line.
+	Metrics []slog.Attr
 }
 
 // Log writes the line as one JSON record with the message msg: at level
@@ -94,7 +97,7 @@ type Line struct {
 // at Warn, with the refusal, for a refusal that means something; else at
 // Info. An empty request id, path or account is left out.
 func (l Line) Log(ctx context.Context, logger *slog.Logger, msg string) {
-	attrs := make([]slog.Attr, 0, 8)
+	attrs := make([]slog.Attr, 0, 9+len(l.Metrics))
 	if l.RequestID != "" {
 		attrs = append(attrs, slog.String("request_id", l.RequestID))
 	}
@@ -117,6 +120,7 @@ func (l Line) Log(ctx context.Context, logger *slog.Logger, msg string) {
 		level = slog.LevelWarn
 		attrs = append(attrs, slog.String("refusal", l.Refusal))
 	}
+	attrs = append(attrs, l.Metrics...)
 	logger.LogAttrs(ctx, level, msg, attrs...)
 }
 

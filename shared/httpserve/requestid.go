@@ -24,13 +24,24 @@ func RequestID(ctx context.Context) string {
 }
 
 // IdentifyRequest returns r carrying a request id (API Gateway's when it
-// came with one, else a new UUID) and the id.
+// came with one, else a new UUID) and, when its context has none, the trace
+// id its X-Amzn-Trace-Id header names; and the request id.
 func IdentifyRequest(r *http.Request) (*http.Request, string) {
-	if id := RequestID(r.Context()); id != "" {
-		return r, id
+	ctx := r.Context()
+	if TraceID(ctx) == "" {
+		if root := TraceRoot(r.Header.Get("X-Amzn-Trace-Id")); root != "" {
+			ctx = WithTraceID(ctx, root)
+		}
 	}
-	id := newRequestID()
-	return r.WithContext(WithRequestID(r.Context(), id)), id
+	id := RequestID(ctx)
+	if id == "" {
+		id = newRequestID()
+		ctx = WithRequestID(ctx, id)
+	}
+	if ctx != r.Context() {
+		r = r.WithContext(ctx)
+	}
+	return r, id
 }
 
 func newRequestID() string {

@@ -35,6 +35,7 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpserve"
 	"github.com/bizplatform/api/shared/ids"
+	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 	"github.com/bizplatform/api/shared/storage"
@@ -130,7 +131,7 @@ func (k *Keeper) guard(op operations.Operation, next route.HandlerFunc) route.Ha
 			return err
 		}
 		if held != nil {
-			return answerHeld(w, c, held)
+			return answerHeld(r.Context(), w, c, held)
 		}
 		return k.run(w, r, op, c, next)
 	}
@@ -195,7 +196,7 @@ func keepable(status int) bool {
 }
 
 // answerHeld answers a request whose key is held by another record.
-func answerHeld(w http.ResponseWriter, c Claim, held *Record) error {
+func answerHeld(ctx context.Context, w http.ResponseWriter, c Claim, held *Record) error {
 	switch {
 	case held.Fingerprint != c.Fingerprint:
 		return &apierror.Error{Code: apierror.CodeUnprocessable, Message: "This Idempotency-Key was already used with another request (another operation, path, query or body): send a new key for a new request"}
@@ -203,6 +204,7 @@ func answerHeld(w http.ResponseWriter, c Claim, held *Record) error {
 		return &apierror.Error{Code: apierror.CodeConflict, Message: "A request with this Idempotency-Key is still running: retry once it has finished", RetryAfter: time.Second}
 	}
 	w.Header().Set(HeaderReplayed, "true")
+	metrics.RequestFrom(ctx).Replayed()
 	held.Answer.writeTo(w)
 	return nil
 }

@@ -75,11 +75,32 @@ func SiteHandler(ctx context.Context, build SiteBuilder, getenv func(string) str
 	return withGatewayRequestID(h), nil
 }
 
+// withGatewayRequestID gives each request API Gateway's request id and the
+// invocation's X-Ray trace id: the Lambda runtime puts the trace header of
+// the invocation (the trace its segments join) in the context, as
+// _X_AMZN_TRACE_ID.
 func withGatewayRequestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if gw, ok := core.GetAPIGatewayV2ContextFromContext(r.Context()); ok && gw.RequestID != "" {
-			r = r.WithContext(httpserve.WithRequestID(r.Context(), gw.RequestID))
+		ctx := r.Context()
+		if gw, ok := core.GetAPIGatewayV2ContextFromContext(ctx); ok && gw.RequestID != "" {
+			ctx = httpserve.WithRequestID(ctx, gw.RequestID)
 		}
-		next.ServeHTTP(w, r)
+		if root := httpserve.TraceRoot(invocationTrace(ctx)); root != "" {
+			ctx = httpserve.WithTraceID(ctx, root)
+		}
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
+
+// invocationTrace is the invocation's X-Ray trace header: the runtime's
+// context value, else the environment variable it also sets.
+func invocationTrace(ctx context.Context) string {
+	if h, ok := ctx.Value(lambdaTraceKey).(string); ok && h != "" {
+		return h
+	}
+	return os.Getenv("_X_AMZN_TRACE_ID")
+}
+
+// lambdaTraceKey is the (string) context key under which aws-lambda-go
+// puts the invocation's trace header.
+const lambdaTraceKey = "x-amzn-trace-id"

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/httpserve"
 )
 
 // TaskBuilder builds, once per cold start, the work a task function does on
@@ -47,4 +48,9 @@ func prepareTask(build TaskBuilder) (Task, error) {
 // Invoke does one invocation's work. The Lambda runtime calls the handler
 // by reflection, which no call graph follows: the IAM check
 // (tools/iamcheck) takes Invoke as a root of the function's calls.
-func Invoke(ctx context.Context, work Task, event json.RawMessage) error { return work(ctx, event) }
+func Invoke(ctx context.Context, work Task, event json.RawMessage) error {
+	if root := httpserve.TraceRoot(invocationTrace(ctx)); root != "" {
+		ctx = httpserve.WithTraceID(ctx, root) // the invocation's lines name its trace
+	}
+	return work(ctx, event)
+}

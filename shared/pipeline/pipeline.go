@@ -24,6 +24,7 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpserve"
+	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/ratelimit"
 	"github.com/bizplatform/api/shared/route"
 	"github.com/bizplatform/api/shared/storage"
@@ -67,6 +68,13 @@ type Routes interface {
 
 var _ Routes = (*route.Router)(nil)
 
+// operationNamer names the operation serving a request that Routes matched.
+type operationNamer interface {
+	OperationOf(r *http.Request) string
+}
+
+var _ operationNamer = (*route.Router)(nil)
+
 // Options are the pipeline's collaborators.
 type Options struct {
 	Logger  *slog.Logger
@@ -77,6 +85,8 @@ type Options struct {
 	// else is checked, as API Gateway answers a route it does not have:
 	// 404 whatever its headers. Nil leaves such requests to next.
 	Routes Routes
+	// Metrics, when set, adds the request's metrics to its log line.
+	Metrics *metrics.RequestLines
 }
 
 // New wraps next (the router) in the pipeline.
@@ -101,6 +111,8 @@ type pipeline struct {
 func (p *pipeline) serve(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	r, id := httpserve.IdentifyRequest(r)
+	ctx, figures := metrics.Begin(r.Context())
+	r = r.WithContext(ctx)
 	rw := &responseWriter{Writer: httpserve.Writer{ResponseWriter: w}, requestID: id}
 	rw.Header()["X-Request-Id"] = []string{id} // canonical already
 
@@ -113,10 +125,15 @@ func (p *pipeline) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		rw.RecordCause(apierror.Write(rw, apierror.Internal(panicked)))
 	}
-	httpserve.Line{
+	end := time.Now()
+	line := httpserve.Line{
 		RequestID: id, Method: r.Method, Route: rw.operation, Path: r.URL.Path,
-		Status: rw.Status(), Duration: time.Since(start), Account: rw.account, Cause: rw.cause,
-	}.Log(r.Context(), p.opts.Logger, "request")
+		Status: rw.Status(), Duration: end.Sub(start), Account: rw.account, Cause: rw.cause,
+	}
+	if p.opts.Metrics != nil {
+		line.Metrics = p.opts.Metrics.Attrs(end, rw.operation, line.Status, line.Duration, figures)
+	}
+	line.Log(r.Context(), p.opts.Logger, "request")
 }
 
 func (p *pipeline) handle(w *responseWriter, r *http.Request) {
@@ -142,6 +159,10 @@ func (p *pipeline) check(w *responseWriter, r *http.Request) (*http.Request, err
 	if p.opts.Routes != nil {
 		if err := p.opts.Routes.Match(r); err != nil {
 			return nil, err
+		}
+		if named, ok := p.opts.Routes.(operationNamer); ok {
+			// A request refused from here on is its operation's.
+			w.RecordOperation(named.OperationOf(r))
 		}
 	}
 	hasBody, err := limitBody(r)

@@ -49,11 +49,14 @@ type Route struct {
 type Router struct {
 	mux    *http.ServeMux
 	routes []Route
+	// operation names the operation each registered pattern serves.
+	operation map[string]string
 }
 
 // NewRouter registers routes on every pattern of their operation.
 func NewRouter(routes []Route) (*Router, error) {
 	mux := http.NewServeMux()
+	operation := map[string]string{}
 	for _, rt := range routes {
 		if rt.Handle == nil {
 			return nil, fmt.Errorf("route %s has no handler", rt.Op.ID())
@@ -63,9 +66,10 @@ func NewRouter(routes []Route) (*Router, error) {
 			if err := register(mux, pattern, h); err != nil {
 				return nil, err
 			}
+			operation[pattern] = rt.Op.ID()
 		}
 	}
-	return &Router{mux: mux, routes: routes}, nil
+	return &Router{mux: mux, routes: routes, operation: operation}, nil
 }
 
 func register(mux *http.ServeMux, pattern string, h http.Handler) (err error) {
@@ -87,6 +91,14 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rt.mux.ServeHTTP(w, r)
+}
+
+// OperationOf is the id of the operation that serves r ("GET /contacts/",
+// the route template, never the path); "" when none does. The pipeline
+// names it on the log line of a request refused before routing (a 401).
+func (rt *Router) OperationOf(r *http.Request) string {
+	_, pattern := rt.mux.Handler(r)
+	return rt.operation[pattern]
 }
 
 // Checked serves requests that Match has passed already, without matching

@@ -11,6 +11,7 @@
 //	go run ./tools/bench load       # mixed load against the devserver, DynamoDB Local ceiling
 //	go run ./tools/bench dataset    # list latency at 1k/10k(/100k) contacts
 //	go run ./tools/bench cost       # capacity units per operation; a million requests of the mix priced
+//	go run ./tools/bench watchcost  # log bytes per request with metrics; logs, metrics, X-Ray priced
 //	go run ./tools/bench report     # the table
 package main
 
@@ -24,11 +25,12 @@ import (
 	"github.com/bizplatform/api/tools/bench/dataset"
 	"github.com/bizplatform/api/tools/bench/load"
 	"github.com/bizplatform/api/tools/bench/report"
+	"github.com/bizplatform/api/tools/bench/watchcost"
 )
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: bench calls|coldstart|coldtrace|load|dataset|cost|report [flags]")
+		fmt.Fprintln(os.Stderr, "usage: bench calls|coldstart|coldtrace|load|dataset|cost|watchcost|report [flags]")
 		os.Exit(2)
 	}
 	steps := map[string]func(args []string) error{
@@ -39,6 +41,7 @@ func main() {
 		"dataset":   dataset.Run,
 		"cost":      cost.Run,
 		"report":    report.Run,
+		"watchcost": watchcost.Run,
 	}
 	step, ok := steps[os.Args[1]]
 	if !ok {

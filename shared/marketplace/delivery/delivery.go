@@ -23,6 +23,7 @@ import (
 
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -53,15 +54,17 @@ type Deliverer struct {
 	key    ed25519.PrivateKey
 	client *http.Client
 	logger *slog.Logger
+	lines  *metrics.WebhookLines
+	tally  tally
 }
 
 // New returns a deliverer signing with key; client nil is a client with the
-// attempt timeout.
-func New(table *storage.Table, c clock.Clock, key ed25519.PrivateKey, client *http.Client, logger *slog.Logger) *Deliverer {
+// attempt timeout. Its metric lines (Report) are meter's.
+func New(table *storage.Table, c clock.Clock, key ed25519.PrivateKey, client *http.Client, logger *slog.Logger, meter metrics.Meter) *Deliverer {
 	if client == nil {
 		client = &http.Client{Timeout: attemptTimeout}
 	}
-	return &Deliverer{table: table, clock: c, key: key, client: client, logger: logger}
+	return &Deliverer{table: table, clock: c, key: key, client: client, logger: logger, lines: meter.WebhookLines()}
 }
 
 // NextRetry is the pause after the nth failed attempt (n from 1).
@@ -246,19 +249,28 @@ func (d *Deliverer) record(ctx context.Context, it marketplace.EventItem, a mark
 	if err != nil {
 		return fmt.Errorf("record attempt of event %s: %w", it.ID, err)
 	}
+	d.tally.add(status, delivered(a))
 	d.logger.LogAttrs(ctx, slog.LevelInfo, "webhook attempt", slog.String("event", it.ID), slog.String("app", it.AppID),
 		slog.String("type", it.Type), slog.Int("attempt", n), slog.Int("http_status", a.Status), slog.String("result", status))
 	return nil
 }
 
 // Loop sweeps every interval until ctx is done (the local server's
-// deliverer); a failed sweep is logged and tried again.
+// deliverer); a failed sweep is logged and tried again. A sweep that
+// attempted something reports it (Report), as an invocation does deployed;
+// idle sweeps write nothing.
 func (d *Deliverer) Loop(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
-		if _, err := d.Sweep(ctx); err != nil && ctx.Err() == nil {
+		n, err := d.Sweep(ctx)
+		if err != nil && ctx.Err() == nil {
 			d.logger.LogAttrs(ctx, slog.LevelWarn, "webhook sweep", slog.String("error", err.Error()))
+		}
+		if n > 0 && ctx.Err() == nil {
+			if err := d.Report(ctx, true); err != nil {
+				d.logger.LogAttrs(ctx, slog.LevelWarn, "webhook report", slog.String("error", err.Error()))
+			}
 		}
 		select {
 		case <-ctx.Done():

@@ -24,6 +24,7 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/marketplace/delivery"
+	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -101,7 +102,7 @@ func (f *fixture) installAndUninstall(t *testing.T) {
 }
 
 func (f *fixture) deliverer() *delivery.Deliverer {
-	return delivery.New(f.env.Table, f.env.Clock, f.key, nil, slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	return delivery.New(f.env.Table, f.env.Clock, f.key, nil, slog.New(slog.NewJSONHandler(io.Discard, nil)), metrics.NewMeter("", ""))
 }
 
 func (f *fixture) events(t *testing.T) []marketplace.Event {
@@ -255,7 +256,7 @@ func TestAnAttemptWhoseDelivererDiedIsTakenUpOnceItsLeaseEnds(t *testing.T) {
 
 func TestTheDeployedDelivererRefusesAWebhookHostThatResolvesToAPrivateAddress(t *testing.T) {
 	f := newFixture(t, 0, 1) // the receiver listens on 127.0.0.1
-	d := delivery.New(f.env.Table, f.env.Clock, f.key, delivery.PublicOnlyClient(), slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	d := delivery.New(f.env.Table, f.env.Clock, f.key, delivery.PublicOnlyClient(), slog.New(slog.NewJSONHandler(io.Discard, nil)), metrics.NewMeter("", ""))
 	_, err := d.Sweep(context.Background())
 	require.NoError(t, err)
 	assert.Zero(t, f.rc.received(), "nothing posted to a loopback address")

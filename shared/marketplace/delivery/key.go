@@ -13,6 +13,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
@@ -57,19 +58,23 @@ func LambdaTask(ctx context.Context, cfg config.Config, deps app.Deps) (func(con
 	if dynamo.IsLocalEndpoint(cfg.Endpoint) {
 		client = nil
 	}
-	d := New(deps.Table, deps.Clock, key, client, deps.Logger)
+	d := New(deps.Table, deps.Clock, key, client, deps.Logger, metrics.NewMeter(cfg.MetricsNamespace, cfg.FunctionDimension))
 	return func(ctx context.Context, event json.RawMessage) error {
 		if named := StreamKeys(event); len(named) > 0 {
 			_, err := d.DeliverNamed(ctx, named)
-			return err
+			// A stream batch looks at what it names only: no age.
+			return errors.Join(err, d.Report(ctx, false))
 		}
 		for {
 			n, err := d.Sweep(ctx)
-			if err != nil || n == 0 {
-				return err
+			if err != nil {
+				return errors.Join(err, d.Report(ctx, false))
+			}
+			if n == 0 {
+				return d.Report(ctx, true)
 			}
 			if deadline, ok := ctx.Deadline(); ok && deps.Clock.Now().Add(2*attemptTimeout).After(deadline) {
-				return nil // the next invocation goes on
+				return d.Report(ctx, true) // the next invocation goes on
 			}
 		}
 	}, nil

@@ -147,7 +147,7 @@ func NewClientFromConfig(cfg aws.Config, endpoint string, logger *slog.Logger, o
 		// sends none, and the SDK would log a warning for each of its
 		// answers. Checked where AWS answers, not against a local engine.
 		o.DisableValidateResponseChecksum = IsLocalEndpoint(endpoint)
-		o.APIOptions = append(o.APIOptions, callDeadline(co.callTimeout), markIdempotentWrites, retryWritesOnlyIfUnsent)
+		o.APIOptions = append(o.APIOptions, callDeadline(co.callTimeout), markIdempotentWrites, retryWritesOnlyIfUnsent, countCalls)
 	})
 }
 
