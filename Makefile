@@ -3,7 +3,7 @@
 #   make test    lint + every test (unit, integration on DynamoDB Local, packaging, the portal in a browser)
 #   make test-browser  the portal's flows in Debian's chromium (apt-get install -y chromium),
 #                      and marketplace apps through the official Node SDK
-#   make lint    OpenAPI lint of api/openapi.yaml, go vet, gofmt
+#   make lint    OpenAPI lint of api/openapi.yaml, go vet, gofmt, repocheck
 #   make build   every Lambda binary (linux/arm64) under bin/lambda, with sizes
 #   make platformctl  the admin CLI as bin/platformctl (script this one: see README)
 #   make bench   every performance figure, as one table (docs/performance.md)
@@ -75,12 +75,16 @@ run: engine
 vet:
 	go vet ./...
 
-# The linter runs offline: no usage telemetry, no update check.
+# The linter runs offline: no usage telemetry, no update check. repocheck
+# refuses a tracked binary or file over 1 MB not listed in
+# tools/repocheck/assets.txt, and a commit subject over 72 characters.
 lint: $(NODE_TOOLS)
 	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx --no-install redocly lint api/openapi.yaml
 	go vet ./...
 	@unformatted=$$(gofmt -l $$(go list -f '{{.Dir}}' ./...)); \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l lists files to format:"; echo "$$unformatted"; exit 1; fi
+	go run ./tools/repocheck files
+	go run ./tools/repocheck commits
 
 test: deps lint
 	$(WITH_ENGINE) $(MAKE) --no-print-directory test-browser test-go
