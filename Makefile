@@ -1,6 +1,7 @@
 # Build, run and test the platform API.
 #   make run     local server on http://127.0.0.1:3000 with DynamoDB Local (needs Java 17+)
 #   make test    lint + every test (unit, integration on DynamoDB Local, packaging, the portal in a browser)
+#   make test-one AREA=users [RUN=regexp]   one area's tests beside an engine (or PKG=./shared/auth/)
 #   make test-browser  the portal's flows in Debian's chromium (apt-get install -y chromium),
 #                      and marketplace apps through the official Node SDK
 #   make lint    OpenAPI lint of api/openapi.yaml, go vet, gofmt, repocheck
@@ -45,7 +46,7 @@ NODE_TOOLS := node_modules/.package-lock.json
 # test reach it through TEST_DYNAMODB_ENDPOINT (each test on a table of its own).
 WITH_ENGINE := bin/dynamodb-local exec --
 
-.PHONY: run test test-go test-browser vet lint build clean deps engine bench bench-dataset fuzz load-faults platformctl
+.PHONY: run test test-one test-go test-browser vet lint build clean deps engine bench bench-dataset fuzz load-faults platformctl
 
 # One SAM target per function, generated from the list above.
 define lambda_target
@@ -91,6 +92,15 @@ test: deps lint
 
 test-go:
 	go test -race -count=1 ./...
+
+# The inner loop: one area's (AREA=users, or ad-publishing) or one
+# package's (PKG=./shared/auth/) tests, RUN narrowing them (a test name, or
+# Fuzz<Operation> for an operation's fuzz seeds), on the engine
+# TEST_DYNAMODB_ENDPOINT names or on one started for the run.
+TEST_PKG = $(or $(PKG),$(if $(AREA),./areas/$(subst -,,$(AREA))/...))
+test-one: $(if $(TEST_DYNAMODB_ENDPOINT),,engine)
+	@[ -n "$(TEST_PKG)" ] || { echo "usage: make test-one AREA=users [RUN=regexp], or PKG=./shared/auth/ [RUN=regexp]"; exit 2; }
+	$(if $(TEST_DYNAMODB_ENDPOINT),,$(WITH_ENGINE)) go test -count=1 $(if $(RUN),-run '$(RUN)') $(TEST_PKG)
 
 # The portal's flows end to end in a real browser against the local server
 # (portal/browsertest/flows.mjs, and the consent page of marketplace apps at
