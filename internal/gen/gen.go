@@ -12,6 +12,9 @@
 //	             the operations table (shared/operations)
 //	apidoc       docs/api.md's table of operations and example calls, from
 //	             the operations table and the sample requests
+//	openapi      in api/openapi.yaml, each operation's scope, security,
+//	             token kind, common parameters and common answers, from the
+//	             operations table (the prose and schemas are by hand)
 //
 // Every file is a pure function of the code (fixed seeds, fixed dates), so
 // running a generator again changes nothing; each generator's test fails
@@ -22,6 +25,7 @@ package gen
 //go:generate go run ./events
 //go:generate go run ./samtemplate
 //go:generate go run ./apidoc
+//go:generate go run ./openapi
 
 import (
 	"fmt"
