@@ -1,9 +1,10 @@
 # Build, run and test the platform API.
 #   make run     local server on http://127.0.0.1:3000 with DynamoDB Local (needs Java 17+)
 #   make test    lint + every test (unit, integration on DynamoDB Local, packaging, the portal in a browser)
+#   make test-one AREA=users [RUN=regexp]   one area's tests beside an engine (or PKG=./shared/auth/)
 #   make test-browser  the portal's flows in Debian's chromium (apt-get install -y chromium),
 #                      and marketplace apps through the official Node SDK
-#   make lint    OpenAPI lint of api/openapi.yaml, go vet, gofmt
+#   make lint    OpenAPI lint of api/openapi.yaml, go vet, gofmt, repocheck
 #   make build   every Lambda binary (linux/arm64) under bin/lambda, with sizes
 #   make platformctl  the admin CLI as bin/platformctl (script this one: see README)
 #   make bench   every performance figure, as one table (docs/performance.md)
@@ -45,7 +46,7 @@ NODE_TOOLS := node_modules/.package-lock.json
 # test reach it through TEST_DYNAMODB_ENDPOINT (each test on a table of its own).
 WITH_ENGINE := bin/dynamodb-local exec --
 
-.PHONY: run test test-go test-browser vet lint build clean deps engine bench bench-dataset fuzz load-faults platformctl
+.PHONY: run test test-one test-go test-browser vet lint build clean deps engine bench bench-dataset fuzz load-faults platformctl
 
 # One SAM target per function, generated from the list above.
 define lambda_target
@@ -79,18 +80,31 @@ run: engine
 vet:
 	go vet ./...
 
-# The linter runs offline: no usage telemetry, no update check.
+# The linter runs offline: no usage telemetry, no update check. repocheck
+# refuses a tracked binary or file over 1 MB not listed in
+# tools/repocheck/assets.txt, and a commit subject over 72 characters.
 lint: $(NODE_TOOLS)
 	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx --no-install redocly lint api/openapi.yaml
 	go vet ./...
 	@unformatted=$$(gofmt -l $$(go list -f '{{.Dir}}' ./...)); \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l lists files to format:"; echo "$$unformatted"; exit 1; fi
+	go run ./tools/repocheck files
+	go run ./tools/repocheck commits
 
 test: deps lint
 	$(WITH_ENGINE) $(MAKE) --no-print-directory test-browser test-go
 
 test-go:
 	go test -race -count=1 ./...
+
+# The inner loop: one area's (AREA=users, or ad-publishing) or one
+# package's (PKG=./shared/auth/) tests, RUN narrowing them (a test name, or
+# Fuzz<Operation> for an operation's fuzz seeds), on the engine
+# TEST_DYNAMODB_ENDPOINT names or on one started for the run.
+TEST_PKG = $(or $(PKG),$(if $(AREA),./areas/$(subst -,,$(AREA))/...))
+test-one: $(if $(TEST_DYNAMODB_ENDPOINT),,engine)
+	@[ -n "$(TEST_PKG)" ] || { echo "usage: make test-one AREA=users [RUN=regexp], or PKG=./shared/auth/ [RUN=regexp]"; exit 2; }
+	$(if $(TEST_DYNAMODB_ENDPOINT),,$(WITH_ENGINE)) go test -count=1 $(if $(RUN),-run '$(RUN)') $(TEST_PKG)
 
 # The portal's flows end to end in a real browser against the local server
 # (portal/browsertest/flows.mjs, and the consent page of marketplace apps at

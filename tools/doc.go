@@ -9,6 +9,8 @@
 //	tools/faults        fault tests: the engine cut off, hung, back
 //	tools/iamcheck      the IAM actions each function's code can call
 //	tools/fuzz.sh       make fuzz: every fuzz target, one after another
+//	tools/repocheck     make lint: no stray binary or large file, short commit subjects
+//	tools/githooks      an optional commit-msg hook running repocheck's subject rule
 //
 // Nothing that ships links this tree: internal/deploytest checks that the
 // functions, the local server and the admin CLI import none of it.

@@ -5,19 +5,21 @@ import (
 
 	"github.com/bizplatform/api/areas/adpublishing"
 	"github.com/bizplatform/api/internal/fuzzapi"
+	"github.com/bizplatform/api/shared/operations"
 )
 
-// Fuzz targets, one per operation: fuzzed path, query and body through the
-// whole pipeline to the real handler on the demo data (see tools/fuzzapi).
-// Seeds: testdata/fuzz/<FuzzName>/ (the operation's sample event and
-// malformed variants); they also run as plain tests in make test.
+// Fuzz targets, one per operation, named Fuzz<operation>: fuzzed path,
+// query and body through the whole pipeline to the real handler on the
+// demo data (internal/fuzzapi). Seeds: the operation's sample request and
+// variants of it, and testdata/fuzz/<FuzzName>/; they also run as plain
+// tests in make test.
 
-// FuzzReportingList fuzzes GET /ad-publishing/searchads/reporting/list.
-func FuzzReportingList(f *testing.F) {
-	fuzzapi.New(f, adpublishing.Area).Fuzz(f, "GET", fuzzapi.Token(0))
+// FuzzSearchAdsReportingList is the fuzz target of GET /ad-publishing/searchads/reporting/list.
+func FuzzSearchAdsReportingList(f *testing.F) {
+	fuzzapi.Operation(f, operations.SearchAdsReportingList, adpublishing.Area)
 }
 
-// FuzzDeleteIntegration fuzzes DELETE /ad-publishing/socialads/integration.
-func FuzzDeleteIntegration(f *testing.F) {
-	fuzzapi.New(f, adpublishing.Area).Fuzz(f, "DELETE", fuzzapi.Token(0))
+// FuzzDeleteSocialAdsIntegration is the fuzz target of DELETE /ad-publishing/socialads/integration.
+func FuzzDeleteSocialAdsIntegration(f *testing.F) {
+	fuzzapi.Operation(f, operations.DeleteSocialAdsIntegration, adpublishing.Area)
 }

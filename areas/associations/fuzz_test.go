@@ -5,19 +5,21 @@ import (
 
 	"github.com/bizplatform/api/areas/associations"
 	"github.com/bizplatform/api/internal/fuzzapi"
+	"github.com/bizplatform/api/shared/operations"
 )
 
-// Fuzz targets, one per operation: fuzzed path, query and body through the
-// whole pipeline to the real handler on the demo data (see tools/fuzzapi).
-// Seeds: testdata/fuzz/<FuzzName>/ (the operation's sample event and
-// malformed variants); they also run as plain tests in make test.
+// Fuzz targets, one per operation, named Fuzz<operation>: fuzzed path,
+// query and body through the whole pipeline to the real handler on the
+// demo data (internal/fuzzapi). Seeds: the operation's sample request and
+// variants of it, and testdata/fuzz/<FuzzName>/; they also run as plain
+// tests in make test.
 
-// FuzzCreateAssociation fuzzes POST /associations/.
+// FuzzCreateAssociation is the fuzz target of POST /associations/.
 func FuzzCreateAssociation(f *testing.F) {
-	fuzzapi.New(f, associations.Area).Fuzz(f, "POST", fuzzapi.Token(0))
+	fuzzapi.Operation(f, operations.CreateAssociation, associations.Area)
 }
 
-// FuzzCreateRelation fuzzes POST /associations/relations.
+// FuzzCreateRelation is the fuzz target of POST /associations/relations.
 func FuzzCreateRelation(f *testing.F) {
-	fuzzapi.New(f, associations.Area).Fuzz(f, "POST", fuzzapi.Token(0))
+	fuzzapi.Operation(f, operations.CreateRelation, associations.Area)
 }

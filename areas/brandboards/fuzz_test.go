@@ -5,14 +5,16 @@ import (
 
 	"github.com/bizplatform/api/areas/brandboards"
 	"github.com/bizplatform/api/internal/fuzzapi"
+	"github.com/bizplatform/api/shared/operations"
 )
 
-// Fuzz targets, one per operation: fuzzed path, query and body through the
-// whole pipeline to the real handler on the demo data (see tools/fuzzapi).
-// Seeds: testdata/fuzz/<FuzzName>/ (the operation's sample event and
-// malformed variants); they also run as plain tests in make test.
+// Fuzz targets, one per operation, named Fuzz<operation>: fuzzed path,
+// query and body through the whole pipeline to the real handler on the
+// demo data (internal/fuzzapi). Seeds: the operation's sample request and
+// variants of it, and testdata/fuzz/<FuzzName>/; they also run as plain
+// tests in make test.
 
-// FuzzCreateBrandBoard fuzzes POST /brand-boards/.
+// FuzzCreateBrandBoard is the fuzz target of POST /brand-boards/.
 func FuzzCreateBrandBoard(f *testing.F) {
-	fuzzapi.New(f, brandboards.Area).Fuzz(f, "POST", fuzzapi.Token(0))
+	fuzzapi.Operation(f, operations.CreateBrandBoard, brandboards.Area)
 }

@@ -11,21 +11,23 @@ import (
 
 	"github.com/bizplatform/api/areas/contacts"
 	"github.com/bizplatform/api/internal/fuzzapi"
+	"github.com/bizplatform/api/shared/operations"
 )
 
-// Fuzz targets, one per operation: fuzzed path, query and body through the
-// whole pipeline to the real handler on the demo data (see tools/fuzzapi).
-// Seeds: testdata/fuzz/<FuzzName>/ (the operation's sample event and
-// malformed variants); they also run as plain tests in make test.
+// Fuzz targets, one per operation, named Fuzz<operation>: fuzzed path,
+// query and body through the whole pipeline to the real handler on the
+// demo data (internal/fuzzapi). Seeds: the operation's sample request and
+// variants of it, and testdata/fuzz/<FuzzName>/; they also run as plain
+// tests in make test.
 
-// FuzzListContacts fuzzes GET /contacts/.
+// FuzzListContacts is the fuzz target of GET /contacts/.
 func FuzzListContacts(f *testing.F) {
-	fuzzapi.New(f, contacts.Area).Fuzz(f, "GET", fuzzapi.Token(0))
+	fuzzapi.Operation(f, operations.ListContacts, contacts.Area)
 }
 
-// FuzzDeleteTask fuzzes DELETE /contacts/{contactId}/tasks/{taskId}.
+// FuzzDeleteTask is the fuzz target of DELETE /contacts/{contactId}/tasks/{taskId}.
 func FuzzDeleteTask(f *testing.F) {
-	fuzzapi.New(f, contacts.Area).Fuzz(f, "DELETE", fuzzapi.Token(0))
+	fuzzapi.Operation(f, operations.DeleteTask, contacts.Area)
 }
 
 // FuzzContactsCursor fuzzes the list's cursor (startAfter, startAfterId)

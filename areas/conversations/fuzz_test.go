@@ -5,14 +5,16 @@ import (
 
 	"github.com/bizplatform/api/areas/conversations"
 	"github.com/bizplatform/api/internal/fuzzapi"
+	"github.com/bizplatform/api/shared/operations"
 )
 
-// Fuzz targets, one per operation: fuzzed path, query and body through the
-// whole pipeline to the real handler on the demo data (see tools/fuzzapi).
-// Seeds: testdata/fuzz/<FuzzName>/ (the operation's sample event and
-// malformed variants); they also run as plain tests in make test.
+// Fuzz targets, one per operation, named Fuzz<operation>: fuzzed path,
+// query and body through the whole pipeline to the real handler on the
+// demo data (internal/fuzzapi). Seeds: the operation's sample request and
+// variants of it, and testdata/fuzz/<FuzzName>/; they also run as plain
+// tests in make test.
 
-// FuzzGetMessage fuzzes GET /conversations/messages/{id}.
+// FuzzGetMessage is the fuzz target of GET /conversations/messages/{id}.
 func FuzzGetMessage(f *testing.F) {
-	fuzzapi.New(f, conversations.Area).Fuzz(f, "GET", fuzzapi.Token(0))
+	fuzzapi.Operation(f, operations.GetMessage, conversations.Area)
 }

@@ -5,14 +5,16 @@ import (
 
 	"github.com/bizplatform/api/areas/emails"
 	"github.com/bizplatform/api/internal/fuzzapi"
+	"github.com/bizplatform/api/shared/operations"
 )
 
-// Fuzz targets, one per operation: fuzzed path, query and body through the
-// whole pipeline to the real handler on the demo data (see tools/fuzzapi).
-// Seeds: testdata/fuzz/<FuzzName>/ (the operation's sample event and
-// malformed variants); they also run as plain tests in make test.
+// Fuzz targets, one per operation, named Fuzz<operation>: fuzzed path,
+// query and body through the whole pipeline to the real handler on the
+// demo data (internal/fuzzapi). Seeds: the operation's sample request and
+// variants of it, and testdata/fuzz/<FuzzName>/; they also run as plain
+// tests in make test.
 
-// FuzzCreateTemplate fuzzes POST /emails/builder.
-func FuzzCreateTemplate(f *testing.F) {
-	fuzzapi.New(f, emails.Area).Fuzz(f, "POST", fuzzapi.Token(0))
+// FuzzCreateEmailTemplate is the fuzz target of POST /emails/builder.
+func FuzzCreateEmailTemplate(f *testing.F) {
+	fuzzapi.Operation(f, operations.CreateEmailTemplate, emails.Area)
 }

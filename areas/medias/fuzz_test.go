@@ -5,19 +5,21 @@ import (
 
 	"github.com/bizplatform/api/areas/medias"
 	"github.com/bizplatform/api/internal/fuzzapi"
+	"github.com/bizplatform/api/shared/operations"
 )
 
-// Fuzz targets, one per operation: fuzzed path, query and body through the
-// whole pipeline to the real handler on the demo data (see tools/fuzzapi).
-// Seeds: testdata/fuzz/<FuzzName>/ (the operation's sample event and
-// malformed variants); they also run as plain tests in make test.
+// Fuzz targets, one per operation, named Fuzz<operation>: fuzzed path,
+// query and body through the whole pipeline to the real handler on the
+// demo data (internal/fuzzapi). Seeds: the operation's sample request and
+// variants of it, and testdata/fuzz/<FuzzName>/; they also run as plain
+// tests in make test.
 
-// FuzzListFiles fuzzes GET /medias/files.
-func FuzzListFiles(f *testing.F) {
-	fuzzapi.New(f, medias.Area).Fuzz(f, "GET", fuzzapi.Token(0))
+// FuzzListMediaFiles is the fuzz target of GET /medias/files.
+func FuzzListMediaFiles(f *testing.F) {
+	fuzzapi.Operation(f, operations.ListMediaFiles, medias.Area)
 }
 
-// FuzzRename fuzzes POST /medias/{id}.
-func FuzzRename(f *testing.F) {
-	fuzzapi.New(f, medias.Area).Fuzz(f, "POST", fuzzapi.Token(0))
+// FuzzUpdateMedia is the fuzz target of POST /medias/{id}.
+func FuzzUpdateMedia(f *testing.F) {
+	fuzzapi.Operation(f, operations.UpdateMedia, medias.Area)
 }

@@ -5,19 +5,21 @@ import (
 
 	"github.com/bizplatform/api/areas/payments"
 	"github.com/bizplatform/api/internal/fuzzapi"
+	"github.com/bizplatform/api/shared/operations"
 )
 
-// Fuzz targets, one per operation: fuzzed path, query and body through the
-// whole pipeline to the real handler on the demo data (see tools/fuzzapi).
-// Seeds: testdata/fuzz/<FuzzName>/ (the operation's sample event and
-// malformed variants); they also run as plain tests in make test.
+// Fuzz targets, one per operation, named Fuzz<operation>: fuzzed path,
+// query and body through the whole pipeline to the real handler on the
+// demo data (internal/fuzzapi). Seeds: the operation's sample request and
+// variants of it, and testdata/fuzz/<FuzzName>/; they also run as plain
+// tests in make test.
 
-// FuzzCreateWhitelabelProvider fuzzes POST /payments/integrations/provider/whitelabel.
+// FuzzCreateWhitelabelProvider is the fuzz target of POST /payments/integrations/provider/whitelabel.
 func FuzzCreateWhitelabelProvider(f *testing.F) {
-	fuzzapi.New(f, payments.Area).Fuzz(f, "POST", fuzzapi.Token(1))
+	fuzzapi.Operation(f, operations.CreateWhitelabelProvider, payments.Area)
 }
 
-// FuzzDeleteCoupon fuzzes DELETE /payments/coupon.
+// FuzzDeleteCoupon is the fuzz target of DELETE /payments/coupon.
 func FuzzDeleteCoupon(f *testing.F) {
-	fuzzapi.New(f, payments.Area).Fuzz(f, "DELETE", fuzzapi.Token(0))
+	fuzzapi.Operation(f, operations.DeleteCoupon, payments.Area)
 }

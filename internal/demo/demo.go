@@ -4,15 +4,11 @@
 // dataset given on the command line is one JSON object holding the parts'
 // record lists side by side (see ReadFile).
 //
-// Most parts are made by the command in gen/ (go generate ./internal/demo),
-// with the sample events under events/ and the parts of template.yaml and
-// docs/api.md that the operations table declares; a test fails when a
-// committed file differs from what it makes. The parts gen does not make
-// (accounts, associations, brand-boards, emails, voice-ai) are written by
-// hand.
+// Most parts are made by internal/gen/demodata (go generate ./...); a test
+// fails when a committed file differs from what it makes. The parts it
+// does not make (accounts, associations, brand-boards, emails, voice-ai)
+// are written by hand.
 package demo
-
-//go:generate go run ./gen
 
 import (
 	"bytes"

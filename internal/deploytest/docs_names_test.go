@@ -122,7 +122,7 @@ func foldersOfNote(t *testing.T, root string) []string {
 }
 
 // What the docs name in backticks exists: a path of the repository
-// (`shared/storage/tx.go`, `internal/demo/gen/`), a Go name of one of its
+// (`shared/storage/tx.go`, `internal/gen/demodata/`), a Go name of one of its
 // packages (`storage.UpdateVersioned`, `storage.Get[T](...)`,
 // `auth.Session.Confirm`), or a name in a package's folder
 // (`shared/auth.Tokens`). Not checked: spans with placeholders (<area>, *,

@@ -10,18 +10,22 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/internal/demo"
+	"github.com/bizplatform/api/internal/samples"
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/operations"
 )
 
 // Env is areas' API on the demo dataset, with the demo tokens.
@@ -55,13 +59,67 @@ func New(f *testing.F, areas ...app.Area) *Env {
 // (marketplace), 2 contacts.readonly, 3 another company's account.
 func Token(i int) string { return demo.Tokens[i].Value() }
 
-// Fuzz runs the fuzz target: each input is a path, a raw query string and a
-// body sent with method and token. Seed with f.Add(path, query, body) or
-// files under testdata/fuzz/<FuzzName>/.
-func (e *Env) Fuzz(f *testing.F, method, token string) {
+// Operation is the fuzz target of op, served by areas on the demo data:
+// each input is a path, a raw query string and a body sent with op's
+// method and the demo token of op's kind. It is seeded with op's sample
+// request (internal/samples) and variants of it that break one thing
+// each, besides any files under testdata/fuzz/<FuzzName>/. Run as a plain
+// test (go test), it fails when no input ran, so a target cannot pass
+// without checking anything.
+func Operation(f *testing.F, op operations.Operation, areas ...app.Area) {
+	f.Helper()
+	sample, ok := samples.Of(op)
+	if !ok {
+		f.Fatalf("%s has no sample request: add one to internal/samples", op.ID())
+	}
+	for _, seed := range seeds(sample) {
+		f.Add(seed.path, seed.query, seed.body)
+	}
+	e := New(f, areas...)
+	var ran atomic.Int64
+	token := sample.Token().Value()
 	f.Fuzz(func(t *testing.T, path, query string, body []byte) {
-		e.Check(t, method, token, path, query, body)
+		ran.Add(1)
+		e.Check(t, op.Method, token, path, query, body)
 	})
+	if countsInputs() && ran.Load() == 0 {
+		f.Errorf("the fuzz target of %s ran no input", op.ID())
+	}
+}
+
+type seed struct {
+	path, query string
+	body        []byte
+}
+
+// seeds are the sample request and, from it, the request without its
+// query, with its body cut in half, with a JSON null for a body, and with
+// its last path segment unknown.
+func seeds(s samples.Request) []seed {
+	out := []seed{{s.Path, s.Query, []byte(s.Body)}}
+	if s.Query != "" {
+		out = append(out, seed{s.Path, "", []byte(s.Body)})
+	}
+	if s.Body != "" {
+		out = append(out,
+			seed{s.Path, s.Query, []byte(s.Body[:len(s.Body)/2])},
+			seed{s.Path, s.Query, []byte("null")})
+	}
+	if i := strings.LastIndex(strings.TrimSuffix(s.Path, "/"), "/"); i > 0 {
+		out = append(out, seed{s.Path[:i+1] + "zzUnknownId000000000", s.Query, []byte(s.Body)})
+	}
+	return out
+}
+
+// countsInputs is whether this run's inputs are counted here: under go
+// test, not under -fuzz (the workers run them, in other processes), and
+// not when -run picks single seeds (it may pick none).
+func countsInputs() bool {
+	if fz := flag.Lookup("test.fuzz"); fz != nil && fz.Value.String() != "" {
+		return false
+	}
+	run := flag.Lookup("test.run")
+	return run == nil || !strings.Contains(run.Value.String(), "/")
 }
 
 // Check sends one request and fails t unless the answer is sound; it

@@ -1,7 +1,7 @@
 // Package samples holds one request per operation that succeeds once on a
 // freshly loaded demo dataset, and what each of its inputs is. From it:
 //
-//   - go generate ./internal/demo writes the sample events
+//   - go generate ./... writes the sample events
 //     (events/<area>/<name>.json) and docs/api.md's example calls;
 //   - the bad-input battery (internal/hardening) breaks every input of each
 //     request in every way its kind allows, and then sends the request

@@ -289,7 +289,7 @@ func inTransaction(err error) bool {
 
 // The admission update of each variant, written once: building them with
 // the expression builder on every request cost about 200 allocations, two
-// thirds of a whole request's (see docs/performance.md). Only the values
+// thirds of a whole request's (tools/perf's benchmarks). Only the values
 // change per request, and the two names of the token's own attributes (#lu,
 // #xp), built once per token (see tokenParts). DynamoDB refuses names or
 // values an expression does not use, so each variant lists exactly its own.

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"time"
+
+	"github.com/bizplatform/api/internal/gen"
 )
 
 // The demo messages: demoMsg<Account><n> in conversations
@@ -160,5 +162,5 @@ func conversations() (string, error) {
 	slices.SortFunc(messages, func(a, b message) int {
 		return cmp.Or(cmp.Compare(a.LocationID, b.LocationID), cmp.Compare(a.ID, b.ID))
 	})
-	return jsonFile(map[string]any{"messages": messages})
+	return gen.JSONFile(map[string]any{"messages": messages})
 }

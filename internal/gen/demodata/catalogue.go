@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"time"
+
+	"github.com/bizplatform/api/internal/gen"
 )
 
 // The demo products and prices (products.json) and shipping zones and rates
@@ -134,7 +136,7 @@ func products() (string, error) {
 			out = append(out, pr)
 		}
 	}
-	return jsonFile(map[string]any{"products": out})
+	return gen.JSONFile(map[string]any{"products": out})
 }
 
 type shippingZone struct {
@@ -261,5 +263,5 @@ func store() (string, error) {
 				})})
 		}
 	}
-	return jsonFile(map[string]any{"shippingZones": out})
+	return gen.JSONFile(map[string]any{"shippingZones": out})
 }

@@ -1,126 +1,55 @@
+// Command apidoc writes docs/api.md's table of operations and example
+// calls, from the operations table (shared/operations) and each
+// operation's sample request (internal/samples), between markers; the rest
+// of the page is written by hand and kept as it is. go generate ./...
+// runs it.
 package main
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/bizplatform/api/internal/catalog"
+	"github.com/bizplatform/api/internal/gen"
 	"github.com/bizplatform/api/internal/samples"
 	"github.com/bizplatform/api/shared/operations"
 )
 
-// The parts of hand-written files that the operations table (and its sample
-// requests) declare: each function's route events in template.yaml, and
-// docs/api.md's table of operations and example calls. The rest of both
-// files is written by hand and kept as it is.
-
-// templateMarker ends the line of each area function's Events key in
-// template.yaml: the lines below it, indented deeper, are the function's
-// route events.
-const templateMarker = "# generated from shared/operations: go generate ./internal/demo"
-
-var resourceLine = regexp.MustCompile(`^  ([A-Za-z0-9]+):\s*$`)
-
-// templateEvents returns template.yaml with each area function's route
-// events made from the operations it serves.
-func templateEvents(root string) (file, error) {
-	const path = "template.yaml"
-	raw, err := os.ReadFile(filepath.Join(root, path))
-	if err != nil {
-		return file{}, err
-	}
-	areaOf := map[string]string{}
-	for _, area := range operations.Areas {
-		areaOf[catalog.FunctionName(area)] = area
-	}
-	lines := strings.Split(string(raw), "\n")
-	var out []string
-	resource := ""
-	done := map[string]bool{}
-	for i := 0; i < len(lines); i++ {
-		line := lines[i]
-		out = append(out, line)
-		if m := resourceLine.FindStringSubmatch(line); m != nil {
-			resource = m[1]
-		}
-		key, ok := strings.CutSuffix(line, " "+templateMarker)
-		if !ok {
-			continue
-		}
-		area, ok := areaOf[resource]
-		if !ok {
-			return file{}, fmt.Errorf("%s: %s has generated events but serves no area", path, resource)
-		}
-		if strings.TrimSpace(key) != "Events:" || done[resource] {
-			return file{}, fmt.Errorf("%s: %s: the marker belongs on the function's one Events line", path, resource)
-		}
-		done[resource] = true
-		indent := key[:len(key)-len(strings.TrimLeft(key, " "))] + "  "
-		for i+1 < len(lines) && strings.HasPrefix(lines[i+1], indent) {
-			i++ // the events made before, replaced below
-		}
-		out = append(out, routeEvents(indent, operations.OfArea(area))...)
-	}
-	for name, area := range areaOf {
-		if !done[name] {
-			return file{}, fmt.Errorf("%s: %s (area %s) has no line %q under its Properties", path, name, area, "Events: "+templateMarker)
-		}
-	}
-	return file{path, strings.Join(out, "\n")}, nil
-}
-
-// routeEvents are the HttpApi events that route ops to their function,
-// named after each operation (and NoSlash for a path's slash-less twin).
-func routeEvents(indent string, ops []operations.Operation) []string {
-	var out []string
-	for _, op := range ops {
-		for i, path := range op.Paths() {
-			name := op.Name
-			if i > 0 {
-				name += "NoSlash"
-			}
-			out = append(out,
-				indent+name+":",
-				indent+"  Type: HttpApi",
-				indent+"  Properties:",
-				indent+"    ApiId: !Ref HttpApi",
-				indent+"    Method: "+op.Method,
-				indent+"    Path: "+path,
-			)
-		}
-	}
-	return out
+func main() {
+	gen.Main("apidoc", func(root string) ([]gen.File, error) {
+		f, err := apiDoc(root)
+		return []gen.File{f}, err
+	}, nil)
 }
 
 // apiDoc returns docs/api.md with its table of operations and its example
 // calls made from the operations table and the sample requests.
-func apiDoc(root string) (file, error) {
+func apiDoc(root string) (gen.File, error) {
 	const path = "docs/api.md"
 	raw, err := os.ReadFile(filepath.Join(root, path))
 	if err != nil {
-		return file{}, err
+		return gen.File{}, err
 	}
 	text, err := replaceBlock(string(raw), "operations", operationsTable())
 	if err != nil {
-		return file{}, fmt.Errorf("%s: %w", path, err)
+		return gen.File{}, fmt.Errorf("%s: %w", path, err)
 	}
 	calls, err := exampleCalls()
 	if err != nil {
-		return file{}, err
+		return gen.File{}, err
 	}
 	if text, err = replaceBlock(text, "examples", calls); err != nil {
-		return file{}, fmt.Errorf("%s: %w", path, err)
+		return gen.File{}, fmt.Errorf("%s: %w", path, err)
 	}
-	return file{path, text}, nil
+	return gen.File{Path: path, Content: text}, nil
 }
 
 // replaceBlock puts content between a Markdown file's markers of the block
 // name, which HTML comments keep out of the rendered page.
 func replaceBlock(text, name, content string) (string, error) {
-	begin := "<!-- " + name + ": generated from shared/operations and internal/samples by go generate ./internal/demo -->\n"
+	begin := "<!-- " + name + ": generated from shared/operations and internal/samples by go generate ./... -->\n"
 	end := "<!-- end of " + name + " -->\n"
 	i := strings.Index(text, begin)
 	j := strings.Index(text, end)

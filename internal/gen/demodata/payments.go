@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"time"
+
+	"github.com/bizplatform/api/internal/gen"
 )
 
 // The demo coupons (demoCpn<Account><n>) and the demo white-label payment
@@ -117,7 +119,7 @@ func payments() (string, error) {
 		{"First Session", "PHYSIO20", "percentage", 20, "active", "2025-02-01", "", 0, 18, true, false},
 		{"Recovery Package", "RECOVER15", "amount", 15, "active", "2025-05-01", "2026-10-31", 60, 7, false, false},
 	})...)
-	return jsonFile(struct {
+	return gen.JSONFile(struct {
 		Coupons   []coupon             `json:"coupons"`
 		Providers []whitelabelProvider `json:"providers"`
 	}{coupons, []whitelabelProvider{{

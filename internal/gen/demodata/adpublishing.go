@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/bizplatform/api/internal/gen"
 )
 
 // The demo search-ad campaigns (demoSearchCmp<Account><nn>), their ad groups
@@ -157,7 +159,7 @@ func adPublishing() (string, error) {
 // are most of the file, and a line each keeps it readable and well under
 // 1 MB.
 func adPublishingFile(campaigns []adCampaign, integrations []socialIntegration) (string, error) {
-	text, err := jsonFile(struct {
+	text, err := gen.JSONFile(struct {
 		Campaigns    []adCampaign        `json:"searchAdsCampaigns"`
 		Integrations []socialIntegration `json:"socialAdsIntegrations"`
 	}{campaigns, integrations})

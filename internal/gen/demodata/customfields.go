@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/bizplatform/api/internal/gen"
 )
 
 // The demo custom fields: demoFld<Object><Field><Account>, for example
@@ -107,5 +109,5 @@ func customFields() (string, error) {
 		f.DateAdded, f.DateUpdated = added, added
 		fields = append(fields, f)
 	}
-	return jsonFile(map[string]any{"customFields": fields})
+	return gen.JSONFile(map[string]any{"customFields": fields})
 }

@@ -1,4 +1,4 @@
-package main
+package gen
 
 import (
 	"bytes"
@@ -6,27 +6,27 @@ import (
 	"strings"
 )
 
-// obj is a JSON object whose members keep the order they were given in
+// Obj is a JSON object whose members keep the order they were given in
 // (request bodies, query strings, permission sets).
-type obj []kv
+type Obj []KV
 
-type kv struct {
-	k string
-	v any
-}
+// KV is one member of an Obj: its name (a string) and its value. An array,
+// not a struct, so that literals stay short (obj{{"id", 1}}) in every
+// package that writes them.
+type KV [2]any
 
-func (o obj) MarshalJSON() ([]byte, error) {
+func (o Obj) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	for i, m := range o {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		key, err := compactJSON(m.k)
+		key, err := CompactJSON(m[0])
 		if err != nil {
 			return nil, err
 		}
-		value, err := compactJSON(m.v)
+		value, err := CompactJSON(m[1])
 		if err != nil {
 			return nil, err
 		}
@@ -38,12 +38,12 @@ func (o obj) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// jsonFile is v as a generated file holds it: indented by two spaces, one
+// JSONFile is v as a generated file holds it: indented by two spaces, one
 // line feed at the end.
-func jsonFile(v any) (string, error) { return encode(v, "  ") }
+func JSONFile(v any) (string, error) { return encode(v, "  ") }
 
-// compactJSON is v on one line (a request body in an event).
-func compactJSON(v any) (string, error) {
+// CompactJSON is v on one line (a request body in an event).
+func CompactJSON(v any) (string, error) {
 	s, err := encode(v, "")
 	return strings.TrimSuffix(s, "\n"), err
 }

@@ -1,5 +1,7 @@
 package main
 
+import "github.com/bizplatform/api/internal/gen"
+
 // The demo campaigns and surveys: ids demoCmp<Account><n> and
 // demoSrv<Account><n>. Alpha has records of every kind, Bravo and Charlie a
 // few each, to prove one account never sees another's. The lists answer
@@ -35,7 +37,7 @@ func campaigns() (string, error) {
 	}, func(id, loc string, r row) campaign {
 		return campaign{ID: id, Name: r[1], Status: r[0], LocationID: loc}
 	})
-	return jsonFile(map[string]any{"campaigns": out})
+	return gen.JSONFile(map[string]any{"campaigns": out})
 }
 
 type survey struct {
@@ -81,7 +83,7 @@ func surveys() (string, error) {
 		{bravo, []row{{"survey", "Physio session feedback"}, {"survey", "Injury intake"}, {"folder", "Rehab programs"}}},
 		{charlie, []row{{"survey", "Roof inspection request"}, {"survey", "Job completion feedback"}}},
 	}, func(id, loc string, r row) survey { return survey{ID: id, Name: r[1], LocationID: loc, Type: r[0]} })
-	return jsonFile(map[string]any{"surveys": out})
+	return gen.JSONFile(map[string]any{"surveys": out})
 }
 
 // accountRows are an account's records of a list, each two strings.

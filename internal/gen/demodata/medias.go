@@ -5,6 +5,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/bizplatform/api/internal/gen"
 )
 
 // The demo media library: demoFld<Account><n> (folders) and
@@ -120,5 +122,5 @@ func medias() (string, error) {
 	c := &mediaLibrary{acct: charlie, t: utc(2025, time.February, 12, 8, 0), entries: &entries}
 	c.file("roof-inspection-checklist.pdf", "", hourly)
 
-	return jsonFile(map[string]any{"files": entries})
+	return gen.JSONFile(map[string]any{"files": entries})
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bizplatform/api/internal/demo"
+	"github.com/bizplatform/api/internal/gen"
 )
 
 // The demo users of both companies: demoUsrNorth<n> (demoCompanyNorthwind)
@@ -186,5 +187,5 @@ func users() (string, error) {
 		out = append(out, m.user(south, n, name[0], name[1], address(name[0], name[1], "southwind.example"), roleType, role, []string{charlie.id}, false))
 	}
 	out = append(out, m.user(south, 8, "Casey", "Morgan", "casey.morgan@freelance.example", "account", "admin", []string{charlie.id}, false))
-	return jsonFile(map[string]any{"users": out})
+	return gen.JSONFile(map[string]any{"users": out})
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bizplatform/api/internal/demo"
+	"github.com/bizplatform/api/internal/gen"
 )
 
 // The demo contacts and their tasks. Ids are fixed and readable:
@@ -65,7 +66,7 @@ var (
 	taskTitles  = []string{"Call back", "Send proposal", "Follow up on invoice", "Book demo", "Check renewal"}
 )
 
-func contacts() (string, error) { return jsonFile(map[string]any{"contacts": demoContacts()}) }
+func contacts() (string, error) { return gen.JSONFile(map[string]any{"contacts": demoContacts()}) }
 
 // demoContacts are the contacts of every demo account, in id order.
 func demoContacts() []contact {

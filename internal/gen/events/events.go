@@ -1,10 +1,16 @@
+// Command events writes the sample events: events/<area>/<name>.json, one
+// API Gateway HTTP API (payload 2.0) event per operation, the portal's
+// sign-in page event, and events/env.json for sam local; it removes the
+// event files no operation makes any more. go generate ./... runs it.
 package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"unicode"
 
+	"github.com/bizplatform/api/internal/gen"
 	"github.com/bizplatform/api/internal/samples"
 	"github.com/bizplatform/api/shared/operations"
 )
@@ -24,8 +30,8 @@ type apiEvent struct {
 	RawPath         string         `json:"rawPath"`
 	RawQueryString  string         `json:"rawQueryString"`
 	Headers         eventHeaders   `json:"headers"`
-	Query           obj            `json:"queryStringParameters,omitempty"`
-	PathParameters  obj            `json:"pathParameters,omitempty"`
+	Query           gen.Obj        `json:"queryStringParameters,omitempty"`
+	PathParameters  gen.Obj        `json:"pathParameters,omitempty"`
 	RequestContext  requestContext `json:"requestContext"`
 	Body            string         `json:"body,omitempty"`
 	IsBase64Encoded bool           `json:"isBase64Encoded"`
@@ -122,10 +128,10 @@ func sampleEvent(s samples.Request) (apiEvent, error) {
 }
 
 // pairs is a JSON object of name-value pairs, in order; nil when empty.
-func pairs(ps [][2]string) obj {
-	var o obj
+func pairs(ps [][2]string) gen.Obj {
+	var o gen.Obj
 	for _, p := range ps {
-		o = append(o, kv{p[0], p[1]})
+		o = append(o, gen.KV{p[0], p[1]})
 	}
 	return o
 }
@@ -159,7 +165,7 @@ func portalEvent() apiEvent {
 			Accept: "text/html", Host: apiDomain, UserAgent: browser,
 			ForwardedFor: clientIP, ForwardedPort: "443", ForwardedProto: "https",
 		},
-		PathParameters: obj{{"proxy", "sign-in"}},
+		PathParameters: gen.Obj{{"proxy", "sign-in"}},
 		RequestContext: requestContext{
 			AccountID:    "123456789012",
 			APIID:        apiID,
@@ -175,10 +181,12 @@ func portalEvent() apiEvent {
 	}
 }
 
+func main() { gen.Main("events", func(string) ([]gen.File, error) { return events() }, staleEvents) }
+
 // events makes one event per operation of the operations table, the
 // portal's, and the sam local environment.
-func events() ([]file, error) {
-	var files []file
+func events() ([]gen.File, error) {
+	var files []gen.File
 	for _, op := range operations.All {
 		s, ok := samples.Of(op)
 		if !ok {
@@ -188,19 +196,19 @@ func events() ([]file, error) {
 		if err != nil {
 			return nil, err
 		}
-		text, err := jsonFile(ev)
+		text, err := gen.JSONFile(ev)
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, file{eventFile(op), text})
+		files = append(files, gen.File{Path: eventFile(op), Content: text})
 	}
-	portal, err := jsonFile(portalEvent())
+	portal, err := gen.JSONFile(portalEvent())
 	if err != nil {
 		return nil, err
 	}
-	files = append(files, file{"events/portal/sign-in-page.json", portal})
+	files = append(files, gen.File{Path: "events/portal/sign-in-page.json", Content: portal})
 	// sam local's environment: the local engine, as `make run` starts it.
-	env, err := jsonFile(map[string]obj{"Parameters": {
+	env, err := gen.JSONFile(map[string]gen.Obj{"Parameters": {
 		{"DYNAMODB_ENDPOINT", "http://host.docker.internal:4567"},
 		{"TABLE_NAME", "platform"},
 		{"AWS_REGION", "us-east-1"},
@@ -215,5 +223,29 @@ func events() ([]file, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(files, file{"events/env.json", env}), nil
+	return append(files, gen.File{Path: "events/env.json", Content: env}), nil
+}
+
+// staleEvents lists the event files under root/events that events no
+// longer makes (an operation's sample renamed or removed).
+func staleEvents(root string, files []gen.File) ([]string, error) {
+	made := map[string]bool{}
+	for _, f := range files {
+		made[f.Path] = true
+	}
+	found, err := filepath.Glob(filepath.Join(root, "events", "*", "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	var stale []string
+	for _, name := range found {
+		rel, err := filepath.Rel(root, name)
+		if err != nil {
+			return nil, err
+		}
+		if rel = filepath.ToSlash(rel); !made[rel] {
+			stale = append(stale, rel)
+		}
+	}
+	return stale, nil
 }
