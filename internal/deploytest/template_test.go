@@ -230,7 +230,8 @@ func TestEveryAreaIsOneFunctionServingExactlyItsRoutes(t *testing.T) {
 		assert.Equal(t, "AWS::Logs::LogGroup", Path(lg, "Type"))
 		assert.NotNil(t, Path(lg, "Properties", "RetentionInDays"))
 	})
-	assert.Empty(t, functions, "functions in the template that serve no area and are not the portal, the OAuth server or the webhook deliverer")
+	delete(functions, hookFunction) // deploy_test.go checks it
+	assert.Empty(t, functions, "functions in the template that serve no area and are not the portal, the OAuth server, the webhook deliverer or the deploy hook")
 }
 
 // functionDirs are the directories under functions/ with their template
@@ -252,7 +253,9 @@ func functionDirs() map[string]string {
 
 func TestTheMakefileBuildsEveryFunctionForLambda(t *testing.T) {
 	root := repoRoot(t)
-	for dir, name := range functionDirs() {
+	dirs := functionDirs()
+	dirs[hookDir] = hookFunction
+	for dir, name := range dirs {
 		t.Run(name, func(t *testing.T) {
 			cmd := exec.Command("make", "-n", "build-"+name, "ARTIFACTS_DIR=/artifacts")
 			cmd.Dir = root
@@ -352,6 +355,7 @@ func TestEachFunctionMayCallExactlyTheAWSActionsItsCodeCalls(t *testing.T) {
 	for dir := range dirs {
 		mains = append(mains, "github.com/bizplatform/api/functions/"+dir)
 	}
+	mains = append(mains, "github.com/bizplatform/api/functions/"+hookDir)
 	// A separate process: the analysis is several times slower under the
 	// race detector this test may run with.
 	cmd := exec.Command("go", append([]string{"run", "./tools/iamcheck/iamactions"}, mains...)...)
@@ -361,6 +365,10 @@ func TestEachFunctionMayCallExactlyTheAWSActionsItsCodeCalls(t *testing.T) {
 	require.NoError(t, err, "iamactions")
 	var actions map[string][]string
 	require.NoError(t, json.Unmarshal(out, &actions))
+	t.Run(hookFunction, func(t *testing.T) {
+		granted, _ := policy(t, res[hookFunction])
+		assert.Equal(t, actions["github.com/bizplatform/api/functions/"+hookDir], granted, "the hook's policy grants exactly what its code calls")
+	})
 	for dir, name := range dirs {
 		t.Run(name, func(t *testing.T) {
 			want := actions["github.com/bizplatform/api/functions/"+dir]
