@@ -16,6 +16,10 @@ var stackNamespace = map[string]any{"Fn::Sub": MetricsNamespaceDefault + "/${AWS
 // operator's.
 var alarmTopic = []any{map[string]any{"Fn::If": []any{"CreateAlarmTopic", map[string]any{"Ref": "AlarmTopic"}, map[string]any{"Ref": "AlarmTopicArn"}}}}
 
+// dataTable is the table the functions use: the stack's, or the one
+// ExistingTableName names.
+var dataTable = map[string]any{"Fn::If": []any{"UseExistingTable", map[string]any{"Ref": "ExistingTableName"}, map[string]any{"Ref": "Table"}}}
+
 // awsMetrics are the AWS services' own metrics the alarms may read.
 var awsMetrics = map[string][]string{
 	"AWS/Lambda":     {"Errors", "Throttles", "ConcurrentExecutions"},
@@ -116,13 +120,15 @@ func TestEveryAlarmNotifiesTheTopicAndReadsAMetricThatIsWritten(t *testing.T) {
 			require.NotEmpty(t, threshold, "%s's threshold is a parameter", a)
 			assert.NotNil(t, Path(tpl, "Parameters", threshold, "Default"), "%s has a default", threshold)
 			for _, q := range asList(Path(props, "Metrics")) {
-				expr := fmt.Sprint(Path(q, "Expression", "Fn::Sub"))
-				switch {
-				case Path(q, "Expression") == nil:
-				case expr == `SELECT SUM(ThrottledRequests) FROM SCHEMA("AWS/DynamoDB", Operation, TableName) WHERE TableName = '${Table}'`:
-					table["ThrottledRequests"] = true
-				case expr == `SELECT SUM(SystemErrors) FROM SCHEMA("AWS/DynamoDB", Operation, TableName) WHERE TableName = '${Table}'`:
-					table["SystemErrors"] = true
+				sub, _ := Path(q, "Expression", "Fn::Sub").([]any)
+				if len(sub) != 2 {
+					continue
+				}
+				assert.Equal(t, dataTable, Path(sub[1], "DataTable"), "%s reads the table the functions use", a)
+				for _, metric := range []string{"ThrottledRequests", "SystemErrors"} {
+					if sub[0] == `SELECT SUM(`+metric+`) FROM SCHEMA("AWS/DynamoDB", Operation, TableName) WHERE TableName = '${DataTable}'` {
+						table[metric] = true
+					}
 				}
 			}
 			for _, m := range alarmMetrics(res[a]) {

@@ -218,7 +218,8 @@ func TestEveryAreaIsOneFunctionServingExactlyItsRoutes(t *testing.T) {
 		assert.Empty(t, templateRoutes(t, fn), "the webhook deliverer is not behind the API")
 		stream := Path(fn, "Properties", "Events", "NewEvents")
 		assert.Equal(t, "DynamoDB", Path(stream, "Type"))
-		assert.Equal(t, map[string]any{"Fn::GetAtt": []any{"Table", "StreamArn"}}, Path(stream, "Properties", "Stream"))
+		assert.Equal(t, map[string]any{"Fn::If": []any{"UseExistingTableStream", map[string]any{"Ref": "ExistingTableStreamArn"}, map[string]any{"Fn::GetAtt": []any{"Table", "StreamArn"}}}},
+			Path(stream, "Properties", "Stream"), "the table's stream, or the one of the table the stack was pointed at")
 		// Only the inserts of webhook events wake it, not every write.
 		filters := asList(Path(stream, "Properties", "FilterCriteria", "Filters"))
 		require.Len(t, filters, 1)
@@ -374,7 +375,7 @@ func TestEachFunctionMayCallExactlyTheAWSActionsItsCodeCalls(t *testing.T) {
 			want := actions["github.com/bizplatform/api/functions/"+dir]
 			granted, resources := policy(t, res[name])
 			assert.Equal(t, want, granted, "%s's policy grants exactly what its code calls", name)
-			assert.Contains(t, resources["dynamodb"], `{"Fn::GetAtt":["Table","Arn"]}`)
+			assert.Contains(t, resources["dynamodb"], tableArn, "%s may use the table, the stack's or the one ExistingTableName names", name)
 			// Only the areas that keep secrets may use the key, only that
 			// key, and only for their records; they are told its ARN.
 			keeps := keepsSecrets(dir)
@@ -396,6 +397,10 @@ func TestEachFunctionMayCallExactlyTheAWSActionsItsCodeCalls(t *testing.T) {
 		})
 	}
 }
+
+// tableArn is the table a function's policy names: the stack's, or the
+// one ExistingTableName names (a restored table; docs/operations.md).
+const tableArn = `{"Fn::If":["UseExistingTable",{"Fn::Sub":"arn:${AWS::Partition}:dynamodb:${AWS::Region}:${AWS::AccountId}:table/${ExistingTableName}"},{"Fn::GetAtt":["Table","Arn"]}]}`
 
 // policy returns the actions (sorted) a function's inline policy
 // statements grant, and the resources (as JSON) granted by service. A
