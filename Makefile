@@ -15,7 +15,8 @@
 SHELL := /bin/bash
 
 # function directory (functions/<dir>) : template logical id; the areas,
-# then the portal, the OAuth server and the webhook deliverer
+# then the portal, the OAuth server, the webhook deliverer and CodeDeploy's
+# PreTraffic hook
 FUNCTIONS := \
 	contacts:ContactsFunction \
 	payments:PaymentsFunction \
@@ -34,7 +35,8 @@ FUNCTIONS := \
 	ad-publishing:AdPublishingFunction \
 	portal:PortalFunction \
 	oauth:OAuthFunction \
-	webhooks:WebhookFunction
+	webhooks:WebhookFunction \
+	pretraffic:PreTrafficHookFunction
 
 GOARCH_LAMBDA ?= arm64
 LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags "-s -w"

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,19 +29,55 @@ import (
 	"github.com/bizplatform/api/tools/lambdart"
 )
 
-// buildFunctions builds every function for this machine with the flags the
-// Makefile uses for Lambda, into dir/<area>.
+// built holds the binaries this test run has built, each built once: the
+// packaging tests share them (linking every function again per test would
+// take minutes on a busy machine).
+var built struct {
+	sync.Mutex
+	dir  string
+	have map[string]bool
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		_ = os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// buildFunctions builds the functions for this machine with the flags the
+// Makefile uses for Lambda, and links them into dir/<function>.
 func buildFunctions(t *testing.T, root, dir string, functions ...string) {
 	t.Helper()
-	args := []string{"build", "-tags", "lambda.norpc", "-trimpath", "-ldflags", "-s -w", "-o", dir + string(filepath.Separator)}
-	for _, fn := range functions {
-		args = append(args, "./functions/"+fn)
+	built.Lock()
+	defer built.Unlock()
+	if built.dir == "" {
+		d, err := os.MkdirTemp("", "deploytest-functions-")
+		require.NoError(t, err)
+		built.dir, built.have = d, map[string]bool{}
 	}
-	cmd := exec.Command("go", args...)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
+	args := []string{"build", "-tags", "lambda.norpc", "-trimpath", "-ldflags", "-s -w", "-o", built.dir + string(filepath.Separator)}
+	var missing []string
+	for _, fn := range functions {
+		if !built.have[fn] {
+			missing = append(missing, fn)
+			args = append(args, "./functions/"+fn)
+		}
+	}
+	if len(missing) > 0 {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "go build: %s", out)
+		for _, fn := range missing {
+			built.have[fn] = true
+		}
+	}
+	for _, fn := range functions {
+		require.NoError(t, os.Symlink(filepath.Join(built.dir, fn), filepath.Join(dir, fn)))
+	}
 }
 
 // lambdaEnv is the environment Lambda (and the template) gives a function

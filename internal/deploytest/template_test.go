@@ -218,7 +218,8 @@ func TestEveryAreaIsOneFunctionServingExactlyItsRoutes(t *testing.T) {
 		assert.Empty(t, templateRoutes(t, fn), "the webhook deliverer is not behind the API")
 		stream := Path(fn, "Properties", "Events", "NewEvents")
 		assert.Equal(t, "DynamoDB", Path(stream, "Type"))
-		assert.Equal(t, map[string]any{"Fn::GetAtt": []any{"Table", "StreamArn"}}, Path(stream, "Properties", "Stream"))
+		assert.Equal(t, map[string]any{"Fn::If": []any{"UseExistingTableStream", map[string]any{"Ref": "ExistingTableStreamArn"}, map[string]any{"Fn::GetAtt": []any{"Table", "StreamArn"}}}},
+			Path(stream, "Properties", "Stream"), "the table's stream, or the one of the table the stack was pointed at")
 		// Only the inserts of webhook events wake it, not every write.
 		filters := asList(Path(stream, "Properties", "FilterCriteria", "Filters"))
 		require.Len(t, filters, 1)
@@ -230,7 +231,8 @@ func TestEveryAreaIsOneFunctionServingExactlyItsRoutes(t *testing.T) {
 		assert.Equal(t, "AWS::Logs::LogGroup", Path(lg, "Type"))
 		assert.NotNil(t, Path(lg, "Properties", "RetentionInDays"))
 	})
-	assert.Empty(t, functions, "functions in the template that serve no area and are not the portal, the OAuth server or the webhook deliverer")
+	delete(functions, hookFunction) // deploy_test.go checks it
+	assert.Empty(t, functions, "functions in the template that serve no area and are not the portal, the OAuth server, the webhook deliverer or the deploy hook")
 }
 
 // functionDirs are the directories under functions/ with their template
@@ -252,7 +254,9 @@ func functionDirs() map[string]string {
 
 func TestTheMakefileBuildsEveryFunctionForLambda(t *testing.T) {
 	root := repoRoot(t)
-	for dir, name := range functionDirs() {
+	dirs := functionDirs()
+	dirs[hookDir] = hookFunction
+	for dir, name := range dirs {
 		t.Run(name, func(t *testing.T) {
 			cmd := exec.Command("make", "-n", "build-"+name, "ARTIFACTS_DIR=/artifacts")
 			cmd.Dir = root
@@ -352,6 +356,7 @@ func TestEachFunctionMayCallExactlyTheAWSActionsItsCodeCalls(t *testing.T) {
 	for dir := range dirs {
 		mains = append(mains, "github.com/bizplatform/api/functions/"+dir)
 	}
+	mains = append(mains, "github.com/bizplatform/api/functions/"+hookDir)
 	// A separate process: the analysis is several times slower under the
 	// race detector this test may run with.
 	cmd := exec.Command("go", append([]string{"run", "./tools/iamcheck/iamactions"}, mains...)...)
@@ -361,12 +366,16 @@ func TestEachFunctionMayCallExactlyTheAWSActionsItsCodeCalls(t *testing.T) {
 	require.NoError(t, err, "iamactions")
 	var actions map[string][]string
 	require.NoError(t, json.Unmarshal(out, &actions))
+	t.Run(hookFunction, func(t *testing.T) {
+		granted, _ := policy(t, res[hookFunction])
+		assert.Equal(t, actions["github.com/bizplatform/api/functions/"+hookDir], granted, "the hook's policy grants exactly what its code calls")
+	})
 	for dir, name := range dirs {
 		t.Run(name, func(t *testing.T) {
 			want := actions["github.com/bizplatform/api/functions/"+dir]
 			granted, resources := policy(t, res[name])
 			assert.Equal(t, want, granted, "%s's policy grants exactly what its code calls", name)
-			assert.Contains(t, resources["dynamodb"], `{"Fn::GetAtt":["Table","Arn"]}`)
+			assert.Contains(t, resources["dynamodb"], tableArn, "%s may use the table, the stack's or the one ExistingTableName names", name)
 			// Only the areas that keep secrets may use the key, only that
 			// key, and only for their records; they are told its ARN.
 			keeps := keepsSecrets(dir)
@@ -388,6 +397,10 @@ func TestEachFunctionMayCallExactlyTheAWSActionsItsCodeCalls(t *testing.T) {
 		})
 	}
 }
+
+// tableArn is the table a function's policy names: the stack's, or the
+// one ExistingTableName names (a restored table; docs/operations.md).
+const tableArn = `{"Fn::If":["UseExistingTable",{"Fn::Sub":"arn:${AWS::Partition}:dynamodb:${AWS::Region}:${AWS::AccountId}:table/${ExistingTableName}"},{"Fn::GetAtt":["Table","Arn"]}]}`
 
 // policy returns the actions (sorted) a function's inline policy
 // statements grant, and the resources (as JSON) granted by service. A

@@ -1,4 +1,5 @@
-// Package iamcheck finds the AWS API actions (DynamoDB, KMS) each function
+// Package iamcheck finds the AWS API actions (DynamoDB, KMS, SSM, and the
+// deploy hook's Lambda and CodeDeploy) each function
 // can call: the ground truth that template.yaml's least-privilege policies
 // are checked against. It builds the call graph from the function's main
 // (rapid type analysis), keeps the reachable functions of this module, and
@@ -25,6 +26,7 @@ import (
 const (
 	modulePath = "github.com/bizplatform/api/"
 	adapterPkg = "github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
+	hookPkg    = modulePath + "shared/deployhook"
 )
 
 // Transactions have no IAM action of their own: DynamoDB checks each write
@@ -47,10 +49,15 @@ var (
 // services are the SDK client packages the functions use, by the prefix
 // of their IAM actions.
 var services = map[string]string{
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb": "dynamodb",
-	"github.com/aws/aws-sdk-go-v2/service/kms":      "kms",
-	"github.com/aws/aws-sdk-go-v2/service/ssm":      "ssm",
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb":   "dynamodb",
+	"github.com/aws/aws-sdk-go-v2/service/kms":        "kms",
+	"github.com/aws/aws-sdk-go-v2/service/ssm":        "ssm",
+	"github.com/aws/aws-sdk-go-v2/service/lambda":     "lambda",
+	"github.com/aws/aws-sdk-go-v2/service/codedeploy": "codedeploy",
 }
+
+// renamed are the operations whose IAM action has another name.
+var renamed = map[string]string{"lambda:Invoke": "lambda:InvokeFunction"}
 
 // Actions loads the main packages (import paths) from the module at dir and
 // returns, per main package, the sorted AWS actions reachable from its main
@@ -103,6 +110,10 @@ func actionsOf(pkg *packages.Package) ([]string, error) {
 		if fn.Pkg != nil && fn.Pkg.Pkg.Path() == modulePath+"shared/lambdaapp" && fn.Name() == "Invoke" {
 			roots = append(roots, fn)
 		}
+		// And the deploy hook's handler, which it hands to lambda.Start.
+		if fn.Pkg != nil && fn.Pkg.Pkg.Path() == hookPkg && fn.Name() == "Handle" {
+			roots = append(roots, fn)
+		}
 	}
 	if len(roots) == 2 {
 		return nil, fmt.Errorf("%s: no %s.ProxyWithContext in the program", pkg.PkgPath, adapterPkg)
@@ -110,6 +121,9 @@ func actionsOf(pkg *packages.Package) ([]string, error) {
 	set := map[string]bool{}
 	add := func(name string) {
 		if v, ok := vehicles[name]; ok {
+			name = v
+		}
+		if v, ok := renamed[name]; ok {
 			name = v
 		}
 		if name != "" {
