@@ -1,0 +1,219 @@
+// Package events records an event for every change an API consumer cares
+// about (a task deleted, a relation created, a user created, ...): the
+// event's item is one more write of the change's own transaction
+// (storage.Tx), so an event exists exactly when its change was committed,
+// and a refused request, a failed condition, a replay or a write that
+// changed nothing leaves none. Each event is kept EventLifetime in its
+// owner's partition, newest last, for GET /events and for delivery.
+//
+// The event types form one registry (internal/catalog.EventTypes); each
+// Type names its scope and the Go type of its fields, from which the
+// catalogue (docs/events.md) and the OpenAPI schemas are derived.
+package events
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"time"
+
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/ids"
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// Lifetime is how long an event is kept (its TTL): an integration that was
+// down that long still catches up from GET /events.
+const Lifetime = 30 * 24 * time.Hour
+
+// Type is one kind of event.
+type Type struct {
+	// Name is the event's "type", the public platform's where it has the
+	// event (TaskDelete, RelationCreate), else one in the same style.
+	Name string
+	// Scope is the token scope that can read the event's resource: only a
+	// token or an install holding it sees or receives the event.
+	Scope string
+	// Version is the version of the event's shape, sent as "version".
+	Version int
+	// Summary says when the event is made.
+	Summary string
+	// Fields is a value of the type of the resource's fields, as the
+	// change's answer shows them (JSON tags): the schema's source.
+	Fields any
+}
+
+// Owner is whose partition an event is kept in and whom it is sent for:
+// an account (its locationId), or for company resources (users) a company.
+type Owner struct {
+	LocationID string
+	CompanyID  string
+}
+
+// PK is the partition of the owner's events.
+func (o Owner) PK() string {
+	if o.LocationID != "" {
+		return "EVENTS#ACCOUNT#" + o.LocationID
+	}
+	return "EVENTS#COMPANY#" + o.CompanyID
+}
+
+// Envelope fields every event carries besides the resource's fields.
+const (
+	FieldType       = "type"
+	FieldLocationID = "locationId"
+	FieldCompanyID  = "companyId"
+	FieldWebhookID  = "webhookId"
+	FieldTimestamp  = "timestamp"
+	FieldVersion    = "version"
+)
+
+// Event is one stored event.
+type Event struct {
+	// ID is the event's webhookId: unique, for receivers to deduplicate.
+	ID        string `dynamodbav:"eventId"`
+	Type      string `dynamodbav:"type"`
+	Scope     string `dynamodbav:"scope"`
+	CreatedAt string `dynamodbav:"createdAt"`
+	// Body is the JSON body exactly as it is signed and sent.
+	Body string `dynamodbav:"body"`
+}
+
+// item is an event as stored.
+type item struct {
+	storage.Key
+	Event
+	ExpiresAt int64 `dynamodbav:"expiresAt"`
+}
+
+// sortKey orders an owner's events by time, then id.
+func sortKey(at time.Time, id string) string { return "EVENT#" + clock.Timestamp(at) + "#" + id }
+
+// Add adds the event of typ about fields (a value of typ.Fields' type, as
+// the change's answer shows the resource) to tx, the change's transaction.
+func (typ Type) Add(tx *storage.Tx, owner Owner, fields any, now time.Time) *storage.Tx {
+	if reflect.TypeOf(fields) != reflect.TypeOf(typ.Fields) {
+		return tx.Abort(fmt.Errorf("events: %s carries %T, not %T", typ.Name, typ.Fields, fields))
+	}
+	id := ids.Hex24()
+	body, err := Body(typ, owner, fields, id, now)
+	if err != nil {
+		return tx.Abort(err)
+	}
+	return tx.Put(item{
+		Key:       storage.Key{PK: owner.PK(), SK: sortKey(now, id)},
+		Event:     Event{ID: id, Type: typ.Name, Scope: typ.Scope, CreatedAt: clock.Timestamp(now), Body: string(body)},
+		ExpiresAt: now.Add(Lifetime).Unix(),
+	}, storage.ItemAbsent())
+}
+
+// Body is the event's JSON: one flat object of "type", the owner's
+// "locationId" (or "companyId"), the resource's fields, then "webhookId",
+// "timestamp" and "version". It is written as JavaScript's JSON.stringify
+// writes the parsed object (no HTML escaping, no trailing newline), so that
+// the official SDK's verification of the signature, which signs that text,
+// holds.
+func Body(typ Type, owner Owner, fields any, id string, now time.Time) ([]byte, error) {
+	inner, err := marshal(fields)
+	if err != nil {
+		return nil, fmt.Errorf("events: encode %s: %w", typ.Name, err)
+	}
+	members, err := members(inner)
+	if err != nil {
+		return nil, fmt.Errorf("events: %s: %w", typ.Name, err)
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	put := func(name string, raw []byte) {
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		n, _ := marshal(name) // a string: cannot fail
+		b.Write(n)
+		b.WriteByte(':')
+		b.Write(raw)
+	}
+	str := func(s string) []byte { raw, _ := marshal(s); return raw }
+	put(FieldType, str(typ.Name))
+	if owner.LocationID != "" {
+		put(FieldLocationID, str(owner.LocationID))
+	}
+	if owner.CompanyID != "" {
+		put(FieldCompanyID, str(owner.CompanyID))
+	}
+	for _, m := range members {
+		if envelope[m.name] {
+			continue // the envelope's own value stands
+		}
+		put(m.name, m.raw)
+	}
+	put(FieldWebhookID, str(id))
+	put(FieldTimestamp, str(clock.Timestamp(now)))
+	put(FieldVersion, []byte(fmt.Sprint(typ.Version)))
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+var envelope = map[string]bool{
+	FieldType: true, FieldLocationID: true, FieldCompanyID: true,
+	FieldWebhookID: true, FieldTimestamp: true, FieldVersion: true,
+}
+
+// marshal is json.Marshal without HTML escaping or a trailing newline.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+type member struct {
+	name string
+	raw  json.RawMessage
+}
+
+// members returns the members of a JSON object in their order.
+func members(obj []byte) ([]member, error) {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, fmt.Errorf("fields are not a JSON object")
+	}
+	var out []member
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, err
+		}
+		out = append(out, member{name: tok.(string), raw: raw})
+	}
+	return out, nil
+}
+
+// Recorded is an event as read back.
+type Recorded struct {
+	Event
+	Owner Owner
+}
+
+// List returns the owner's events, oldest first (for tests and tools; GET
+// /events pages).
+func List(ctx context.Context, table *storage.Table, owner Owner) ([]Recorded, error) {
+	items, err := storage.QueryPartition[item](ctx, table, owner.PK(), "EVENT#")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Recorded, len(items))
+	for i, it := range items {
+		out[i] = Recorded{Event: it.Event, Owner: owner}
+	}
+	return out, nil
+}
