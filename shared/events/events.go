@@ -144,8 +144,14 @@ func Body(typ Type, owner Owner, fields any, id string, now time.Time) ([]byte, 
 		put(FieldCompanyID, str(owner.CompanyID))
 	}
 	for _, m := range members {
-		if envelope[m.name] {
-			continue // the envelope's own value stands
+		switch {
+		case m.name == FieldLocationID && owner.LocationID != "" && bytes.Equal(m.raw, str(owner.LocationID)),
+			m.name == FieldCompanyID && owner.CompanyID != "" && bytes.Equal(m.raw, str(owner.CompanyID)):
+			continue // the envelope's, said once
+		case envelope[m.name]:
+			// A resource field named like the envelope's would be lost or
+			// contradict it: the type must name it otherwise.
+			return nil, fmt.Errorf("events: %s: the field %s is the envelope's", typ.Name, m.name)
 		}
 		put(m.name, m.raw)
 	}
