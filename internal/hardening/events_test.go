@@ -3,6 +3,9 @@ package hardening
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -120,4 +123,76 @@ func newEvents(before, after []events.Recorded) []events.Recorded {
 		}
 	}
 	return out
+}
+
+// TestConcurrentChangesMakeOneEventPerCommittedChange races requests on one
+// resource: of eight deletes of one task, or eight creations of one
+// relation, exactly one succeeds and makes the one event; eight renames of
+// one folder to eight names all commit, one after the other, each with its
+// event. A refused request (a token without the scope) makes none.
+func TestConcurrentChangesMakeOneEventPerCommittedChange(t *testing.T) {
+	d := newDemoEnv(t)
+	const racers = 8
+	race := func(t *testing.T, req func(i int) testenv.Request) []int {
+		t.Helper()
+		statuses := make([]int, racers)
+		var wg sync.WaitGroup
+		for i := range racers {
+			wg.Go(func() { statuses[i] = d.Do(t, req(i)).Status })
+		}
+		wg.Wait()
+		return statuses
+	}
+	count := func(statuses []int, status int) int {
+		n := 0
+		for _, s := range statuses {
+			if s == status {
+				n++
+			}
+		}
+		return n
+	}
+	cases := []struct {
+		name     string
+		op       operations.Operation
+		body     func(i int) string
+		wins     int
+		eventsOf string
+	}{
+		{"eight deletes of one task: one succeeds, one event", operations.DeleteTask, nil, 1, "TaskDelete"},
+		{"eight creations of one relation: one succeeds, one event", operations.CreateRelation, nil, 1, "RelationCreate"},
+		{"eight renames of one folder: all commit, an event each", operations.UpdateMedia, func(i int) string {
+			return fmt.Sprintf(`{"name":"Leaflets %d","altType":"account","altId":"%s"}`, i, demo.AccountAlpha)
+		}, racers, "MediaFolderUpdate"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := samples.Of(tc.op)
+			before := d.accountEvents(t)
+			statuses := race(t, func(i int) testenv.Request {
+				req := d.sampleRequest(t, s)
+				if tc.body != nil {
+					req.Body = tc.body(i)
+				}
+				return req
+			})
+			assert.Equal(t, tc.wins, count(statuses, s.Status), "statuses: %v", statuses)
+			fresh := newEvents(before, d.accountEvents(t))
+			require.Len(t, fresh, tc.wins, "one event per committed change")
+			for _, ev := range fresh {
+				assert.Equal(t, tc.eventsOf, ev.Type)
+			}
+		})
+	}
+
+	t.Run("a request refused for its token's scopes makes none", func(t *testing.T) {
+		s, _ := samples.Of(operations.DeleteCoupon)
+		before := d.accountEvents(t)
+		token, _ := d.Token(t, demo.AccountAlpha, "contacts.readonly")
+		req := d.sampleRequest(t, s)
+		req.Token = token
+		resp := d.Do(t, req)
+		require.Equal(t, http.StatusForbidden, resp.Status, "body: %s", resp.Body)
+		assert.Len(t, d.accountEvents(t), len(before))
+	})
 }
