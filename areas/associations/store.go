@@ -118,12 +118,12 @@ func NewGraph(table *storage.Table) *Graph {
 // The area's events, in the public platform's shapes.
 var (
 	AssociationCreated = events.Type{
-		Name: "AssociationCreate", Scope: "associations.readonly", Version: 1,
+		Name: "AssociationCreate", Scope: "associations.write", Version: 1,
 		Summary: "An association was created (POST /associations/).",
 		Fields:  Association{},
 	}
 	RelationCreated = events.Type{
-		Name: "RelationCreate", Scope: "associations/relation.readonly", Version: 1,
+		Name: "RelationCreate", Scope: "associations/relation.write", Version: 1,
 		Summary: "Two records were related under an association (POST /associations/relations).",
 		Fields:  RelationEvent{},
 	}

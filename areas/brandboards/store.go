@@ -146,7 +146,7 @@ func (s *Boards) prepare(ctx context.Context, accountID, sourceID string, makeDe
 // BoardCreated is the event of a created brand board: the board as the
 // creation's answer shows it.
 var BoardCreated = events.Type{
-	Name: "BrandBoardCreate", Scope: "brand-boards/design-kit.readonly", Version: 1,
+	Name: "BrandBoardCreate", Scope: "brand-boards/design-kit.write", Version: 1,
 	Summary: "A brand board was created (POST /brand-boards/).",
 	Fields:  Board{},
 }

@@ -73,7 +73,7 @@ func (s *Fields) Get(ctx context.Context, accountID, id string) (*Field, error) 
 // FieldUpdated is the event of an updated custom field: the field as the
 // update's answer shows it.
 var FieldUpdated = events.Type{
-	Name: "CustomFieldUpdate", Scope: "locations/customFields.readonly", Version: 1,
+	Name: "CustomFieldUpdate", Scope: "locations/customFields.write", Version: 1,
 	Summary: "A custom field was updated (PUT /custom-fields/{id}).",
 	Fields:  Field{},
 }

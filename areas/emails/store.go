@@ -65,7 +65,7 @@ var errIDsExhausted = errors.New("create template: no free id after several atte
 // TemplateCreated is the event of a created template or folder: the
 // template as GET would show it.
 var TemplateCreated = events.Type{
-	Name: "EmailTemplateCreate", Scope: "emails/builder.readonly", Version: 1,
+	Name: "EmailTemplateCreate", Scope: "emails/builder.write", Version: 1,
 	Summary: "An e-mail template or folder was created (POST /emails/builder).",
 	Fields:  TemplateEvent{},
 }

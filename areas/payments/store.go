@@ -37,12 +37,12 @@ func (s *Records) GetCoupon(ctx context.Context, accountID, id string) (*Coupon,
 // The area's events.
 var (
 	CouponDeleted = events.Type{
-		Name: "CouponDelete", Scope: "payments/coupons.readonly", Version: 1,
+		Name: "CouponDelete", Scope: "payments/coupons.write", Version: 1,
 		Summary: "A coupon was deleted (DELETE /payments/coupon): the coupon as it was.",
 		Fields:  Coupon{},
 	}
 	ProviderCreated = events.Type{
-		Name: "WhitelabelProviderCreate", Scope: "payments/integration.readonly", Version: 1,
+		Name: "WhitelabelProviderCreate", Scope: "payments/integration.write", Version: 1,
 		Summary: "A white-label payment provider was created (POST /payments/integrations/provider/whitelabel).",
 		Fields:  Provider{},
 	}

@@ -93,7 +93,7 @@ func (s *Catalog) pricesByID(ctx context.Context, accountID string, priceIDs []s
 // InventoryUpdated is the event of an inventory update: the values each
 // price of the request was given (absent ones stayed as they were).
 var InventoryUpdated = events.Type{
-	Name: "InventoryUpdate", Scope: "products/prices.readonly", Version: 1,
+	Name: "InventoryUpdate", Scope: "products/prices.write", Version: 1,
 	Summary: "The inventory of one or more prices was updated (POST /products/inventory), in one change.",
 	Fields:  InventoryChange{},
 }

@@ -8,6 +8,10 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/bizplatform/api/api"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -98,6 +102,7 @@ func TestEachWriteOperationMakesExactlyOneEvent(t *testing.T) {
 			assert.Equal(t, ev.CreatedAt, body[events.FieldTimestamp])
 			assert.EqualValues(t, typ.Version, body[events.FieldVersion])
 			assert.Greater(t, len(body), 5, "the resource's fields are there too")
+			assert.NoError(t, webhookSchema(t, ev.Type).VisitJSON(body), "the body fits api/openapi.yaml's webhook %s", ev.Type)
 			seen[ev.Type] = true
 		})
 	}
@@ -195,4 +200,14 @@ func TestConcurrentChangesMakeOneEventPerCommittedChange(t *testing.T) {
 		require.Equal(t, http.StatusForbidden, resp.Status, "body: %s", resp.Body)
 		assert.Len(t, d.accountEvents(t), len(before))
 	})
+}
+
+// webhookSchema is the body schema of the event's webhook in api/openapi.yaml.
+func webhookSchema(t *testing.T, name string) *openapi3.Schema {
+	t.Helper()
+	doc, err := openapi3.NewLoader().LoadFromData(api.YAML())
+	require.NoError(t, err)
+	hook := doc.Webhooks[name]
+	require.NotNil(t, hook, "the document has the webhook %s", name)
+	return hook.Post.RequestBody.Value.Content.Get("application/json").Schema.Value
 }
