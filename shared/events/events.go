@@ -15,9 +15,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/ids"
@@ -207,7 +212,8 @@ func members(obj []byte) ([]member, error) {
 // Recorded is an event as read back.
 type Recorded struct {
 	Event
-	Owner Owner
+	Owner   Owner
+	sortKey string
 }
 
 // List returns the owner's events, oldest first (for tests and tools; GET
@@ -219,7 +225,123 @@ func List(ctx context.Context, table *storage.Table, owner Owner) ([]Recorded, e
 	}
 	out := make([]Recorded, len(items))
 	for i, it := range items {
-		out[i] = Recorded{Event: it.Event, Owner: owner}
+		out[i] = Recorded{Event: it.Event, Owner: owner, sortKey: it.SK}
 	}
 	return out, nil
+}
+
+// Filter narrows a listing of an owner's events.
+type Filter struct {
+	// Types keeps the events of these types (none: every type).
+	Types []string
+	// Since and Until bound the events' times (zero: unbounded), Since
+	// included, Until excluded.
+	Since, Until time.Time
+	// Scopes, when not nil, keeps the events a holder of these scopes may
+	// read: those whose scope it holds, or the write scope of (a token that
+	// may change a resource may read its events).
+	Scopes []string
+}
+
+// readable are the event scopes the holder of scopes may read.
+func readable(scopes []string) []string {
+	out := make([]string, 0, 2*len(scopes))
+	for _, s := range scopes {
+		out = append(out, s)
+		if base, ok := strings.CutSuffix(s, ".write"); ok {
+			out = append(out, base+".readonly")
+		}
+	}
+	return out
+}
+
+// ErrBadCursor is Page's error for a cursor it did not make.
+var ErrBadCursor = errors.New("events: not a cursor of this listing")
+
+// pageReads bounds the queries of one page: a filter that keeps few
+// events ends the page early, with a cursor, rather than reading on.
+const pageReads = 10
+
+// Page returns up to limit of the owner's events that f keeps, newest
+// first, after cursor ("" for the newest), and the cursor of the next page
+// ("" when no older event is left). A cursor is the sort key of the last
+// event returned, so a page resumes exactly after it whatever was written
+// since.
+func Page(ctx context.Context, table *storage.Table, owner Owner, f Filter, limit int32, cursor string) ([]Recorded, string, error) {
+	from, to := "EVENT#", "EVENT#\uffff"
+	if !f.Since.IsZero() {
+		from = "EVENT#" + clock.Timestamp(f.Since)
+	}
+	if !f.Until.IsZero() {
+		to = "EVENT#" + clock.Timestamp(f.Until)
+	}
+	if cursor != "" {
+		if !strings.HasPrefix(cursor, "EVENT#") {
+			return nil, "", ErrBadCursor
+		}
+		to = min(to, cursor)
+	}
+	if from >= to {
+		return []Recorded{}, "", nil
+	}
+	q := storage.Query{
+		Key: expression.Key(storage.AttrPK).Equal(expression.Value(owner.PK())).
+			And(expression.Key(storage.AttrSK).Between(expression.Value(from), expression.Value(to))),
+		Descending: true,
+	}
+	var conds []expression.ConditionBuilder
+	if len(f.Types) > 0 {
+		conds = append(conds, in("type", f.Types))
+	}
+	if f.Scopes != nil {
+		conds = append(conds, in("scope", readable(f.Scopes)))
+	}
+	if len(conds) > 0 {
+		c := conds[0]
+		if len(conds) > 1 {
+			c = c.And(conds[1])
+		}
+		q.Filter = &c
+	}
+	out := []Recorded{}
+	var start storage.Cursor
+	for range pageReads {
+		items, next, err := storage.QueryPage[item](ctx, table, q, limit+1, start)
+		if err != nil {
+			return nil, "", err
+		}
+		for _, it := range items {
+			// The range's upper bound is inclusive: the cursor's own event
+			// (and one at exactly Until) is not part of the page.
+			if it.SK == cursor || !f.Until.IsZero() && it.SK >= "EVENT#"+clock.Timestamp(f.Until) {
+				continue
+			}
+			if int32(len(out)) == limit {
+				return out, out[len(out)-1].sortKey, nil
+			}
+			out = append(out, Recorded{Event: it.Event, Owner: owner, sortKey: it.SK})
+		}
+		if next == nil {
+			return out, "", nil
+		}
+		start = next
+	}
+	// Read enough: the next page resumes after the last event read.
+	var last string
+	if err := attributevalue.Unmarshal(start[storage.AttrSK], &last); err != nil {
+		return nil, "", fmt.Errorf("events: cursor: %w", err)
+	}
+	return out, last, nil
+}
+
+// in is the condition "name is one of values".
+func in(name string, values []string) expression.ConditionBuilder {
+	operands := make([]expression.OperandBuilder, len(values))
+	for i, v := range values {
+		operands[i] = expression.Value(v)
+	}
+	if len(operands) == 1 {
+		return expression.Name(name).Equal(operands[0])
+	}
+	return expression.Name(name).In(operands[0], operands[1:]...)
 }
