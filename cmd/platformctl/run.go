@@ -56,7 +56,8 @@ const usage = `usage: platformctl <command>
   events list --account ID | --company ID [--type T[,U]] [--since T] [--until T] [--limit N] [--after CURSOR]
                  the events every change made (docs/events.md), newest first, kept 30 days:
                  one JSON body a line, as signed; the next page's cursor on stderr
-  apps create|list|rotate-secret|delete|webhook-key|deliveries   marketplace apps (OAuth clients)
+  apps create|list|update|rotate-secret|delete|webhook-key|deliveries   marketplace apps (OAuth clients);
+                 --events chooses the event types an app receives from the accounts it is installed in
 
 Environment: DYNAMODB_ENDPOINT (empty: AWS), TABLE_NAME (default platform), AWS_REGION,
 PORTAL_URL (the portal's base URL for invite links; default http://127.0.0.1:$PORT, PORT default 3000);
@@ -123,7 +124,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 		cmdErr = c.reindexContacts(ctx, args[2:])
 	case "events list":
 		cmdErr = c.listEvents(ctx, args[2:])
-	case "apps create", "apps list", "apps rotate-secret", "apps delete", "apps webhook-key", "apps deliveries":
+	case "apps create", "apps list", "apps rotate-secret", "apps delete", "apps webhook-key", "apps deliveries", "apps update":
 		cmdErr = c.apps(ctx, args)
 	default:
 		if args[0] == "seed" {

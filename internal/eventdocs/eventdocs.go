@@ -214,6 +214,17 @@ and shapes are the public platform's where it has the event. Only a token
 or an install holding the event's scope (or its ` + "`.write`" + `) may read it.
 The schemas are in ` + "`api/openapi.yaml`" + `, section ` + "`webhooks`" + `.
 
+**Who receives them.** A marketplace app chooses its types
+(` + "`platformctl apps create --events T,U`" + `, ` + "`apps update APP_ID --events T,U`" + `) and
+receives those of the accounts it is installed in, when its install holds
+the event's scope (or its ` + "`.write`" + `) and it has a webhook URL: signed with
+` + "`x-ghl-signature`" + ` and retried like ` + "`INSTALL`" + `. An account's event waits in
+one of 8 shards of a fan-out index until the deliverer's sweep (every
+minute) hands it to those apps. An operator lists an account's events with
+` + "`platformctl events list --account ID`" + `. Company events (` + "`UserCreate`" + `)
+are kept but not yet sent; account admins' own endpoints and ` + "`GET /events`" + `
+are not built yet.
+
 | event | made by | scope |
 |---|---|---|
 `)

@@ -18,6 +18,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -86,11 +88,32 @@ type Event struct {
 	Body string `dynamodbav:"body"`
 }
 
-// item is an event as stored.
+// item is an event as stored. An account's event sits in a fan-out index
+// partition (GSI1) until the deliverer has handed it to the apps that
+// receive it.
 type item struct {
 	storage.Key
+	GSI1PK string `dynamodbav:"GSI1PK,omitempty"`
+	GSI1SK string `dynamodbav:"GSI1SK,omitempty"`
 	Event
 	ExpiresAt int64 `dynamodbav:"expiresAt"`
+}
+
+// FanOutShards spread the events waiting for fan-out over this many index
+// partitions: one partition takes about 1,000 writes a second, and every
+// change of every account writes an event.
+const FanOutShards = 8
+
+// FanOutPK is the index partition of the waiting events of shard n.
+func FanOutPK(n int) string { return fmt.Sprintf("EVENTS#FANOUT#%d", n) }
+
+// shardOf places an event by its id's first hex digit.
+func shardOf(id string) int {
+	d, err := strconv.ParseUint(id[:1], 16, 8)
+	if err != nil {
+		return 0
+	}
+	return int(d) % FanOutShards
 }
 
 // sortKey orders an owner's events by time, then id.
@@ -107,11 +130,15 @@ func (typ Type) Add(tx *storage.Tx, owner Owner, fields any, now time.Time) *sto
 	if err != nil {
 		return tx.Abort(err)
 	}
-	return tx.Put(item{
+	it := item{
 		Key:       storage.Key{PK: owner.PK(), SK: sortKey(now, id)},
 		Event:     Event{ID: id, Type: typ.Name, Scope: typ.Scope, CreatedAt: clock.Timestamp(now), Body: string(body)},
 		ExpiresAt: now.Add(Lifetime).Unix(),
-	}, storage.ItemAbsent())
+	}
+	if owner.LocationID != "" {
+		it.GSI1PK, it.GSI1SK = FanOutPK(shardOf(id)), it.SK
+	}
+	return tx.Put(it, storage.ItemAbsent())
 }
 
 // Body is the event's JSON: one flat object of "type", the owner's
@@ -344,4 +371,41 @@ func in(name string, values []string) expression.ConditionBuilder {
 		return expression.Name(name).Equal(operands[0])
 	}
 	return expression.Name(name).In(operands[0], operands[1:]...)
+}
+
+// Readable reports whether the holder of scopes may read an event of scope
+// (holding it, or its resource's .write).
+func Readable(scopes []string, scope string) bool {
+	return slices.Contains(readable(scopes), scope)
+}
+
+// Key is where the event is stored.
+func (r Recorded) Key() storage.Key { return storage.Key{PK: r.Owner.PK(), SK: r.sortKey} }
+
+// AccountOf returns the account of an account's events partition.
+func AccountOf(pk string) (string, bool) { return strings.CutPrefix(pk, "EVENTS#ACCOUNT#") }
+
+// WaitingFanOut returns up to limit account events of shard n still to be
+// handed to the apps that receive them, oldest first (the index is
+// eventually consistent: a moment-old event may be missing).
+func WaitingFanOut(ctx context.Context, table *storage.Table, n int, limit int32) ([]Recorded, error) {
+	items, _, err := storage.QueryPage[item](ctx, table, storage.Query{
+		Index: storage.IndexGSI1, Key: expression.Key(storage.AttrGSI1PK).Equal(expression.Value(FanOutPK(n))), Eventual: true,
+	}, limit, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Recorded, 0, len(items))
+	for _, it := range items {
+		account, ok := AccountOf(it.PK)
+		if ok {
+			out = append(out, Recorded{Event: it.Event, Owner: Owner{LocationID: account}, sortKey: it.SK})
+		}
+	}
+	return out, nil
+}
+
+// FannedOut takes the event out of the fan-out index.
+func FannedOut(ctx context.Context, table *storage.Table, key storage.Key) error {
+	return table.Update(ctx, key, expression.Remove(expression.Name(storage.AttrGSI1PK)).Remove(expression.Name(storage.AttrGSI1SK)), storage.ItemExists())
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/storage"
 )
@@ -75,7 +76,13 @@ func NextRetry(n int) time.Duration {
 
 // Sweep attempts every event due now (up to a batch) and returns how many
 // it attempted.
+//
+// It first hands the accounts' waiting events to the apps that receive
+// them (FanOut), each of which is then due at once.
 func (d *Deliverer) Sweep(ctx context.Context) (int, error) {
+	if _, err := d.FanOut(ctx); err != nil {
+		return 0, err
+	}
 	due := expression.Key(storage.AttrGSI1PK).Equal(expression.Value(marketplace.DueIndexPK)).
 		And(expression.Key(storage.AttrGSI1SK).LessThan(expression.Value(dueBound(d.clock.Now()))))
 	items, _, err := storage.QueryPage[marketplace.EventItem](ctx, d.table, storage.Query{Index: storage.IndexGSI1, Key: due}, batch, nil)
@@ -83,6 +90,30 @@ func (d *Deliverer) Sweep(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	return d.attemptAll(ctx, items)
+}
+
+// FanOut hands each waiting account event (up to a batch per shard of the
+// fan-out index) to the apps that receive it (marketplace.FanOut), then
+// takes it out of the index, and returns how many events it handed on.
+func (d *Deliverer) FanOut(ctx context.Context) (int, error) {
+	handed := 0
+	for n := range events.FanOutShards {
+		waiting, err := events.WaitingFanOut(ctx, d.table, n, batch)
+		if err != nil {
+			return handed, err
+		}
+		for _, ev := range waiting {
+			if _, err := marketplace.FanOut(ctx, d.table, ev, d.clock.Now()); err != nil {
+				return handed, err
+			}
+			// An event gone meanwhile (its TTL) has nothing left to hand on.
+			if err := events.FannedOut(ctx, d.table, ev.Key()); err != nil && !storage.IsConditionFailed(err) {
+				return handed, err
+			}
+			handed++
+		}
+	}
+	return handed, nil
 }
 
 // DeliverNamed attempts the events under keys that are due now, read from

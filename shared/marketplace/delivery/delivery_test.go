@@ -22,6 +22,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/marketplace/delivery"
 	"github.com/bizplatform/api/shared/storage"
@@ -297,4 +298,90 @@ func TestAnEventAStreamRecordNamesIsDeliveredFromItsOwnItemBeforeTheIndexShowsIt
 	require.NoError(t, err)
 	assert.Equal(t, 1, n, "the sweep sends the other, which the index shows")
 	assert.Equal(t, 2, f.rc.received())
+}
+
+// TestAnAccountsEventReachesExactlyTheAppsThatChoseItAndMayReadIt writes
+// account events as a change's transaction does and sweeps: the app
+// installed in the account, subscribed to the type and installed with a
+// scope that reads it receives the event's exact body, signed; an event of
+// a type it did not choose, or of an account it is not installed in, is
+// not sent, nor is the event sent to an app installed without the scope.
+func TestAnAccountsEventReachesExactlyTheAppsThatChoseItAndMayReadIt(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, 0, 0)
+	_, err := f.apps.SetEvents(ctx, f.app.ID, []string{"TaskDelete"})
+	require.NoError(t, err)
+	f.app.Events = []string{"TaskDelete"}
+	f.install(t, f.app, f.app.Scopes)
+
+	blind := &receiver{}
+	blindSrv := httptest.NewServer(blind)
+	t.Cleanup(blindSrv.Close)
+	other, _, err := f.apps.Create(ctx, marketplace.NewApp{CompanyID: "coHook", Name: "Blind", RedirectURIs: []string{"https://blind.example.com/cb"},
+		Scopes: []string{"medias.readonly"}, WebhookURL: blindSrv.URL + "/hooks", Events: []string{"TaskDelete"}})
+	require.NoError(t, err)
+	f.install(t, other, other.Scopes)
+
+	task := events.Type{Name: "TaskDelete", Scope: "contacts.readonly", Version: 1, Fields: map[string]string{}}
+	coupon := events.Type{Name: "CouponDelete", Scope: "contacts.readonly", Version: 1, Fields: map[string]string{}}
+	write := func(typ events.Type, account string) {
+		tx := f.env.Table.Tx()
+		typ.Add(tx, events.Owner{LocationID: account}, map[string]string{"id": "t1"}, f.env.Clock.Now())
+		require.NoError(t, tx.Commit(ctx))
+	}
+	write(task, "acctHook")
+	write(coupon, "acctHook")
+	write(task, "acctElsewhere")
+
+	_, err = f.deliverer().Sweep(ctx)
+	require.NoError(t, err)
+	_, err = f.deliverer().Sweep(ctx)
+	require.NoError(t, err)
+
+	var taskBodies [][]byte
+	for i, body := range f.rc.bodies {
+		var ev map[string]any
+		require.NoError(t, json.Unmarshal(body, &ev))
+		if ev["type"] == marketplace.EventInstall {
+			continue
+		}
+		assert.Equal(t, "TaskDelete", ev["type"])
+		assert.Equal(t, "acctHook", ev["locationId"])
+		sig, err := base64.StdEncoding.DecodeString(f.rc.sigs[i])
+		require.NoError(t, err)
+		assert.True(t, ed25519.Verify(f.key.Public().(ed25519.PublicKey), body, sig), "signed over the exact body")
+		taskBodies = append(taskBodies, body)
+	}
+	require.Len(t, taskBodies, 1, "the one subscribed event of its account, once")
+	stored, err := events.List(ctx, f.env.Table, events.Owner{LocationID: "acctHook"})
+	require.NoError(t, err)
+	var want string
+	for _, e := range stored {
+		if e.Type == "TaskDelete" {
+			want = e.Body
+		}
+	}
+	assert.Equal(t, want, string(taskBodies[0]), "the body as the change's transaction wrote it")
+	for _, body := range blind.bodies {
+		assert.NotContains(t, string(body), "TaskDelete", "an install without contacts scopes receives no contact event")
+	}
+	for n := range events.FanOutShards {
+		waiting, err := events.WaitingFanOut(ctx, f.env.Table, n, 10)
+		require.NoError(t, err)
+		assert.Empty(t, waiting, "every event left the fan-out index")
+	}
+}
+
+// install installs app into acctHook with scopes.
+func (f *fixture) install(t *testing.T, app marketplace.App, scopes []string) {
+	ctx := context.Background()
+	code, err := f.apps.IssueCode(ctx, marketplace.Consent{App: app, RedirectURI: app.RedirectURIs[0], Scopes: scopes, CompanyID: "coHook", AccountID: "acctHook", UserID: "usr1"})
+	require.NoError(t, err)
+	g := f.apps.NewGrant()
+	g.UseCode(auth.HashToken(code))
+	value, err := auth.GenerateToken()
+	require.NoError(t, err)
+	g.IssueAccess(auth.HashToken(value), f.env.Clock.Now().Add(time.Hour))
+	_, err = g.Commit(ctx)
+	require.NoError(t, err)
 }
