@@ -217,7 +217,8 @@ The schemas are in ` + "`api/openapi.yaml`" + `, section ` + "`webhooks`" + `.
 **Who receives them.** A marketplace app chooses its types
 (` + "`platformctl apps create --events T,U`" + `, ` + "`apps update APP_ID --events T,U`" + `) and
 receives those of the accounts it is installed in, when its install holds
-the event's scope (or its ` + "`.write`" + `) and it has a webhook URL: signed with
+the event's scope (or its ` + "`.write`" + `) and it has a webhook URL, with the
+app's ` + "`appId`" + ` added last (the official SDK's WebhookManager needs it): signed with
 ` + "`x-ghl-signature`" + ` and retried like ` + "`INSTALL`" + `. An account's event waits in
 one of 8 shards of a fan-out index until the deliverer's sweep (every
 minute) hands it to those apps. An operator lists an account's events with

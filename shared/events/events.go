@@ -409,3 +409,11 @@ func WaitingFanOut(ctx context.Context, table *storage.Table, n int, limit int32
 func FannedOut(ctx context.Context, table *storage.Table, key storage.Key) error {
 	return table.Update(ctx, key, expression.Remove(expression.Name(storage.AttrGSI1PK)).Remove(expression.Name(storage.AttrGSI1SK)), storage.ItemExists())
 }
+
+// ForApp is the body as sent to one marketplace app: the event's, with the
+// app's "appId" last (the official SDK's WebhookManager handles only a
+// webhook naming its app).
+func ForApp(body, appID string) string {
+	id, _ := marshal(appID) // a string: cannot fail
+	return strings.TrimSuffix(body, "}") + `,"appId":` + string(id) + "}"
+}

@@ -36,7 +36,7 @@ func FanOut(ctx context.Context, table *storage.Table, ev events.Recorded, now t
 		err = table.Put(ctx, EventItem{
 			Key: key, GSI1PK: DueIndexPK, GSI1SK: DueSK(now, key),
 			Event: Event{
-				ID: ev.ID, AppID: app.ID, Type: ev.Type, URL: app.WebhookURL, Body: ev.Body,
+				ID: ev.ID, AppID: app.ID, Type: ev.Type, URL: app.WebhookURL, Body: events.ForApp(ev.Body, app.ID),
 				CreatedAt: now.UTC().Format(time.RFC3339Nano), Status: DeliveryPending,
 				NextAt: now.UTC().Format(time.RFC3339Nano), Attempts: []Attempt{},
 			},

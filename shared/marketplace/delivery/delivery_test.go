@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -361,7 +362,8 @@ func TestAnAccountsEventReachesExactlyTheAppsThatChoseItAndMayReadIt(t *testing.
 			want = e.Body
 		}
 	}
-	assert.Equal(t, want, string(taskBodies[0]), "the body as the change's transaction wrote it")
+	assert.Equal(t, events.ForApp(want, f.app.ID), string(taskBodies[0]), "the body as the change's transaction wrote it, naming the app")
+	assert.True(t, strings.HasSuffix(string(taskBodies[0]), `,"appId":"`+f.app.ID+`"}`))
 	for _, body := range blind.bodies {
 		assert.NotContains(t, string(body), "TaskDelete", "an install without contacts scopes receives no contact event")
 	}
