@@ -17,6 +17,8 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -44,8 +46,9 @@ const attemptTimeout = 10 * time.Second
 // SignatureHeader carries the signature (the official SDK's name).
 const SignatureHeader = "x-ghl-signature"
 
-// batch is how many due events one sweep takes at most.
-const batch = 25
+// batch is how many due events one sweep takes at most (and how many
+// waiting events per fan-out shard).
+const batch = 100
 
 // Deliverer delivers due events.
 type Deliverer struct {
@@ -94,26 +97,41 @@ func (d *Deliverer) Sweep(ctx context.Context) (int, error) {
 
 // FanOut hands each waiting account event (up to a batch per shard of the
 // fan-out index) to the apps that receive it (marketplace.FanOut), then
-// takes it out of the index, and returns how many events it handed on.
+// takes it out of the index, and returns how many events it handed on. An
+// account's receivers are read once a run; the events are handed on up to
+// parallel at once.
 func (d *Deliverer) FanOut(ctx context.Context) (int, error) {
-	handed := 0
+	var waiting []events.Recorded
 	for n := range events.FanOutShards {
-		waiting, err := events.WaitingFanOut(ctx, d.table, n, batch)
+		page, err := events.WaitingFanOut(ctx, d.table, n, batch)
 		if err != nil {
-			return handed, err
+			return 0, err
 		}
-		for _, ev := range waiting {
-			if _, err := marketplace.FanOut(ctx, d.table, ev, d.clock.Now()); err != nil {
-				return handed, err
-			}
-			// An event gone meanwhile (its TTL) has nothing left to hand on.
-			if err := events.FannedOut(ctx, d.table, ev.Key()); err != nil && !storage.IsConditionFailed(err) {
-				return handed, err
-			}
-			handed++
-		}
+		waiting = append(waiting, page...)
 	}
-	return handed, nil
+	receivers := map[string][]marketplace.Receiver{}
+	for _, ev := range waiting {
+		account := ev.Owner.LocationID
+		if _, ok := receivers[account]; ok {
+			continue
+		}
+		rs, err := marketplace.ReceiversOf(ctx, d.table, account)
+		if err != nil {
+			return 0, err
+		}
+		receivers[account] = rs
+	}
+	return d.each(len(waiting), func(i int) error {
+		ev := waiting[i]
+		if _, err := marketplace.FanOut(ctx, d.table, receivers[ev.Owner.LocationID], ev, d.clock.Now()); err != nil {
+			return err
+		}
+		// An event gone meanwhile (its TTL) has nothing left to hand on.
+		if err := events.FannedOut(ctx, d.table, ev.Key()); err != nil && !storage.IsConditionFailed(err) {
+			return err
+		}
+		return nil
+	})
 }
 
 // DeliverNamed attempts the events under keys that are due now, read from
@@ -140,19 +158,51 @@ func (d *Deliverer) DeliverNamed(ctx context.Context, keys []storage.Key) (int, 
 // below it (its index key is its next attempt's stamp, '#', its key).
 func dueBound(now time.Time) string { return clock.Timestamp(now) + "$" }
 
-// attemptAll attempts each event and returns how many it attempted.
+// parallel bounds the attempts one deliverer makes at once: a slow or dead
+// receiver holds one of them for at most the attempt's timeout, and the
+// others go on to other endpoints.
+const parallel = 16
+
+// attemptAll attempts the events, up to parallel at once, and returns how
+// many it attempted and the first error.
 func (d *Deliverer) attemptAll(ctx context.Context, items []marketplace.EventItem) (int, error) {
-	attempted := 0
-	for _, it := range items {
-		ok, err := d.attempt(ctx, it)
-		if err != nil {
-			return attempted, err
-		}
+	var attempted atomic.Int64
+	_, err := d.each(len(items), func(i int) error {
+		ok, err := d.attempt(ctx, items[i])
 		if ok {
-			attempted++
+			attempted.Add(1)
 		}
+		return err
+	})
+	return int(attempted.Load()), err
+}
+
+// each runs do(0..n-1), up to parallel at once, and returns how many ended
+// without error and the first error.
+func (d *Deliverer) each(n int, do func(i int) error) (int, error) {
+	var (
+		mu    sync.Mutex
+		done  int
+		first error
+		wg    sync.WaitGroup
+	)
+	slots := make(chan struct{}, parallel)
+	for i := range n {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			err := do(i)
+			mu.Lock()
+			defer mu.Unlock()
+			if err == nil {
+				done++
+			} else if first == nil {
+				first = err
+			}
+		})
 	}
-	return attempted, nil
+	wg.Wait()
+	return done, first
 }
 
 // StreamKeys are the keys of the webhook events a DynamoDB stream batch

@@ -5,10 +5,13 @@ import (
 	"crypto/ed25519"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -375,7 +378,7 @@ func TestAnAccountsEventReachesExactlyTheAppsThatChoseItAndMayReadIt(t *testing.
 }
 
 // install installs app into acctHook with scopes.
-func (f *fixture) install(t *testing.T, app marketplace.App, scopes []string) {
+func (f *fixture) install(t testing.TB, app marketplace.App, scopes []string) {
 	ctx := context.Background()
 	code, err := f.apps.IssueCode(ctx, marketplace.Consent{App: app, RedirectURI: app.RedirectURIs[0], Scopes: scopes, CompanyID: "coHook", AccountID: "acctHook", UserID: "usr1"})
 	require.NoError(t, err)
@@ -386,4 +389,64 @@ func (f *fixture) install(t *testing.T, app marketplace.App, scopes []string) {
 	g.IssueAccess(auth.HashToken(value), f.env.Clock.Now().Add(time.Hour))
 	_, err = g.Commit(ctx)
 	require.NoError(t, err)
+}
+
+// BenchmarkDeliveryToALocalReceiver measures events delivered per second:
+// n account events written as changes write them, then fanned out to one
+// subscribed app and delivered to its local receiver by sweeps, until the
+// receiver has every one.
+//
+//	go test -run '^$' -bench Delivery -benchtime 1x ./shared/marketplace/delivery/
+func BenchmarkDeliveryToALocalReceiver(b *testing.B) {
+	n := benchEvents()
+	ctx := context.Background()
+	env := testenv.New(b, []app.Area{testenv.PingArea})
+	env.Account(b, "acctHook", "coHook")
+	rc := &receiver{}
+	srv := httptest.NewServer(rc)
+	b.Cleanup(srv.Close)
+	apps := marketplace.New(env.Server.Tokens, env.Clock, true)
+	a, _, err := apps.Create(ctx, marketplace.NewApp{CompanyID: "coHook", Name: "Bench", RedirectURIs: []string{"https://bench.example.com/cb"},
+		Scopes: []string{"contacts.readonly"}, WebhookURL: srv.URL + "/hooks", Events: []string{"TaskDelete"}})
+	require.NoError(b, err)
+	_, key, err := ed25519.GenerateKey(nil)
+	require.NoError(b, err)
+	f := &fixture{env: env, apps: apps, app: a, key: key, rc: rc}
+	f.install(b, a, a.Scopes)
+	task := events.Type{Name: "TaskDelete", Scope: "contacts.readonly", Version: 1, Fields: map[string]string{}}
+	d := f.deliverer()
+	for range b.N {
+		b.StopTimer()
+		rc.mu.Lock()
+		rc.bodies, rc.sigs = nil, nil
+		rc.mu.Unlock()
+		_, err := d.Sweep(ctx) // the INSTALL event
+		require.NoError(b, err)
+		base := rc.received()
+		for i := range n {
+			tx := env.Table.Tx()
+			task.Add(tx, events.Owner{LocationID: "acctHook"}, map[string]string{"id": fmt.Sprint("t", i)}, env.Clock.Now())
+			require.NoError(b, tx.Commit(ctx))
+		}
+		b.StartTimer()
+		start := time.Now()
+		for rc.received() < base+n && time.Since(start) < 2*time.Minute {
+			sent, err := d.Sweep(ctx)
+			require.NoError(b, err)
+			if os.Getenv("BENCH_TRACE") != "" {
+				b.Logf("sweep attempted %d, received %d", sent, rc.received())
+			}
+		}
+		elapsed := time.Since(start)
+		require.Equal(b, base+n, rc.received(), "every event delivered, once")
+		b.ReportMetric(float64(n)/elapsed.Seconds(), "events/s")
+	}
+}
+
+// benchEvents is the benchmark's number of events (BENCH_EVENTS, else 400).
+func benchEvents() int {
+	if v, err := strconv.Atoi(os.Getenv("BENCH_EVENTS")); err == nil && v > 0 {
+		return v
+	}
+	return 400
 }
