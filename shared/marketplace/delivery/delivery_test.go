@@ -450,3 +450,42 @@ func benchEvents() int {
 	}
 	return 400
 }
+
+// slowReceiver answers 200 after a pause.
+type slowReceiver struct {
+	receiver
+	pause time.Duration
+}
+
+func (s *slowReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	time.Sleep(s.pause)
+	s.receiver.ServeHTTP(w, r)
+}
+
+func TestASlowReceiverDelaysOnlyItsOwnEvents(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, 0, 0)
+	slow := &slowReceiver{pause: 3 * time.Second}
+	slowSrv := httptest.NewServer(slow)
+	t.Cleanup(slowSrv.Close)
+	sluggish, _, err := f.apps.Create(ctx, marketplace.NewApp{CompanyID: "coHook", Name: "Sluggish", RedirectURIs: []string{"https://slow.example.com/cb"},
+		Scopes: []string{"contacts.readonly"}, WebhookURL: slowSrv.URL + "/hooks"})
+	require.NoError(t, err)
+	f.install(t, sluggish, sluggish.Scopes) // its INSTALL event goes to the slow receiver
+	f.install(t, f.app, f.app.Scopes)       // this one's to the quick one
+
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, err := f.deliverer().Sweep(ctx)
+		assert.NoError(t, err)
+	}()
+	start := time.Now()
+	for f.rc.received() == 0 && time.Since(start) < 10*time.Second {
+		time.Sleep(10 * time.Millisecond)
+	}
+	assert.Equal(t, 1, f.rc.received())
+	assert.Less(t, time.Since(start), 2*time.Second, "the quick receiver's event did not wait for the slow one's answer")
+	<-done
+	assert.Equal(t, 1, slow.received(), "the slow one's event was delivered too")
+}
