@@ -16,6 +16,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -268,7 +269,23 @@ func (d *Deliverer) post(ctx context.Context, e marketplace.Event) marketplace.A
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
-	return marketplace.Attempt{At: at, Status: resp.StatusCode}
+	a := marketplace.Attempt{At: at, Status: resp.StatusCode}
+	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+		a.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), d.clock.Now())
+	}
+	return a
+}
+
+// retryAfter reads a Retry-After header (seconds, or an HTTP date) as whole
+// seconds from now, at most MaxRetry; 0 when absent or unreadable.
+func retryAfter(h string, now time.Time) int {
+	var wait time.Duration
+	if secs, err := strconv.Atoi(strings.TrimSpace(h)); err == nil {
+		wait = time.Duration(secs) * time.Second
+	} else if at, err := http.ParseTime(h); err == nil {
+		wait = at.Sub(now)
+	}
+	return int(min(max(wait, 0), MaxRetry) / time.Second)
 }
 
 // describe says why an attempt failed without the URL (the client's error
@@ -301,7 +318,8 @@ func (d *Deliverer) record(ctx context.Context, it marketplace.EventItem, a mark
 	upd := expression.Set(attempts, expression.ListAppend(attempts.IfNotExists(expression.Value([]marketplace.Attempt{})), expression.Value([]marketplace.Attempt{a}))).
 		Remove(expression.Name("leaseUntil"))
 	status := marketplace.DeliveryPending
-	next := now.Add(NextRetry(n))
+	// The receiver's Retry-After, when it asks for longer than the backoff.
+	next := now.Add(max(NextRetry(n), time.Duration(a.RetryAfter)*time.Second))
 	switch {
 	case delivered(a):
 		status = marketplace.DeliveryDelivered

@@ -489,3 +489,47 @@ func TestASlowReceiverDelaysOnlyItsOwnEvents(t *testing.T) {
 	<-done
 	assert.Equal(t, 1, slow.received(), "the slow one's event was delivered too")
 }
+
+// limitedReceiver answers 429 with a Retry-After.
+type limitedReceiver struct{ after string }
+
+func (l *limitedReceiver) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Retry-After", l.after)
+	w.WriteHeader(http.StatusTooManyRequests)
+}
+
+func TestA429sRetryAfterPostponesTheNextAttemptBeyondTheBackoff(t *testing.T) {
+	cases := []struct {
+		name  string
+		after string
+		want  time.Duration
+	}{
+		{"seconds longer than the backoff are waited", "7200", 2 * time.Hour},
+		{"a shorter wait keeps the backoff", "5", delivery.FirstRetry},
+		{"an unreadable value keeps the backoff", "soon", delivery.FirstRetry},
+		{"a wait is bounded by the longest backoff", "864000", delivery.MaxRetry},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			f := newFixture(t, 0, 0)
+			lr := &limitedReceiver{after: tc.after}
+			srv := httptest.NewServer(lr)
+			t.Cleanup(srv.Close)
+			limited, _, err := f.apps.Create(ctx, marketplace.NewApp{CompanyID: "coHook", Name: "Limited", RedirectURIs: []string{"https://l.example.com/cb"},
+				Scopes: []string{"contacts.readonly"}, WebhookURL: srv.URL + "/hooks"})
+			require.NoError(t, err)
+			f.install(t, limited, limited.Scopes)
+			_, err = f.deliverer().Sweep(ctx)
+			require.NoError(t, err)
+			evs, err := f.apps.Events(ctx, limited.ID)
+			require.NoError(t, err)
+			require.Len(t, evs, 1)
+			require.Len(t, evs[0].Attempts, 1)
+			assert.Equal(t, http.StatusTooManyRequests, evs[0].Attempts[0].Status)
+			next, err := time.Parse(time.RFC3339Nano, evs[0].NextAt)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, next.Sub(f.env.Clock.Now()))
+		})
+	}
+}
