@@ -5,20 +5,24 @@ package adpublishing
 
 import (
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the ad-publishing area.
-var Area = app.Area{Name: "ad-publishing", Routes: routes, Seed: app.Seeder("ad-publishing", seed), GuardRetries: idempotency.GuardRoutes}
+var Area = app.Area{Name: "ad-publishing", Routes: routes, Seed: app.Seeder("ad-publishing", seed), GuardRetries: idempotency.GuardRoutes,
+	Events: []events.Type{SocialIntegrationDeleted}}
 
 type handler struct {
 	store *Ads
+	clock clock.Clock
 }
 
 func routes(d app.Deps) []route.Route {
-	h := &handler{store: NewAds(d.Table)}
+	h := &handler{store: NewAds(d.Table), clock: d.Clock}
 	return []route.Route{
 		{Op: operations.SearchAdsReportingList, Handle: h.reportingList},
 		{Op: operations.DeleteSocialAdsIntegration, Handle: h.deleteSocialIntegration},

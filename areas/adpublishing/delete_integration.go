@@ -35,7 +35,7 @@ func (h *handler) deleteSocialIntegration(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return err
 	}
-	deleted, err := h.store.DeleteSocialIntegration(r.Context(), p.AccountID)
+	deleted, err := h.store.DeleteSocialIntegration(r.Context(), p.AccountID, h.clock.Now())
 	if err != nil {
 		return err
 	}

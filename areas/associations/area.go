@@ -9,13 +9,15 @@ import (
 	"github.com/bizplatform/api/areas/contacts/contactstore"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the associations area.
-var Area = app.Area{Name: "associations", Routes: routes, Seed: app.Seeder("associations", seed), GuardRetries: idempotency.GuardRoutes}
+var Area = app.Area{Name: "associations", Routes: routes, Seed: app.Seeder("associations", seed), GuardRetries: idempotency.GuardRoutes,
+	Events: []events.Type{AssociationCreated, RelationCreated}}
 
 type handler struct {
 	store    *Graph

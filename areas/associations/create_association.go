@@ -7,7 +7,6 @@ import (
 
 	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/ids"
 	"github.com/bizplatform/api/shared/validate"
@@ -97,7 +96,7 @@ func (h *handler) createAssociation(w http.ResponseWriter, r *http.Request) erro
 		SecondObjectKey:   *body.SecondObjectKey,
 		AssociationType:   AssociationTypeUserDefined,
 	}
-	err = h.store.CreateAssociation(ctx, a, clock.Timestamp(h.clock.Now()))
+	err = h.store.CreateAssociation(ctx, a, h.clock.Now())
 	if errors.Is(err, ErrKeyTaken) {
 		return apierror.Invalid(fmt.Sprintf("key %q is already used by another association of this account (keys compare case-insensitively)", a.Key))
 	}

@@ -99,15 +99,16 @@ func (h *handler) createRelation(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 
+	now := h.clock.Now()
 	rel := Relation{
 		ID:             ids.Alnum20(),
 		LocationID:     p.AccountID,
 		AssociationID:  a.ID,
 		FirstRecordID:  firstID,
 		SecondRecordID: secondID,
-		CreatedAt:      clock.Timestamp(h.clock.Now()),
+		CreatedAt:      clock.Timestamp(now),
 	}
-	err = h.store.CreateRelation(ctx, *a, rel)
+	err = h.store.CreateRelation(ctx, *a, rel, now)
 	if errors.Is(err, ErrRelationExists) {
 		order := ""
 		if a.Symmetric() {

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -112,14 +115,40 @@ func NewGraph(table *storage.Table) *Graph {
 	}
 }
 
-// CreateAssociation stores a new association; ErrKeyTaken when its key is in
-// use in the account.
-func (s *Graph) CreateAssociation(ctx context.Context, a Association, createdAt string) error {
-	stored := storedAssociation{Association: a, CreatedAt: createdAt}
-	return s.table.Tx().
+// The area's events, in the public platform's shapes.
+var (
+	AssociationCreated = events.Type{
+		Name: "AssociationCreate", Scope: "associations.write", Version: 1,
+		Summary: "An association was created (POST /associations/).",
+		Fields:  Association{},
+	}
+	RelationCreated = events.Type{
+		Name: "RelationCreate", Scope: "associations/relation.write", Version: 1,
+		Summary: "Two records were related under an association (POST /associations/relations).",
+		Fields:  RelationEvent{},
+	}
+)
+
+// RelationEvent is a RelationCreate event's fields: the relation and the
+// objects of its two records.
+type RelationEvent struct {
+	ID              string `json:"id"`
+	AssociationID   string `json:"associationId"`
+	FirstObjectKey  string `json:"firstObjectKey"`
+	FirstRecordID   string `json:"firstRecordId"`
+	SecondObjectKey string `json:"secondObjectKey"`
+	SecondRecordID  string `json:"secondRecordId"`
+}
+
+// CreateAssociation stores a new association with its AssociationCreate
+// event; ErrKeyTaken, writing nothing, when its key is in use in the
+// account.
+func (s *Graph) CreateAssociation(ctx context.Context, a Association, at time.Time) error {
+	stored := storedAssociation{Association: a, CreatedAt: clock.Timestamp(at)}
+	tx := s.table.Tx().
 		Put(s.byKey.Item(stored), storage.ItemAbsent()).Else(ErrKeyTaken).
-		Put(s.byID.Item(stored), storage.ItemAbsent()).
-		Commit(ctx)
+		Put(s.byID.Item(stored), storage.ItemAbsent())
+	return AssociationCreated.Add(tx, events.Owner{LocationID: a.LocationID}, a, at).Commit(ctx)
 }
 
 // Association returns the account's association with that id, or nil.
@@ -158,10 +187,17 @@ func (s *Graph) relationItem(a Association, r Relation) storage.Keyed {
 	return storage.Keyed{Key: s.relations.Key(r.LocationID, relationID(a, r.FirstRecordID, r.SecondRecordID)), Record: r}
 }
 
-// CreateRelation stores a relation under a; ErrRelationExists when the same
+// CreateRelation stores a relation under a, with its RelationCreate event,
+// in one transaction; ErrRelationExists, writing nothing, when the same
 // relation is already stored.
-func (s *Graph) CreateRelation(ctx context.Context, a Association, r Relation) error {
-	created, err := storage.Applied(s.table.Put(ctx, s.relationItem(a, r), storage.ItemAbsent()))
+func (s *Graph) CreateRelation(ctx context.Context, a Association, r Relation, at time.Time) error {
+	tx := s.table.Tx().Put(s.relationItem(a, r), storage.ItemAbsent())
+	RelationCreated.Add(tx, events.Owner{LocationID: r.LocationID}, RelationEvent{
+		ID: r.ID, AssociationID: a.ID,
+		FirstObjectKey: a.FirstObjectKey, FirstRecordID: r.FirstRecordID,
+		SecondObjectKey: a.SecondObjectKey, SecondRecordID: r.SecondRecordID,
+	}, at)
+	created, err := storage.Applied(tx.Commit(ctx))
 	if err == nil && !created {
 		return ErrRelationExists
 	}

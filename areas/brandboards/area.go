@@ -6,13 +6,15 @@ package brandboards
 import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the brand-boards area.
-var Area = app.Area{Name: "brand-boards", Routes: routes, Seed: app.Seeder("brand-boards", seed), GuardRetries: idempotency.GuardRoutes}
+var Area = app.Area{Name: "brand-boards", Routes: routes, Seed: app.Seeder("brand-boards", seed), GuardRetries: idempotency.GuardRoutes,
+	Events: []events.Type{BoardCreated}}
 
 type handler struct {
 	store *Boards

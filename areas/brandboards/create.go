@@ -175,7 +175,8 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 
-	now := clock.Timestamp(h.clock.Now())
+	at := h.clock.Now()
+	now := clock.Timestamp(at)
 	b := Board{
 		ID:         ids.Hex24(),
 		LocationID: p.AccountID,
@@ -213,7 +214,7 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) error {
 		b.Fonts = fonts(*body.Fonts)
 	}
 
-	if err := h.store.create(ctx, b, c); err != nil {
+	if err := h.store.create(ctx, b, c, at); err != nil {
 		return err
 	}
 	return httpio.WriteJSON(w, http.StatusCreated, b)

@@ -71,13 +71,13 @@ func TestDefaultChangeInterleavings(t *testing.T) {
 	t.Run("a creation that read the pointer before another default moved it becomes the default after it, without reading again", func(t *testing.T) {
 		table := testenv.NewTable(t)
 		s := NewBoards(table)
-		require.NoError(t, s.Create(ctx, newBoard("first", true)))
+		require.NoError(t, s.Create(ctx, newBoard("first", true), testenv.Start))
 		stale, err := s.prepare(ctx, acct, "", true)
 		require.NoError(t, err)
-		require.NoError(t, s.Create(ctx, newBoard("fast", true)))
+		require.NoError(t, s.Create(ctx, newBoard("fast", true), testenv.Start))
 
 		counted, calls := testenv.CountingTable(t, table)
-		require.NoError(t, NewBoards(counted).create(ctx, newBoard("slow", true), stale))
+		require.NoError(t, NewBoards(counted).create(ctx, newBoard("slow", true), stale, testenv.Start))
 		assert.Equal(t, map[string]int{"TransactWriteItems": 2}, calls.Take(), "the lost transaction returned the pointer it found")
 		assert.Equal(t, "slow", defaultID(t, s))
 		assert.Equal(t, map[string]bool{"first": false, "fast": false, "slow": true}, storedFlags(t, s))
@@ -85,8 +85,8 @@ func TestDefaultChangeInterleavings(t *testing.T) {
 
 	t.Run("a board created without default leaves the pointer and the flags alone", func(t *testing.T) {
 		s := NewBoards(testenv.NewTable(t))
-		require.NoError(t, s.Create(ctx, newBoard("main", true)))
-		require.NoError(t, s.Create(ctx, newBoard("plain", false)))
+		require.NoError(t, s.Create(ctx, newBoard("main", true), testenv.Start))
+		require.NoError(t, s.Create(ctx, newBoard("plain", false), testenv.Start))
 		assert.Equal(t, "main", defaultID(t, s))
 		assert.Equal(t, map[string]bool{"main": true, "plain": false}, storedFlags(t, s))
 	})
@@ -94,7 +94,7 @@ func TestDefaultChangeInterleavings(t *testing.T) {
 	t.Run("a pointer naming a missing board fails the creation, which writes nothing", func(t *testing.T) {
 		s := NewBoards(testenv.NewTable(t))
 		require.NoError(t, s.table.Put(ctx, storage.Keyed{Key: s.pointers.Key(acct, ""), Record: defaultPointer{BoardID: "ghost", UpdatedAt: at}}, nil))
-		require.ErrorContains(t, s.Create(ctx, newBoard("new", true)), "names board ghost, which does not exist")
+		require.ErrorContains(t, s.Create(ctx, newBoard("new", true), testenv.Start), "names board ghost, which does not exist")
 		assert.Empty(t, storedFlags(t, s), "the new board was not stored")
 		assert.Equal(t, "ghost", defaultID(t, s))
 	})
@@ -102,10 +102,10 @@ func TestDefaultChangeInterleavings(t *testing.T) {
 	t.Run("a creation that keeps losing the pointer answers 503 and writes nothing", func(t *testing.T) {
 		table := testenv.NewTable(t)
 		s := NewBoards(table)
-		require.NoError(t, s.Create(ctx, newBoard("a", true)))
-		require.NoError(t, s.Create(ctx, newBoard("b", false)))
+		require.NoError(t, s.Create(ctx, newBoard("a", true), testenv.Start))
+		require.NoError(t, s.Create(ctx, newBoard("b", false), testenv.Start))
 		mover := &pointerMover{API: table.DB, boards: s, between: [2]string{"a", "b"}}
-		err := NewBoards(&storage.Table{DB: mover, Name: table.Name}).Create(ctx, newBoard("loser", true))
+		err := NewBoards(&storage.Table{DB: mover, Name: table.Name}).Create(ctx, newBoard("loser", true), testenv.Start)
 		assert.Equal(t, http.StatusServiceUnavailable, apierror.Status(err, 0), "%v", err)
 		assert.ErrorIs(t, err, storage.ErrContention)
 		assert.EqualValues(t, maxDefaultMoves, mover.moves.Load())
@@ -129,7 +129,7 @@ func TestDefaultChangeInterleavings(t *testing.T) {
 		require.NoError(t, s.table.Put(ctx, storage.Keyed{Key: s.pointers.Key(acct, ""), Record: versionedPointer{BoardID: "current", Version: 3, UpdatedAt: at}}, nil))
 		assert.Equal(t, map[string]bool{"old": false, "current": true, "stopped": false}, derivedDefaults(t, s), "reads follow the pointer")
 
-		require.NoError(t, s.Create(ctx, newBoard("next", true)))
+		require.NoError(t, s.Create(ctx, newBoard("next", true), testenv.Start))
 		assert.Equal(t, map[string]bool{"old": false, "current": false, "stopped": false, "next": true}, derivedDefaults(t, s))
 		flags := storedFlags(t, s)
 		assert.False(t, flags["current"], "the board the pointer named lost its flag")

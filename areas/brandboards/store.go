@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
 	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -142,29 +143,41 @@ func (s *Boards) prepare(ctx context.Context, accountID, sourceID string, makeDe
 	return c, nil
 }
 
+// BoardCreated is the event of a created brand board: the board as the
+// creation's answer shows it.
+var BoardCreated = events.Type{
+	Name: "BrandBoardCreate", Scope: "brand-boards/design-kit.write", Version: 1,
+	Summary: "A brand board was created (POST /brand-boards/).",
+	Fields:  Board{},
+}
+
 // Create stores a new board. A board with Default set becomes the account's
 // default.
-func (s *Boards) Create(ctx context.Context, b Board) error {
+func (s *Boards) Create(ctx context.Context, b Board, at time.Time) error {
 	c, err := s.prepare(ctx, b.LocationID, "", b.Default)
 	if err != nil {
 		return err
 	}
-	return s.create(ctx, b, c)
+	return s.create(ctx, b, c, at)
 }
 
-// create writes the board with what c read: a default board together with
-// the pointer's move (takeDefault), any other on its own.
-func (s *Boards) create(ctx context.Context, b Board, c creation) error {
+// create writes the board and its BrandBoardCreate event with what c read:
+// a default board together with the pointer's move (takeDefault), any other
+// on its own.
+func (s *Boards) create(ctx context.Context, b Board, c creation, at time.Time) error {
 	idTaken := fmt.Errorf("brand board %s: its id is taken", b.ID)
+	event := func(tx *storage.Tx) { BoardCreated.Add(tx, events.Owner{LocationID: b.LocationID}, b, at) }
 	if !b.Default {
-		created, err := s.boards.Create(ctx, b)
+		created, err := s.boards.CreateAlong(ctx, b, event)
 		if err == nil && !created {
 			return idTaken
 		}
 		return err
 	}
 	return s.takeDefault(ctx, b.LocationID, b.ID, b.UpdatedAt, c.current, func(tx *storage.Tx) *storage.Tx {
-		return tx.Put(s.boards.Item(b), storage.ItemAbsent()).Else(idTaken)
+		tx = tx.Put(s.boards.Item(b), storage.ItemAbsent()).Else(idTaken)
+		event(tx)
+		return tx
 	})
 }
 

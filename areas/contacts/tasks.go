@@ -22,7 +22,7 @@ func (h *handler) deleteTask(w http.ResponseWriter, r *http.Request) error {
 	}
 	// The task is looked up in the token's own account only, so another
 	// account's task is indistinguishable from a missing one: 404.
-	deleted, err := h.store.DeleteTask(r.Context(), p.AccountID, contactID, taskID)
+	deleted, err := h.store.DeleteTask(r.Context(), p.AccountID, contactID, taskID, h.clock.Now())
 	if err != nil {
 		return err
 	}

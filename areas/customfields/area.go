@@ -5,13 +5,15 @@ package customfields
 import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the custom-fields area.
-var Area = app.Area{Name: "custom-fields", Routes: routes, Seed: app.Seeder("custom-fields", seed), GuardRetries: idempotency.GuardRoutes}
+var Area = app.Area{Name: "custom-fields", Routes: routes, Seed: app.Seeder("custom-fields", seed), GuardRetries: idempotency.GuardRoutes,
+	Events: []events.Type{FieldUpdated}}
 
 type handler struct {
 	store *Fields

@@ -2,7 +2,9 @@ package customfields
 
 import (
 	"context"
+	"time"
 
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -68,12 +70,23 @@ func (s *Fields) Get(ctx context.Context, accountID, id string) (*Field, error) 
 	return field(s.records.Get(ctx, accountID, id))
 }
 
+// FieldUpdated is the event of an updated custom field: the field as the
+// update's answer shows it.
+var FieldUpdated = events.Type{
+	Name: "CustomFieldUpdate", Scope: "locations/customFields.write", Version: 1,
+	Summary: "A custom field was updated (PUT /custom-fields/{id}).",
+	Fields:  Field{},
+}
+
 // Update applies change to the account's field record by optimistic
 // locking (storage.UpdateVersioned: change may run once per attempt, and an
-// error from it ends the update) and returns the field as written; nil when
-// the account has no field with that id.
-func (s *Fields) Update(ctx context.Context, accountID, id string, change func(*fieldRecord) error) (*Field, error) {
-	return field(s.records.Update(ctx, accountID, id, change))
+// error from it ends the update; storage.ErrNoChange ends it without a
+// write) and returns the field as written, its CustomFieldUpdate event
+// written with it; nil when the account has no field with that id.
+func (s *Fields) Update(ctx context.Context, accountID, id string, at time.Time, change func(*fieldRecord) error) (*Field, error) {
+	return field(s.records.Update(ctx, accountID, id, change, storage.Alongside(func(tx *storage.Tx, changed *fieldRecord) {
+		FieldUpdated.Add(tx, events.Owner{LocationID: accountID}, changed.Field, at)
+	})))
 }
 
 func field(r *fieldRecord, err error) (*Field, error) {

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
+	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -182,13 +184,16 @@ func (h *handler) update(w http.ResponseWriter, r *http.Request) error {
 	// last across attempts.
 	now := h.clock.Now()
 	var firstLabels map[string]bool
-	updated, err := h.store.Update(ctx, p.AccountID, id, func(item *fieldRecord) error {
+	updated, err := h.store.Update(ctx, p.AccountID, id, now, func(item *fieldRecord) error {
 		if firstLabels == nil {
 			firstLabels = labelSet(item.Options)
 		}
 		next, problems := apply(item.Field, unseenLabels(*item, firstLabels, now), c, clock.Timestamp(now))
 		if len(problems) > 0 {
 			return apierror.Invalid(problems...)
+		}
+		if sameField(item.Field, next) {
+			return storage.ErrNoChange // nothing to write, and no event
 		}
 		item.RecentOptions = nextRecent(item.RecentOptions, item.Field, next, now)
 		item.Field = next
@@ -201,4 +206,10 @@ func (h *handler) update(w http.ResponseWriter, r *http.Request) error {
 		return apierror.NotFound("Custom field %s was not found", id)
 	}
 	return httpio.WriteJSON(w, http.StatusOK, updateResponse{Field: *updated})
+}
+
+// sameField reports whether next differs from cur only by its update time.
+func sameField(cur, next Field) bool {
+	next.DateUpdated = cur.DateUpdated
+	return reflect.DeepEqual(cur, next)
 }

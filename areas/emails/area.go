@@ -5,13 +5,15 @@ package emails
 import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the emails area.
-var Area = app.Area{Name: "emails", Routes: routes, Seed: app.Seeder("emails", seed), GuardRetries: idempotency.GuardRoutes}
+var Area = app.Area{Name: "emails", Routes: routes, Seed: app.Seeder("emails", seed), GuardRetries: idempotency.GuardRoutes,
+	Events: []events.Type{TemplateCreated}}
 
 type handler struct {
 	store *Templates

@@ -136,9 +136,10 @@ func (h *handler) createTemplate(w http.ResponseWriter, r *http.Request) error {
 			return apierror.Invalid(fmt.Sprintf("parentId must name a folder, and %s is a template of type %s", t.ParentID, parent.Type))
 		}
 	}
-	now := clock.Timestamp(h.clock.Now())
+	at := h.clock.Now()
+	now := clock.Timestamp(at)
 	t.DateAdded, t.DateUpdated = now, now
-	id, err := h.store.Create(ctx, t)
+	id, err := h.store.Create(ctx, t, at)
 	if err != nil {
 		return err
 	}

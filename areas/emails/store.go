@@ -3,7 +3,9 @@ package emails
 import (
 	"context"
 	"errors"
+	"time"
 
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/ids"
 	"github.com/bizplatform/api/shared/storage"
 )
@@ -60,12 +62,52 @@ func NewTemplates(table *storage.Table) *Templates {
 // bits does not happen short of a broken random source.
 var errIDsExhausted = errors.New("create template: no free id after several attempts")
 
+// TemplateCreated is the event of a created template or folder: the
+// template as GET would show it.
+var TemplateCreated = events.Type{
+	Name: "EmailTemplateCreate", Scope: "emails/builder.write", Version: 1,
+	Summary: "An e-mail template or folder was created (POST /emails/builder).",
+	Fields:  TemplateEvent{},
+}
+
+// TemplateEvent is an EmailTemplateCreate event's fields: the template, its
+// type as templateType (an event's "type" is the event's).
+type TemplateEvent struct {
+	ID              string `json:"id"`
+	TemplateType    string `json:"templateType"`
+	Title           string `json:"title,omitempty"`
+	Name            string `json:"name,omitempty"`
+	UpdatedBy       string `json:"updatedBy,omitempty"`
+	BuilderVersion  string `json:"builderVersion"`
+	ParentID        string `json:"parentId,omitempty"`
+	TemplateDataURL string `json:"templateDataUrl,omitempty"`
+	ImportProvider  string `json:"importProvider,omitempty"`
+	ImportURL       string `json:"importURL,omitempty"`
+	TemplateSource  string `json:"templateSource,omitempty"`
+	IsPlainText     *bool  `json:"isPlainText,omitempty"`
+	DateAdded       string `json:"dateAdded"`
+	DateUpdated     string `json:"dateUpdated"`
+}
+
+func templateEvent(t Template) TemplateEvent {
+	return TemplateEvent{
+		ID: t.ID, TemplateType: t.Type, Title: t.Title, Name: t.Name, UpdatedBy: t.UpdatedBy,
+		BuilderVersion: t.BuilderVersion, ParentID: t.ParentID, TemplateDataURL: t.TemplateDataURL,
+		ImportProvider: t.ImportProvider, ImportURL: t.ImportURL, TemplateSource: t.TemplateSource,
+		IsPlainText: t.IsPlainText, DateAdded: t.DateAdded, DateUpdated: t.DateUpdated,
+	}
+}
+
 // Create stores t under a new id and returns that id. A template is one item,
-// written with one conditional put: it is either wholly stored or absent.
-func (s *Templates) Create(ctx context.Context, t Template) (string, error) {
+// written with its EmailTemplateCreate event in one transaction on
+// condition that the id is free: it is either wholly stored, with its
+// event, or absent.
+func (s *Templates) Create(ctx context.Context, t Template, at time.Time) (string, error) {
 	for range 3 {
 		t.ID = ids.Hex24()
-		created, err := s.AccountItems.Create(ctx, t)
+		created, err := s.AccountItems.CreateAlong(ctx, t, func(tx *storage.Tx) {
+			TemplateCreated.Add(tx, events.Owner{LocationID: t.LocationID}, templateEvent(t), at)
+		})
 		if err != nil || created {
 			return t.ID, err
 		}

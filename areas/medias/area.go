@@ -5,13 +5,15 @@ package medias
 import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the Media library area.
-var Area = app.Area{Name: "medias", Routes: routes, Seed: app.Seeder("medias", seed), GuardRetries: idempotency.GuardRoutes}
+var Area = app.Area{Name: "medias", Routes: routes, Seed: app.Seeder("medias", seed), GuardRetries: idempotency.GuardRoutes,
+	Events: []events.Type{FileUpdated, FolderUpdated}}
 
 type handler struct {
 	store *Library

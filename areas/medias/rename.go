@@ -6,7 +6,6 @@ import (
 
 	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/httpserve"
 	"github.com/bizplatform/api/shared/validate"
@@ -52,7 +51,7 @@ func (h *handler) rename(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	// The entry is looked up in the token's account only, so another
 	// account's entry is indistinguishable from a missing one.
-	updated, err := h.store.Rename(ctx, p.AccountID, id, body.name, clock.Timestamp(h.clock.Now()))
+	updated, err := h.store.Rename(ctx, p.AccountID, id, body.name, h.clock.Now())
 	if err != nil {
 		return err
 	}

@@ -2,9 +2,12 @@ package medias
 
 import (
 	"context"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -117,18 +120,63 @@ func (s *Library) Get(ctx context.Context, accountID, id string) (*Entry, error)
 	return storage.Get[Entry](ctx, s.table, key)
 }
 
-// Rename sets the name of the account's entry and its update time; it
-// reports false when the account has no entry with that id. The write is
-// absolute (not read-modify-write), so concurrent renames need no version:
-// the last one wins and nothing else is touched.
-func (s *Library) Rename(ctx context.Context, accountID, id, name, at string) (bool, error) {
+// The area's events: an entry renamed, as it is after the rename.
+var (
+	FileUpdated = events.Type{
+		Name: "MediaFileUpdate", Scope: "medias.readonly", Version: 1,
+		Summary: "A media file was renamed (POST /medias/{id}).",
+		Fields:  EntryEvent{},
+	}
+	FolderUpdated = events.Type{
+		Name: "MediaFolderUpdate", Scope: "medias.readonly", Version: 1,
+		Summary: "A media folder was renamed (POST /medias/{id}).",
+		Fields:  EntryEvent{},
+	}
+)
+
+// EntryEvent is a media event's fields: the entry (its type is the
+// event's).
+type EntryEvent struct {
+	ID        string `json:"_id"`
+	AltID     string `json:"altId"`
+	AltType   string `json:"altType"`
+	Name      string `json:"name"`
+	ParentID  string `json:"parentId,omitempty"`
+	URL       string `json:"url,omitempty"`
+	CreatedAt string `json:"createdAt"`
+	UpdatedAt string `json:"updatedAt"`
+}
+
+// Rename sets the name of the account's entry and its update time, with the
+// entry's MediaFileUpdate or MediaFolderUpdate event, in one transaction; it
+// reports false when the account has no entry with that id. A rename to
+// the name the entry has writes nothing (and makes no event). Concurrent
+// renames are applied one after the other (storage.UpdateVersioned), each
+// with its event.
+func (s *Library) Rename(ctx context.Context, accountID, id, name string, at time.Time) (bool, error) {
 	key, ok, err := s.locate(ctx, accountID, id)
 	if err != nil || !ok {
 		return false, err
 	}
-	update := expression.Set(expression.Name("name"), expression.Value(name)).
-		Set(expression.Name("updatedAt"), expression.Value(at))
-	return storage.Applied(s.table.Update(ctx, key, update, storage.ItemExists()))
+	now := clock.Timestamp(at)
+	item, err := storage.UpdateVersioned(ctx, s.table, key, func(it *entryItem) error {
+		if it.Name == name {
+			return storage.ErrNoChange
+		}
+		it.Name, it.UpdatedAt = name, now
+		return nil
+	}, storage.Alongside(func(tx *storage.Tx, changed *entryItem) {
+		e := changed.Entry
+		typ := FileUpdated
+		if e.Type == TypeFolder {
+			typ = FolderUpdated
+		}
+		typ.Add(tx, events.Owner{LocationID: accountID}, EntryEvent{
+			ID: e.ID, AltID: e.AltID, AltType: e.AltType, Name: e.Name, ParentID: e.ParentID,
+			URL: e.URL, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt,
+		}, at)
+	}))
+	return item != nil, err
 }
 
 // inFolder returns the entries of type typ directly in folder parentID (""

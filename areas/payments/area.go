@@ -4,13 +4,15 @@ package payments
 
 import (
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the payments area.
-var Area = app.Area{Name: "payments", Routes: routes, Seed: app.Seeder("payments", seed), GuardRetries: idempotency.GuardRoutes}
+var Area = app.Area{Name: "payments", Routes: routes, Seed: app.Seeder("payments", seed), GuardRetries: idempotency.GuardRoutes,
+	Events: []events.Type{CouponDeleted, ProviderCreated}}
 
 type handler struct {
 	store *Records

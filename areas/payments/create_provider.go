@@ -64,7 +64,8 @@ func (h *handler) createProvider(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
-	now := clock.Timestamp(h.deps.Clock.Now())
+	at := h.deps.Clock.Now()
+	now := clock.Timestamp(at)
 	prov := Provider{
 		ID:          ids.Hex24(),
 		AltID:       p.AccountID,
@@ -77,7 +78,7 @@ func (h *handler) createProvider(w http.ResponseWriter, r *http.Request) error {
 		CreatedAt:   now,
 		UpdatedAt:   now,
 	}
-	created, err := h.store.CreateProvider(ctx, *body.UniqueName, prov)
+	created, err := h.store.CreateProvider(ctx, *body.UniqueName, prov, at)
 	if err != nil {
 		return err
 	}

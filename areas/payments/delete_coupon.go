@@ -44,7 +44,7 @@ func (h *handler) deleteCoupon(w http.ResponseWriter, r *http.Request) error {
 	// The coupon is looked up in the caller's partition only, so another
 	// account's coupon is indistinguishable from a missing one. The
 	// operation lists 422 as its only status, so a missing coupon is 422.
-	deleted, err := h.store.DeleteCoupon(ctx, p.AccountID, *body.ID)
+	deleted, err := h.store.DeleteCoupon(ctx, p.AccountID, *body.ID, h.deps.Clock.Now())
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,9 @@ package payments
 
 import (
 	"context"
+	"time"
 
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -32,18 +34,37 @@ func (s *Records) GetCoupon(ctx context.Context, accountID, id string) (*Coupon,
 	return s.coupons.Get(ctx, accountID, id)
 }
 
-// DeleteCoupon permanently deletes the account's coupon. It is one
-// conditional DeleteItem, so of concurrent deletes exactly one reports
-// true; it reports false when the account has no coupon with id.
-func (s *Records) DeleteCoupon(ctx context.Context, accountID, id string) (bool, error) {
-	return s.coupons.Delete(ctx, accountID, id)
+// The area's events.
+var (
+	CouponDeleted = events.Type{
+		Name: "CouponDelete", Scope: "payments/coupons.write", Version: 1,
+		Summary: "A coupon was deleted (DELETE /payments/coupon): the coupon as it was.",
+		Fields:  Coupon{},
+	}
+	ProviderCreated = events.Type{
+		Name: "WhitelabelProviderCreate", Scope: "payments/integration.write", Version: 1,
+		Summary: "A white-label payment provider was created (POST /payments/integrations/provider/whitelabel).",
+		Fields:  Provider{},
+	}
+)
+
+// DeleteCoupon permanently deletes the account's coupon, with its
+// CouponDelete event, in one transaction on condition that the coupon is
+// still as read: of concurrent deletes exactly one reports true (and makes
+// the event); it reports false when the account has no coupon with id.
+func (s *Records) DeleteCoupon(ctx context.Context, accountID, id string, now time.Time) (bool, error) {
+	return s.coupons.DeleteAlong(ctx, accountID, id, func(tx *storage.Tx, old Coupon) {
+		CouponDeleted.Add(tx, events.Owner{LocationID: accountID}, old, now)
+	})
 }
 
-// CreateProvider stores p under uniqueName in its account (p.AltID). It
-// reports false, storing nothing, when the account already has a provider
-// with that uniqueName.
-func (s *Records) CreateProvider(ctx context.Context, uniqueName string, p Provider) (bool, error) {
-	return s.providers.Create(ctx, NamedProvider{UniqueName: uniqueName, Provider: p})
+// CreateProvider stores p under uniqueName in its account (p.AltID), with
+// its WhitelabelProviderCreate event. It reports false, storing nothing,
+// when the account already has a provider with that uniqueName.
+func (s *Records) CreateProvider(ctx context.Context, uniqueName string, p Provider, now time.Time) (bool, error) {
+	return s.providers.CreateAlong(ctx, NamedProvider{UniqueName: uniqueName, Provider: p}, func(tx *storage.Tx) {
+		ProviderCreated.Add(tx, events.Owner{LocationID: p.AltID}, p, now)
+	})
 }
 
 // GetProvider returns the account's provider with uniqueName, or nil.

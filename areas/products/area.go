@@ -5,13 +5,15 @@ package products
 import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the products area.
-var Area = app.Area{Name: "products", Routes: routes, Seed: app.Seeder("products", seed), GuardRetries: idempotency.GuardRoutes}
+var Area = app.Area{Name: "products", Routes: routes, Seed: app.Seeder("products", seed), GuardRetries: idempotency.GuardRoutes,
+	Events: []events.Type{InventoryUpdated}}
 
 type handler struct {
 	store *Catalog

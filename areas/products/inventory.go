@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/bizplatform/api/areas/internal/request"
-	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
@@ -17,10 +16,10 @@ import (
 
 // Limits of an inventory update.
 const (
-	// MaxInventoryItems bounds one request: the spec sets no size, and 100
+	// MaxInventoryItems bounds one request: the spec sets no size, and the
 	// prices are checked in one BatchGetItem and written in one transaction
-	// (DynamoDB's limits per call).
-	MaxInventoryItems = storage.MaxTxItems
+	// with the update's event (DynamoDB's limit of 100 writes per call).
+	MaxInventoryItems = storage.MaxTxItems - 1
 	// MaxAvailableQuantity keeps quantities exact integers whatever the
 	// client's JSON number type (far below 2^53).
 	MaxAvailableQuantity = 1_000_000_000
@@ -171,7 +170,7 @@ func (h *handler) updateInventory(w http.ResponseWriter, r *http.Request) error 
 	}
 
 	if changed {
-		err := h.store.setInventory(ctx, p.AccountID, items, clock.Timestamp(h.clock.Now()))
+		err := h.store.setInventory(ctx, p.AccountID, items, current, h.clock.Now())
 		var gone *priceGoneError
 		if errors.As(err, &gone) {
 			v.Add(notInAccount(gone.item))

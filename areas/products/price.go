@@ -2,9 +2,12 @@ package products
 
 import (
 	"context"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -87,6 +90,28 @@ func (s *Catalog) pricesByID(ctx context.Context, accountID string, priceIDs []s
 	return found, nil
 }
 
+// InventoryUpdated is the event of an inventory update: the values each
+// price of the request was given (absent ones stayed as they were).
+var InventoryUpdated = events.Type{
+	Name: "InventoryUpdate", Scope: "products/prices.write", Version: 1,
+	Summary: "The inventory of one or more prices was updated (POST /products/inventory), in one change.",
+	Fields:  InventoryChange{},
+}
+
+// InventoryChange is an InventoryUpdate event's fields.
+type InventoryChange struct {
+	Items     []InventoryItemChange `json:"items"`
+	UpdatedAt string                `json:"updatedAt"`
+}
+
+// InventoryItemChange is what one price was given.
+type InventoryItemChange struct {
+	PriceID                  string `json:"priceId"`
+	ProductID                string `json:"productId"`
+	AvailableQuantity        *int64 `json:"availableQuantity,omitempty"`
+	AllowOutOfStockPurchases *bool  `json:"allowOutOfStockPurchases,omitempty"`
+}
+
 // inventoryChange is the new inventory of one price; nil fields stay as
 // they are.
 type inventoryChange struct {
@@ -105,9 +130,11 @@ func (e *priceGoneError) Error() string { return "price " + e.item.priceID + " n
 // transaction: all of them, or none when a price no longer exists (a
 // *priceGoneError). Each price's fields and updatedAt change together. The
 // condition keeps a price deleted meanwhile from coming back as a stub.
-func (s *Catalog) setInventory(ctx context.Context, accountID string, items []parsedItem, now string) error {
+func (s *Catalog) setInventory(ctx context.Context, accountID string, items []parsedItem, current map[string]Price, at time.Time) error {
+	now := clock.Timestamp(at)
 	tx := s.table.Tx()
-	for _, it := range items {
+	change := InventoryChange{UpdatedAt: now, Items: make([]InventoryItemChange, len(items))}
+	for i, it := range items {
 		upd := expression.Set(expression.Name("updatedAt"), expression.Value(now))
 		if q := it.availableQuantity; q != nil {
 			upd = upd.Set(expression.Name("availableQuantity"), expression.Value(*q))
@@ -116,6 +143,11 @@ func (s *Catalog) setInventory(ctx context.Context, accountID string, items []pa
 			upd = upd.Set(expression.Name("allowOutOfStockPurchases"), expression.Value(*allow))
 		}
 		tx = tx.Update(s.prices.Key(accountID, it.priceID), upd, storage.ItemExists()).Else(&priceGoneError{item: it})
+		change.Items[i] = InventoryItemChange{
+			PriceID: it.priceID, ProductID: current[it.priceID].ProductID,
+			AvailableQuantity: it.availableQuantity, AllowOutOfStockPurchases: it.allowOutOfStockPurchases,
+		}
 	}
+	InventoryUpdated.Add(tx, events.Owner{LocationID: accountID}, change, at)
 	return tx.Commit(ctx)
 }

@@ -5,13 +5,15 @@ package store
 import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the store area.
-var Area = app.Area{Name: "store", Routes: routes, Seed: app.Seeder("store", seed), GuardRetries: idempotency.GuardRoutes}
+var Area = app.Area{Name: "store", Routes: routes, Seed: app.Seeder("store", seed), GuardRetries: idempotency.GuardRoutes,
+	Events: []events.Type{ZoneUpdated, RateUpdated}}
 
 type handler struct {
 	store *Shipping

@@ -2,7 +2,10 @@ package store
 
 import (
 	"context"
+	"time"
 
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -84,9 +87,15 @@ func (s *Shipping) rate(ctx context.Context, accountID, zoneID, rateID string) (
 
 // UpdateRate applies change to the zone's rate like UpdateZone does to a
 // zone: versioned, retried on conflict, not written when nothing changes.
-func (s *Shipping) UpdateRate(ctx context.Context, accountID, zoneID, rateID, now string, change func(Rate) (Rate, error)) (Rate, error) {
+func (s *Shipping) UpdateRate(ctx context.Context, accountID, zoneID, rateID string, at time.Time, change func(Rate) (Rate, error)) (Rate, error) {
+	now := clock.Timestamp(at)
 	item, err := storage.UpdateVersioned(ctx, s.table, rateKey(accountID, zoneID, rateID),
-		func(item *rateItem) error { return revise(&item.Rate, change, now) })
+		func(item *rateItem) error { return revise(&item.Rate, change, now) },
+		storage.Alongside(func(tx *storage.Tx, changed *rateItem) {
+			rate := changed.Rate
+			rate.normalize()
+			RateUpdated.Add(tx, events.Owner{LocationID: accountID}, rate, at)
+		}))
 	if err != nil {
 		return Rate{}, err
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -187,7 +186,7 @@ func (h *handler) updateRate(w http.ResponseWriter, r *http.Request) error {
 
 	// The rate's key holds its zone's id, in the caller's partition: a rate
 	// of another zone or another account is not found.
-	rate, err := h.store.UpdateRate(ctx, p.AccountID, zoneID, rateID, clock.Timestamp(h.clock.Now()),
+	rate, err := h.store.UpdateRate(ctx, p.AccountID, zoneID, rateID, h.clock.Now(),
 		func(stored Rate) (Rate, error) {
 			next := change.apply(stored)
 			var merged validate.Errors

@@ -8,7 +8,6 @@ import (
 
 	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -164,7 +163,7 @@ func (h *handler) updateZone(w http.ResponseWriter, r *http.Request) error {
 
 	// The zone is looked up in the caller's partition only: another
 	// account's zone is not found. Its rates come with it, in one read.
-	zone, rates, err := h.store.UpdateZone(ctx, p.AccountID, zoneID, clock.Timestamp(h.clock.Now()),
+	zone, rates, err := h.store.UpdateZone(ctx, p.AccountID, zoneID, h.clock.Now(),
 		func(z Zone) (Zone, error) { return change.apply(z), nil })
 	if err != nil {
 		return updateError(err, apierror.NotFound("Shipping zone %s was not found", zoneID))

@@ -10,6 +10,7 @@ import (
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -36,11 +37,11 @@ func TestAnUpdateThatLosesTheRaceIsRetriedOnTheNewerZone(t *testing.T) {
 	s := newTestStore(t)
 	ctx := context.Background()
 	calls := 0
-	zone, _, err := s.UpdateZone(ctx, testAccount, testZone, "now", func(z Zone) (Zone, error) {
+	zone, _, err := s.UpdateZone(ctx, testAccount, testZone, testenv.Start, func(z Zone) (Zone, error) {
 		calls++
 		if calls == 1 {
 			// Another request changes the countries after this one read the zone.
-			_, _, err := s.UpdateZone(ctx, testAccount, testZone, "now", func(z Zone) (Zone, error) {
+			_, _, err := s.UpdateZone(ctx, testAccount, testZone, testenv.Start, func(z Zone) (Zone, error) {
 				z.Countries = []Country{{Code: "CA", States: []State{}}}
 				return z, nil
 			})
@@ -59,15 +60,18 @@ func TestAnUpdateThatLosesTheRaceIsRetriedOnTheNewerZone(t *testing.T) {
 	v, err := s.Version(ctx, testAccount, testZone)
 	require.NoError(t, err)
 	assert.Equal(t, int64(2), v)
+	written, err := events.List(ctx, s.table, events.Owner{LocationID: testAccount})
+	require.NoError(t, err)
+	assert.Len(t, written, 2, "one event per committed change; the lost attempt made none")
 }
 
 func TestAnUpdateThatAlwaysLosesGivesUp(t *testing.T) {
 	s := newTestStore(t)
 	ctx := context.Background()
 	calls := 0
-	_, _, err := s.UpdateZone(ctx, testAccount, testZone, "now", func(z Zone) (Zone, error) {
+	_, _, err := s.UpdateZone(ctx, testAccount, testZone, testenv.Start, func(z Zone) (Zone, error) {
 		calls++
-		_, _, err := s.UpdateZone(ctx, testAccount, testZone, "now", rename(z.Name+"!"))
+		_, _, err := s.UpdateZone(ctx, testAccount, testZone, testenv.Start, rename(z.Name+"!"))
 		require.NoError(t, err)
 		z.Name = "Never"
 		return z, nil
@@ -78,6 +82,6 @@ func TestAnUpdateThatAlwaysLosesGivesUp(t *testing.T) {
 
 func TestAnUpdateOfAMissingZoneIsNotFound(t *testing.T) {
 	s := newTestStore(t)
-	_, _, err := s.UpdateZone(context.Background(), testAccount, "aa0300000000000000000009", "now", rename("X"))
+	_, _, err := s.UpdateZone(context.Background(), testAccount, "aa0300000000000000000009", testenv.Start, rename("X"))
 	assert.ErrorIs(t, err, ErrNotFound)
 }

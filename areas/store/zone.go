@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -131,17 +134,36 @@ func (s *Shipping) zone(ctx context.Context, accountID, zoneID string) (*zoneIte
 	return item, nil
 }
 
+// The area's events: the zone or rate as updated.
+var (
+	ZoneUpdated = events.Type{
+		Name: "ShippingZoneUpdate", Scope: "products.readonly", Version: 1,
+		Summary: "A shipping zone was updated (PUT /store/shipping-zone/{shippingZoneId}).",
+		Fields:  Zone{},
+	}
+	RateUpdated = events.Type{
+		Name: "ShippingRateUpdate", Scope: "products.readonly", Version: 1,
+		Summary: "A shipping rate was updated (PUT /store/shipping-zone/{shippingZoneId}/shipping-rate/{shippingRateId}).",
+		Fields:  Rate{},
+	}
+)
+
 // UpdateZone applies change to the account's zone and stores the result,
 // stamped updatedAt now, unless it changes nothing. change may run more
 // than once (once per attempt, on the latest stored zone); an error from it
 // ends the update. It returns ErrNotFound when there is no such zone.
 // It also returns the zone's rates, read with the zone, which the update
 // leaves unchanged.
-func (s *Shipping) UpdateZone(ctx context.Context, accountID, zoneID, now string, change func(Zone) (Zone, error)) (Zone, []Rate, error) {
-	key := zoneKey(accountID, zoneID)
+func (s *Shipping) UpdateZone(ctx context.Context, accountID, zoneID string, at time.Time, change func(Zone) (Zone, error)) (Zone, []Rate, error) {
+	key, now := zoneKey(accountID, zoneID), clock.Timestamp(at)
 	var rates []Rate
 	item, err := storage.UpdateVersioned(ctx, s.table, key,
 		func(item *zoneItem) error { return revise(&item.Zone, change, now) },
+		storage.Alongside(func(tx *storage.Tx, changed *zoneItem) {
+			zone := changed.Zone
+			zone.normalize()
+			ZoneUpdated.Add(tx, events.Owner{LocationID: accountID}, zone, at)
+		}),
 		storage.ReadWith(func(ctx context.Context) (map[string]types.AttributeValue, error) {
 			zone, zoneRates, err := s.zoneWithRates(ctx, key)
 			rates = zoneRates

@@ -4,13 +4,15 @@ package users
 
 import (
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 )
 
 // Area is the Users area.
-var Area = app.Area{Name: "users", Routes: routes, Seed: app.Seeder("users", seed), GuardRetries: idempotency.GuardRoutes}
+var Area = app.Area{Name: "users", Routes: routes, Seed: app.Seeder("users", seed), GuardRetries: idempotency.GuardRoutes,
+	Events: []events.Type{UserCreated}}
 
 type handler struct {
 	store *Directory

@@ -37,7 +37,7 @@ func TestCreateKeepsAnAddressToOneUserOfTheCompany(t *testing.T) {
 		for range rounds {
 			for _, email := range spellings {
 				wg.Go(func() {
-					u, err := dir.Create(ctx, "companyClaims01", newUser(email))
+					u, err := dir.Create(ctx, "companyClaims01", newUser(email), testenv.Start)
 					mu.Lock()
 					defer mu.Unlock()
 					switch {
@@ -65,7 +65,7 @@ func TestCreateKeepsAnAddressToOneUserOfTheCompany(t *testing.T) {
 	})
 
 	t.Run("another company may use the same address", func(t *testing.T) {
-		u, err := dir.Create(ctx, "companyClaims02", newUser("ana@claims.example"))
+		u, err := dir.Create(ctx, "companyClaims02", newUser("ana@claims.example"), testenv.Start)
 		require.NoError(t, err)
 		claims, _ := claimsAndUsers(t, env.Table, "companyClaims02")
 		assert.Equal(t, map[string]string{"ana@claims.example": u.ID}, claims)
@@ -78,7 +78,7 @@ func TestCreateKeepsAnAddressToOneUserOfTheCompany(t *testing.T) {
 		}}})
 		require.NoError(t, err)
 		require.NoError(t, Area.Seed(ctx, env.Deps, raw))
-		_, err = dir.Create(ctx, "companyClaims01", newUser("Seeded@claims.example"))
+		_, err = dir.Create(ctx, "companyClaims01", newUser("Seeded@claims.example"), testenv.Start)
 		assert.ErrorIs(t, err, ErrEmailTaken)
 		claims, _ := claimsAndUsers(t, env.Table, "companyClaims01")
 		assert.NotContains(t, claims, "seeded@claims.example", "the refused creation claimed nothing")

@@ -7,9 +7,11 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/ids"
 	"github.com/bizplatform/api/shared/storage"
 )
@@ -117,6 +119,37 @@ func (s *Directory) Get(ctx context.Context, companyID, id string) (*User, error
 	return &item.User, nil
 }
 
+// UserCreated is the event of a created user (platformctl users create):
+// the public platform's UserCreate, of the user's company.
+var UserCreated = events.Type{
+	Name: "UserCreate", Scope: "users.readonly", Version: 1,
+	Summary: "A user was created in a company (platformctl users create). A company's event: it carries companyId, not locationId.",
+	Fields:  UserEvent{},
+}
+
+// UserEvent is a UserCreate event's fields, the public platform's names.
+type UserEvent struct {
+	ID          string      `json:"id"`
+	Name        string      `json:"name"`
+	FirstName   string      `json:"firstName"`
+	LastName    string      `json:"lastName"`
+	Email       string      `json:"email"`
+	Phone       string      `json:"phone"`
+	Extension   string      `json:"extension"`
+	Role        string      `json:"role"`
+	RoleType    string      `json:"roleType"`
+	Permissions Permissions `json:"permissions"`
+	Locations   []string    `json:"locations"`
+}
+
+func userEvent(u User) UserEvent {
+	return UserEvent{
+		ID: u.ID, Name: u.Name, FirstName: u.FirstName, LastName: u.LastName, Email: u.Email,
+		Phone: u.Phone, Extension: u.Extension, Role: u.Roles.Role, RoleType: u.Roles.Type,
+		Permissions: u.Permissions, Locations: u.Roles.LocationIDs,
+	}
+}
+
 // ErrEmailTaken is returned when creating a user whose e-mail address
 // another user of the company (not deleted) has.
 var ErrEmailTaken = errors.New("another user of the company has this e-mail address")
@@ -148,7 +181,9 @@ type emailClaim struct {
 // seeded user once the index has caught up with the seed (a fraction of a
 // second), not one a seed is writing at the same moment; the claim, not the
 // index, keeps the addresses of created users unique.
-func (s *Directory) Create(ctx context.Context, companyID string, u User) (User, error) {
+//
+// The user's UserCreate event is written in the same transaction.
+func (s *Directory) Create(ctx context.Context, companyID string, u User, at time.Time) (User, error) {
 	u.ID = ids.Alnum20()
 	if err := u.check(companyID); err != nil {
 		return User{}, err
@@ -162,10 +197,10 @@ func (s *Directory) Create(ctx context.Context, companyID string, u User) (User,
 		return User{}, ErrEmailTaken
 	}
 	u.normalize()
-	err = s.table.Tx().
+	tx := s.table.Tx().
 		Put(emailClaim{Key: emailClaimKey(companyID, lower), UserID: u.ID}, storage.ItemAbsent()).Else(ErrEmailTaken).
-		Put(newUserItem(companyID, u), storage.ItemAbsent()).
-		Commit(ctx)
+		Put(newUserItem(companyID, u), storage.ItemAbsent())
+	err = UserCreated.Add(tx, events.Owner{CompanyID: companyID}, userEvent(u), at).Commit(ctx)
 	if err != nil {
 		return User{}, err
 	}

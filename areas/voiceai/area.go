@@ -5,6 +5,7 @@ package voiceai
 import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
@@ -14,7 +15,8 @@ import (
 
 // Area is the voice-ai area. It keeps secrets users hand it (custom
 // actions' credentials), sealed with the KMS key when deployed.
-var Area = app.Area{Name: "voice-ai", Routes: routes, Seed: app.Seeder("voice-ai", seed), OpenKMSKey: kmskey.Open, GuardRetries: idempotency.GuardRoutes}
+var Area = app.Area{Name: "voice-ai", Routes: routes, Seed: app.Seeder("voice-ai", seed), OpenKMSKey: kmskey.Open, GuardRetries: idempotency.GuardRoutes,
+	Events: []events.Type{ActionUpdated}}
 
 type handler struct {
 	store   *Agents

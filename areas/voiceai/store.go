@@ -2,7 +2,9 @@ package voiceai
 
 import (
 	"context"
+	"time"
 
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
 )
@@ -74,6 +76,13 @@ func (s *Agents) GetAction(ctx context.Context, accountID, agentID, id string) (
 	return &rec.Action, rec.Version, nil
 }
 
+// ActionUpdated is the event of an updated voice-AI action.
+var ActionUpdated = events.Type{
+	Name: "VoiceAiActionUpdate", Scope: "voice-ai-agent-goals.readonly", Version: 1,
+	Summary: "A voice-AI agent's action was updated (PUT /voice-ai/actions/{actionId}); a credential appears only masked.",
+	Fields:  Action{},
+}
+
 // UpdateAction applies change to the action of the account's agent and
 // stores the result, which it returns; nil when there is no such action.
 // An error from change ends the update with nothing written.
@@ -81,10 +90,15 @@ func (s *Agents) GetAction(ctx context.Context, accountID, agentID, id string) (
 // version read (storage.UpdateVersioned), so a concurrent write makes the
 // put fail and the update start again from a fresh read: no write is lost or
 // half-applied.
-func (s *Agents) UpdateAction(ctx context.Context, accountID, agentID, id string, change func(*Action) error) (*Action, error) {
+//
+// The ActionUpdate event is written with the action, in one transaction:
+// the action as the answer shows it (a credential only as its mask).
+func (s *Agents) UpdateAction(ctx context.Context, accountID, agentID, id string, at time.Time, change func(*Action) error) (*Action, error) {
 	rec, err := s.actions.Update(ctx, accountID, actionID(agentID, id), func(rec *actionRecord) error {
 		return change(&rec.Action)
-	})
+	}, storage.Alongside(func(tx *storage.Tx, changed *actionRecord) {
+		ActionUpdated.Add(tx, events.Owner{LocationID: accountID}, changed.Action, at)
+	}))
 	if err != nil || rec == nil {
 		return nil, err
 	}

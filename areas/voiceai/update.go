@@ -3,11 +3,13 @@ package voiceai
 import (
 	"encoding/json"
 	"net/http"
+	"reflect"
 
 	"github.com/bizplatform/api/areas/internal/request"
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/httpio"
+	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -69,17 +71,22 @@ func (h *handler) updateAction(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	now := clock.Timestamp(h.clock.Now())
+	at := h.clock.Now()
+	now := clock.Timestamp(at)
 	// The action is read in the caller's partition under the agent the
 	// request names: another account's action, or one of another agent, is
 	// not found. Keeping the stored credential has rules that need the
 	// stored action (the last step of the order of checks): one broken
 	// ends the update with nothing written.
-	a, err := h.store.UpdateAction(ctx, p.AccountID, agentID, actionID, func(a *Action) error {
+	a, err := h.store.UpdateAction(ctx, p.AccountID, agentID, actionID, at, func(a *Action) error {
+		before := *a
 		if err := credential.apply(a, params); err != nil {
 			return err
 		}
 		a.ActionType, a.Name, a.ActionParameters, a.DateUpdated = *body.ActionType, *body.Name, params, now
+		if unchanged(before, *a) {
+			return storage.ErrNoChange // nothing to write, and no event
+		}
 		return nil
 	})
 	if err != nil {
@@ -91,4 +98,11 @@ func (h *handler) updateAction(w http.ResponseWriter, r *http.Request) error {
 	return httpio.WriteJSON(w, http.StatusOK, ActionResponse{
 		ID: a.ID, ActionType: a.ActionType, Name: a.Name, ActionParameters: a.ActionParameters,
 	})
+}
+
+// unchanged reports whether an update left the action as it was, but for
+// its update time (a new credential is sealed anew: always a change).
+func unchanged(before, after Action) bool {
+	after.DateUpdated = before.DateUpdated
+	return reflect.DeepEqual(before, after)
 }

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -15,9 +16,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 
+	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/storage/awschain"
 	"github.com/bizplatform/api/shared/storage/dynamo"
@@ -26,7 +29,8 @@ import (
 // appsSynopsis is each apps command's usage line (run.go's usage text
 // lists the other commands).
 var appsSynopsis = map[string]string{
-	"apps create":        "apps create --company ID --name NAME --redirect-uri URL [--redirect-uri URL ...] --scopes a,b [--webhook-url URL] [--target location|company]",
+	"apps create":        "apps create --company ID --name NAME --redirect-uri URL [--redirect-uri URL ...] --scopes a,b [--webhook-url URL] [--events T,U] [--target location|company]",
+	"apps update":        "apps update APP_ID --events T,U (the event types it receives; \"\" for none)",
 	"apps list":          "apps list --company ID",
 	"apps rotate-secret": "apps rotate-secret APP_ID",
 	"apps delete":        "apps delete APP_ID",
@@ -53,6 +57,8 @@ func (c *cli) apps(ctx context.Context, args []string) error {
 		return c.deleteApp(ctx, store, rest)
 	case "apps webhook-key":
 		return c.webhookKey(ctx, rest)
+	case "apps update":
+		return c.updateApp(ctx, store, rest)
 	default:
 		return c.deliveries(ctx, store, rest)
 	}
@@ -113,11 +119,16 @@ func (c *cli) createApp(ctx context.Context, store *marketplace.Apps, args []str
 	scopeList := fs.String("scopes", "", "comma-separated scopes")
 	webhook := fs.String("webhook-url", "", "where INSTALL and UNINSTALL events go")
 	target := fs.String("target", marketplace.TargetLocation, "location or company")
+	eventList := fs.String("events", "", "comma-separated event types it receives (docs/events.md)")
 	if err := appFlags(cmd, fs, args, "company", "name", "scopes"); err != nil {
 		return err
 	}
+	types, err := eventTypes(cmd, *eventList)
+	if err != nil {
+		return err
+	}
 	app, secret, err := store.Create(ctx, marketplace.NewApp{
-		CompanyID: *company, Name: *name, RedirectURIs: redirects, Scopes: splitList(*scopeList), WebhookURL: *webhook, Target: *target,
+		CompanyID: *company, Name: *name, RedirectURIs: redirects, Scopes: splitList(*scopeList), WebhookURL: *webhook, Events: types, Target: *target,
 	})
 	if err != nil {
 		return err
@@ -127,6 +138,48 @@ func (c *cli) createApp(ctx context.Context, store *marketplace.Apps, args []str
 		marketplace.App
 		ClientSecret string `json:"clientSecret"`
 	}{app, secret})
+}
+
+// updateApp sets the event types an app receives.
+func (c *cli) updateApp(ctx context.Context, store *marketplace.Apps, args []string) error {
+	const cmd = "apps update"
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return appsUsage(cmd, "give the app id")
+	}
+	fs := c.flags(cmd)
+	eventList := fs.String("events", "", "comma-separated event types it receives")
+	if err := appFlags(cmd, fs, args[1:]); err != nil {
+		return err
+	}
+	if !flagGiven(fs, "events") {
+		return appsUsage(cmd, "--events is required")
+	}
+	types, err := eventTypes(cmd, *eventList)
+	if err != nil {
+		return err
+	}
+	app, err := store.SetEvents(ctx, args[0], types)
+	if err != nil {
+		return err
+	}
+	return c.printJSON(app)
+}
+
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
+
+// eventTypes checks a list of event types against the registry.
+func eventTypes(cmd, list string) ([]string, error) {
+	types := splitList(list)
+	for _, t := range types {
+		if !slices.ContainsFunc(catalog.EventTypes(), func(e events.Type) bool { return e.Name == t }) {
+			return nil, appsUsage(cmd, fmt.Sprintf("%q is not an event type (docs/events.md lists them)", t))
+		}
+	}
+	return types, nil
 }
 
 func splitList(s string) []string {

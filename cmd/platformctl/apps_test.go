@@ -165,3 +165,39 @@ func TestAppsWebhookKeyCreatesTheSSMSecureStringOnFirstUseAndPrintsOnlyItsPublic
 	assert.Equal(t, first, again)
 	assert.Equal(t, 1, ssm.puts, "read, not replaced, afterwards")
 }
+
+func TestAppsChooseTheEventTypesTheyReceiveFromTheRegistry(t *testing.T) {
+	c, _ := setup(t)
+	require.Equal(t, exitOK, first(c.run("accounts", "create", "--id", "acctEv", "--company", "coEv", "--name", "Ev")))
+	code, out, errOut := c.run("apps", "create", "--company", "coEv", "--name", "Listener", "--redirect-uri", "https://l.example.com/cb",
+		"--scopes", "contacts.readonly", "--webhook-url", "https://l.example.com/hooks", "--events", "TaskDelete, RelationCreate")
+	require.Equal(t, exitOK, code, errOut)
+	var app struct {
+		AppID  string
+		Events []string
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &app))
+	assert.Equal(t, []string{"TaskDelete", "RelationCreate"}, app.Events)
+
+	code, out, errOut = c.run("apps", "update", app.AppID, "--events", "UserCreate")
+	require.Equal(t, exitOK, code, errOut)
+	require.NoError(t, json.Unmarshal([]byte(out), &app))
+	assert.Equal(t, []string{"UserCreate"}, app.Events)
+
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"an unknown type is refused", []string{"apps", "update", app.AppID, "--events", "TaskDeleted"}, `"TaskDeleted" is not an event type`},
+		{"update needs --events", []string{"apps", "update", app.AppID}, "--events is required"},
+		{"update needs the app", []string{"apps", "update", "--events", "TaskDelete"}, "give the app id"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errOut := c.run(tc.args...)
+			assert.Equal(t, exitUsage, code)
+			assert.Contains(t, errOut, tc.want)
+		})
+	}
+}

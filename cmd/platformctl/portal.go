@@ -50,7 +50,7 @@ func (c *cli) createUser(ctx context.Context, args []string) error {
 		Name: strings.TrimSpace(*name), FirstName: first, LastName: strings.TrimSpace(last), Email: strings.TrimSpace(*email),
 		Permissions: users.DefaultPermissions(),
 		Roles:       users.Roles{Type: *kind, Role: *role, LocationIDs: ids},
-	})
+	}, c.deps.Clock.Now())
 	if err != nil {
 		return err
 	}

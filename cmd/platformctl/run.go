@@ -53,7 +53,11 @@ const usage = `usage: platformctl <command>
   contacts reindex --account ID | --all [--from ID] [--rewrite]
                  builds the contacts search index of existing contacts and recounts it,
                  while the API serves; run again to resume or repair
-  apps create|list|rotate-secret|delete|webhook-key|deliveries   marketplace apps (OAuth clients)
+  events list --account ID | --company ID [--type T[,U]] [--since T] [--until T] [--limit N] [--after CURSOR]
+                 the events every change made (docs/events.md), newest first, kept 30 days:
+                 one JSON body a line, as signed; the next page's cursor on stderr
+  apps create|list|update|rotate-secret|delete|webhook-key|deliveries   marketplace apps (OAuth clients);
+                 --events chooses the event types an app receives from the accounts it is installed in
 
 Environment: DYNAMODB_ENDPOINT (empty: AWS), TABLE_NAME (default platform), AWS_REGION,
 PORTAL_URL (the portal's base URL for invite links; default http://127.0.0.1:$PORT, PORT default 3000);
@@ -118,7 +122,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 		cmdErr = c.invite(ctx, args[2:], getenv)
 	case "contacts reindex":
 		cmdErr = c.reindexContacts(ctx, args[2:])
-	case "apps create", "apps list", "apps rotate-secret", "apps delete", "apps webhook-key", "apps deliveries":
+	case "events list":
+		cmdErr = c.listEvents(ctx, args[2:])
+	case "apps create", "apps list", "apps rotate-secret", "apps delete", "apps webhook-key", "apps deliveries", "apps update":
 		cmdErr = c.apps(ctx, args)
 	default:
 		if args[0] == "seed" {

@@ -285,3 +285,35 @@ func TestTokensListShowsEveryTimeToTheMinuteSoALastUseNeverPrecedesTheCreation(t
 	assert.Equal(t, []string{"2026-11-24T21:58Z", "-", "-", "2026-11-24T21:58Z"}, used[3:7], "created and last used, to the same minute")
 	assert.Regexp(t, `^\d{4}-\d\d-\d\dT\d\d:\d\dZ$`, rows[revokedID][4], "the revocation (the CLI's own clock) to the minute too")
 }
+
+func TestEventsListPrintsTheEventsOfTheCLIsChangesNewestFirstAndPages(t *testing.T) {
+	c, _ := setup(t)
+	require.Equal(t, exitOK, first(c.run("accounts", "create", "--id", "acctE", "--company", "coE", "--name", "E")))
+	for _, who := range []string{"ann", "bob", "cy"} {
+		code, _, errOut := c.run("users", "create", "--company", "coE", "--email", who+"@e.example", "--name", who, "--role", "user", "--accounts", "acctE")
+		require.Equal(t, exitOK, code, errOut)
+	}
+	code, out, errOut := c.run("events", "list", "--company", "coE", "--limit", "2")
+	require.Equal(t, exitOK, code, errOut)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 2)
+	for _, l := range lines {
+		assert.Regexp(t, `^\{"type":"UserCreate","companyId":"coE","id":"[A-Za-z0-9]{20}",.*"webhookId":"[0-9a-f]{24}","timestamp":"[^"]+","version":1\}$`, l)
+	}
+	_, cursor, ok := strings.Cut(errOut, "--after '")
+	require.True(t, ok, "stderr names the next page: %s", errOut)
+	cursor = strings.TrimSuffix(strings.TrimSpace(cursor), "'")
+	code, out, errOut = c.run("events", "list", "--company", "coE", "--limit", "2", "--after", cursor)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Len(t, strings.Split(strings.TrimSpace(out), "\n"), 1, "the third user's event")
+	assert.Contains(t, errOut, "no older one")
+
+	code, out, _ = c.run("events", "list", "--account", "acctE")
+	assert.Equal(t, exitOK, code)
+	assert.Empty(t, out, "users are the company's events")
+	code, _, errOut = c.run("events", "list", "--company", "coE", "--after", "USER#x")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "--after is not a cursor")
+	code, _, _ = c.run("events", "list", "--company", "coE", "--account", "acctE")
+	assert.Equal(t, exitUsage, code, "one owner")
+}

@@ -21,6 +21,7 @@ import (
 	"github.com/bizplatform/api/areas/users"
 	"github.com/bizplatform/api/areas/voiceai"
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/events"
 )
 
 // Areas are the areas, in the order of operations.Areas.
@@ -78,4 +79,15 @@ func FunctionName(area string) string {
 		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
 	}
 	return b.String() + "Function"
+}
+
+// EventTypes is the event registry: every area's event types, in the order
+// of Areas. The catalogue (docs/events.md), the OpenAPI document's webhooks
+// and GET /events all read it.
+func EventTypes() []events.Type {
+	var out []events.Type
+	for _, a := range Areas {
+		out = append(out, a.Events...)
+	}
+	return out
 }

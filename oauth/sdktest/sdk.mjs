@@ -74,7 +74,8 @@ await run("sdk", async (test, watch) => {
 
   await test("platformctl registers an app and prints its client credentials once", async () => {
     app = JSON.parse(platformctl(server, "apps", "create", "--company", company, "--name", "Bridge Pay",
-      "--redirect-uri", receiver.redirectURI, "--scopes", scopes.replace(" ", ","), "--webhook-url", receiver.webhookURL));
+      "--redirect-uri", receiver.redirectURI, "--scopes", scopes.replace(" ", ","), "--webhook-url", receiver.webhookURL,
+      "--events", "WhitelabelProviderCreate,CouponDelete"));
     assert.match(app.clientId, new RegExp(`^${app.appId}-[a-z0-9]+$`));
     assert.ok(app.clientSecret);
     ghl = new HighLevel({ clientId: app.clientId, clientSecret: app.clientSecret, webhookPublicKey: publicKey, logLevel: "none" });
@@ -128,6 +129,20 @@ await run("sdk", async (test, watch) => {
     assert.equal(provider.altId, alpha);
     assert.equal(provider.title, "Bridge Pay");
     assert.equal(await statusOf(ghl.campaigns.getCampaigns({ locationId: alpha })), 403, "campaigns.readonly is not the app's");
+  });
+
+  await test("the provider's WhitelabelProviderCreate event reaches the app, once, and verifies with the SDK's WebhookManager", async () => {
+    const hook = await receiver.waitForHook((b) => b.type === "WhitelabelProviderCreate" && b.title === "Bridge Pay");
+    const body = JSON.parse(hook.rawBody.toString("utf8"));
+    assert.equal(body.locationId, alpha);
+    assert.match(body.webhookId, /^[0-9a-f]{24}$/);
+    assert.equal(body.version, 1);
+    assert.equal((await webhookVerdict(ghl, hook)).isSignatureValid, true);
+    const forged = Buffer.from(hook.rawBody.toString("utf8").replace("Bridge Pay", "Bridge Pal"));
+    assert.equal((await webhookVerdict(ghl, hook, forged)).isSignatureValid, false);
+    await sleep(5000); // two more deliveries' worth
+    const copies = receiver.hooks.filter((h) => JSON.parse(h.rawBody.toString("utf8")).webhookId === body.webhookId);
+    assert.equal(copies.length, 1, "delivered once");
   });
 
   await test("the SDK refreshes by itself 30 s before the token ends", async () => {

@@ -19,6 +19,7 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/httpserve"
 	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/pipeline"
@@ -61,6 +62,9 @@ type Area struct {
 	// read-only area leaves it nil, so its function links no code that
 	// writes idempotency records and its policy grants no write.
 	GuardRetries func(table *storage.Table, clk clock.Clock, logger *slog.Logger, routes []route.Route) []route.Route
+	// Events are the event types the area's changes make (one each, in the
+	// change's transaction): the area's part of the event catalogue.
+	Events []events.Type
 }
 
 // DecodeSeed decodes an area's part of a dataset into dst strictly: a

@@ -64,8 +64,11 @@ type App struct {
 	RedirectURIs []string `dynamodbav:"redirectUris" json:"redirectUris"`
 	Scopes       []string `dynamodbav:"scopes" json:"scopes"`
 	WebhookURL   string   `dynamodbav:"webhookUrl,omitempty" json:"webhookUrl,omitempty"`
-	Target       string   `dynamodbav:"target" json:"target"`
-	CreatedAt    string   `dynamodbav:"createdAt" json:"createdAt"`
+	// Events are the event types (docs/events.md) the app receives from
+	// the accounts it is installed in, besides INSTALL and UNINSTALL.
+	Events    []string `dynamodbav:"events,omitempty" json:"events,omitempty"`
+	Target    string   `dynamodbav:"target" json:"target"`
+	CreatedAt string   `dynamodbav:"createdAt" json:"createdAt"`
 	// SecretRotatedAt is the last rotation of the client secret, if any.
 	SecretRotatedAt string `dynamodbav:"secretRotatedAt,omitempty" json:"secretRotatedAt,omitempty"`
 }
@@ -115,7 +118,10 @@ type NewApp struct {
 	RedirectURIs []string
 	Scopes       []string
 	WebhookURL   string
-	Target       string
+	// Events are the event types the app receives (checked by the caller
+	// against the registry, catalog.EventTypes).
+	Events []string
+	Target string
 }
 
 // MaxAppName bounds an app's name, in characters.
@@ -192,7 +198,7 @@ func (a *Apps) Create(ctx context.Context, n NewApp) (App, string, error) {
 	id := ids.Hex24()
 	app := App{
 		ID: id, ClientID: id + "-" + strings.ToLower(suffix[4:12]), CompanyID: n.CompanyID, Name: strings.TrimSpace(n.Name),
-		RedirectURIs: dedupe(n.RedirectURIs), Scopes: dedupe(n.Scopes), WebhookURL: n.WebhookURL, Target: n.Target,
+		RedirectURIs: dedupe(n.RedirectURIs), Scopes: dedupe(n.Scopes), WebhookURL: n.WebhookURL, Events: dedupe(n.Events), Target: n.Target,
 		CreatedAt: a.clock.Now().UTC().Format(time.RFC3339Nano),
 	}
 	item := appItem{Key: appKey(id), GSI1PK: appsOf(n.CompanyID), GSI1SK: id, App: app, SecretHash: hashSecret(secret)}
@@ -200,6 +206,22 @@ func (a *Apps) Create(ctx context.Context, n NewApp) (App, string, error) {
 		return App{}, "", fmt.Errorf("store app: %w", err)
 	}
 	return app, secret, nil
+}
+
+// SetEvents sets the event types the app receives (ErrNoApp when there is
+// no such app).
+func (a *Apps) SetEvents(ctx context.Context, appID string, types []string) (App, error) {
+	if validate.IDProblem("app", appID) != "" {
+		return App{}, ErrNoApp
+	}
+	it, err := storage.UpdateReturning[appItem](ctx, a.table, appKey(appID), expression.Set(expression.Name("events"), expression.Value(dedupe(types))), storage.ItemExists())
+	if storage.IsConditionFailed(err) {
+		return App{}, ErrNoApp
+	}
+	if err != nil {
+		return App{}, err
+	}
+	return it.App, nil
 }
 
 // List returns the company's apps, oldest id first.

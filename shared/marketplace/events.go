@@ -54,6 +54,9 @@ type Attempt struct {
 	At     string `dynamodbav:"at" json:"at"`
 	Status int    `dynamodbav:"status,omitempty" json:"status,omitempty"`
 	Error  string `dynamodbav:"error,omitempty" json:"error,omitempty"`
+	// RetryAfter is the wait, in seconds, a 429 or 503 asked for
+	// (Retry-After).
+	RetryAfter int `dynamodbav:"retryAfter,omitempty" json:"retryAfter,omitempty"`
 }
 
 // EventItem is an event as stored: in its app's partition, in the due index

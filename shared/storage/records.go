@@ -88,6 +88,44 @@ func (s *AccountItems[T]) Delete(ctx context.Context, accountID, id string) (boo
 	return Applied(s.table.Delete(ctx, s.Key(accountID, id), ItemExists()))
 }
 
+// CreateAlong is Create made one transaction with the writes add adds (the
+// creation's event): all are written, or none when the key is taken.
+func (s *AccountItems[T]) CreateAlong(ctx context.Context, record T, add func(tx *Tx)) (bool, error) {
+	tx := s.table.Tx().Put(s.Item(record), ItemAbsent())
+	add(tx)
+	return Applied(tx.Commit(ctx))
+}
+
+// DeleteAlong is Delete made one transaction with the writes add adds for
+// the record as it was (the deletion's event). It reads the record first
+// and deletes it on condition that it is still the one read (same version),
+// so the writes describe exactly what was deleted; it reports false,
+// writing nothing, when there is no record or another write came first.
+func (s *AccountItems[T]) DeleteAlong(ctx context.Context, accountID, id string, add func(tx *Tx, old T)) (bool, error) {
+	return DeleteAlong(ctx, s.table, s.Key(accountID, id), add)
+}
+
+// DeleteAlong deletes the item at key, read as a T, in one transaction with
+// the writes add adds for it (see AccountItems.DeleteAlong).
+func DeleteAlong[T any](ctx context.Context, t *Table, key Key, add func(tx *Tx, old T)) (bool, error) {
+	raw, err := t.getItem(ctx, key, true)
+	if err != nil || raw == nil {
+		return false, err
+	}
+	read, versioned, err := versionOf(raw)
+	if err != nil {
+		return false, fmt.Errorf("item %s/%s: %w", key.PK, key.SK, err)
+	}
+	var old T
+	if err := attributevalue.UnmarshalMap(raw, &old); err != nil {
+		return false, fmt.Errorf("decode item %s/%s: %w", key.PK, key.SK, err)
+	}
+	cond := sameVersion(read, versioned)
+	tx := t.Tx().Delete(key, &cond)
+	add(tx, old)
+	return Applied(tx.Commit(ctx))
+}
+
 // Item is record as a table item (for Table.Put and Table.BatchPut).
 func (s *AccountItems[T]) Item(record T) Keyed {
 	return Keyed{Key: s.KeyOf(record), Record: record}

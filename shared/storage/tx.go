@@ -59,6 +59,14 @@ func (tx *Tx) Put(item any, cond *expression.ConditionBuilder) *Tx {
 	if err != nil {
 		return tx.fail(fmt.Errorf("encode item: %w", err))
 	}
+	return tx.putAV(av, cond)
+}
+
+// putAV adds a put of the attributes av.
+func (tx *Tx) putAV(av map[string]types.AttributeValue, cond *expression.ConditionBuilder) *Tx {
+	if tx.err != nil {
+		return tx
+	}
 	expr, err := conditionOf(cond)
 	if err != nil {
 		return tx.fail(err)
@@ -131,6 +139,15 @@ func (tx *Tx) Check(key Key, cond expression.ConditionBuilder) *Tx {
 func (tx *Tx) Else(err error) *Tx {
 	if tx.err == nil && len(tx.orElse) > 0 {
 		tx.orElse[len(tx.orElse)-1] = err
+	}
+	return tx
+}
+
+// Abort makes Commit return err and write nothing: for a caller that could
+// not build one of the transaction's items.
+func (tx *Tx) Abort(err error) *Tx {
+	if tx.err == nil {
+		tx.err = err
 	}
 	return tx
 }

@@ -43,6 +43,18 @@ type UpdateOption func(*updateOptions)
 
 type updateOptions struct {
 	read func(ctx context.Context) (map[string]types.AttributeValue, error)
+	// along adds writes to the put of the changed item (given as a *T).
+	along func(tx *Tx, changed any)
+}
+
+// Alongside makes each write of UpdateVersioned a transaction: the put of
+// the changed item and the writes add adds for it (the change's event), so
+// that they exist exactly when the change does. add may run once per cycle,
+// with that cycle's item; it is not called when nothing changed.
+func Alongside[T any](add func(tx *Tx, changed *T)) UpdateOption {
+	return func(o *updateOptions) {
+		o.along = func(tx *Tx, changed any) { add(tx, changed.(*T)) }
+	}
 }
 
 // ReadWith replaces UpdateVersioned's read of the item (a consistent
@@ -87,7 +99,7 @@ func UpdateVersioned[T any](ctx context.Context, t *Table, key Key, change func(
 		if err != nil || raw == nil {
 			return nil, err
 		}
-		item, done, err := changeOnce(ctx, t, key, raw, change)
+		item, done, err := changeOnce(ctx, t, key, raw, change, o.along)
 		if err != nil || done {
 			return item, err
 		}
@@ -102,7 +114,7 @@ func UpdateVersioned[T any](ctx context.Context, t *Table, key Key, change func(
 
 // changeOnce runs one cycle on the item read as raw. It reports done false,
 // without error, when another write came first.
-func changeOnce[T any](ctx context.Context, t *Table, key Key, raw map[string]types.AttributeValue, change func(*T) error) (*T, bool, error) {
+func changeOnce[T any](ctx context.Context, t *Table, key Key, raw map[string]types.AttributeValue, change func(*T) error, along func(*Tx, any)) (*T, bool, error) {
 	read, versioned, err := versionOf(raw)
 	if err != nil {
 		return nil, false, fmt.Errorf("item %s/%s: %w", key.PK, key.SK, err)
@@ -132,22 +144,35 @@ func changeOnce[T any](ctx context.Context, t *Table, key Key, raw map[string]ty
 	for name, v := range next {
 		av[name] = v
 	}
-	cond := expression.Name(AttrVersion).Equal(expression.Value(read))
-	if !versioned {
-		cond = expression.AttributeExists(expression.Name(AttrPK)).And(expression.AttributeNotExists(expression.Name(AttrVersion)))
+	cond := sameVersion(read, versioned)
+	if along == nil {
+		err = t.putItem(ctx, av, &cond)
 	}
-	err = t.putItem(ctx, av, &cond)
+	// The item as written: its own version field, if it has one, follows.
+	if err := attributevalue.UnmarshalMap(next, &item); err != nil {
+		return nil, false, fmt.Errorf("decode version of %s/%s: %w", key.PK, key.SK, err)
+	}
+	if along != nil {
+		tx := t.Tx().putAV(av, &cond)
+		along(tx, &item)
+		err = tx.Commit(ctx)
+	}
 	if IsConditionFailed(err) {
 		return nil, false, nil
 	}
 	if err != nil {
 		return nil, false, err
 	}
-	// The item as written: its own version field, if it has one, follows.
-	if err := attributevalue.UnmarshalMap(next, &item); err != nil {
-		return nil, false, fmt.Errorf("decode version of %s/%s: %w", key.PK, key.SK, err)
-	}
 	return &item, true, nil
+}
+
+// sameVersion is the condition that the item is still at the version read
+// (or, when it had none, still exists without one).
+func sameVersion(read int64, versioned bool) expression.ConditionBuilder {
+	if !versioned {
+		return expression.AttributeExists(expression.Name(AttrPK)).And(expression.AttributeNotExists(expression.Name(AttrVersion)))
+	}
+	return expression.Name(AttrVersion).Equal(expression.Value(read))
 }
 
 // versionOf returns the item's version and whether it has one.

@@ -7,9 +7,11 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -267,14 +269,20 @@ func (s *Contacts) eachStored(ctx context.Context, accountID string, fn func([]c
 	}
 }
 
-// DeleteTask deletes a task of the account's contact; it reports false when
-// there is no such task.
-func (s *Contacts) DeleteTask(ctx context.Context, accountID, contactID, taskID string) (bool, error) {
-	err := s.table.Delete(ctx, taskKey(accountID, contactID, taskID), storage.ItemExists())
-	if storage.IsConditionFailed(err) {
-		return false, nil
-	}
-	return err == nil, err
+// TaskDeleted is the event of a deleted task: the task as it was.
+var TaskDeleted = events.Type{
+	Name: "TaskDelete", Scope: "contacts.readonly", Version: 1,
+	Summary: "A contact's task was deleted (DELETE /contacts/{contactId}/tasks/{taskId}).",
+	Fields:  Task{},
+}
+
+// DeleteTask deletes a task of the account's contact, with its TaskDelete
+// event, in one transaction; it reports false, writing nothing, when there
+// is no such task (or a concurrent delete took it first).
+func (s *Contacts) DeleteTask(ctx context.Context, accountID, contactID, taskID string, now time.Time) (bool, error) {
+	return storage.DeleteAlong(ctx, s.table, taskKey(accountID, contactID, taskID), func(tx *storage.Tx, old taskItem) {
+		TaskDeleted.Add(tx, events.Owner{LocationID: accountID}, old.Task, now)
+	})
 }
 
 // GetTask returns a task, or nil.

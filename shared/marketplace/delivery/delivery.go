@@ -16,12 +16,16 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/storage"
@@ -44,8 +48,9 @@ const attemptTimeout = 10 * time.Second
 // SignatureHeader carries the signature (the official SDK's name).
 const SignatureHeader = "x-ghl-signature"
 
-// batch is how many due events one sweep takes at most.
-const batch = 25
+// batch is how many due events one sweep takes at most (and how many
+// waiting events per fan-out shard).
+const batch = 100
 
 // Deliverer delivers due events.
 type Deliverer struct {
@@ -78,7 +83,13 @@ func NextRetry(n int) time.Duration {
 
 // Sweep attempts every event due now (up to a batch) and returns how many
 // it attempted.
+//
+// It first hands the accounts' waiting events to the apps that receive
+// them (FanOut), each of which is then due at once.
 func (d *Deliverer) Sweep(ctx context.Context) (int, error) {
+	if _, err := d.FanOut(ctx); err != nil {
+		return 0, err
+	}
 	due := expression.Key(storage.AttrGSI1PK).Equal(expression.Value(marketplace.DueIndexPK)).
 		And(expression.Key(storage.AttrGSI1SK).LessThan(expression.Value(dueBound(d.clock.Now()))))
 	items, _, err := storage.QueryPage[marketplace.EventItem](ctx, d.table, storage.Query{Index: storage.IndexGSI1, Key: due}, batch, nil)
@@ -86,6 +97,45 @@ func (d *Deliverer) Sweep(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	return d.attemptAll(ctx, items)
+}
+
+// FanOut hands each waiting account event (up to a batch per shard of the
+// fan-out index) to the apps that receive it (marketplace.FanOut), then
+// takes it out of the index, and returns how many events it handed on. An
+// account's receivers are read once a run; the events are handed on up to
+// parallel at once.
+func (d *Deliverer) FanOut(ctx context.Context) (int, error) {
+	var waiting []events.Recorded
+	for n := range events.FanOutShards {
+		page, err := events.WaitingFanOut(ctx, d.table, n, batch)
+		if err != nil {
+			return 0, err
+		}
+		waiting = append(waiting, page...)
+	}
+	receivers := map[string][]marketplace.Receiver{}
+	for _, ev := range waiting {
+		account := ev.Owner.LocationID
+		if _, ok := receivers[account]; ok {
+			continue
+		}
+		rs, err := marketplace.ReceiversOf(ctx, d.table, account)
+		if err != nil {
+			return 0, err
+		}
+		receivers[account] = rs
+	}
+	return d.each(len(waiting), func(i int) error {
+		ev := waiting[i]
+		if _, err := marketplace.FanOut(ctx, d.table, receivers[ev.Owner.LocationID], ev, d.clock.Now()); err != nil {
+			return err
+		}
+		// An event gone meanwhile (its TTL) has nothing left to hand on.
+		if err := events.FannedOut(ctx, d.table, ev.Key()); err != nil && !storage.IsConditionFailed(err) {
+			return err
+		}
+		return nil
+	})
 }
 
 // DeliverNamed attempts the events under keys that are due now, read from
@@ -112,19 +162,51 @@ func (d *Deliverer) DeliverNamed(ctx context.Context, keys []storage.Key) (int, 
 // below it (its index key is its next attempt's stamp, '#', its key).
 func dueBound(now time.Time) string { return clock.Timestamp(now) + "$" }
 
-// attemptAll attempts each event and returns how many it attempted.
+// parallel bounds the attempts one deliverer makes at once: a slow or dead
+// receiver holds one of them for at most the attempt's timeout, and the
+// others go on to other endpoints.
+const parallel = 16
+
+// attemptAll attempts the events, up to parallel at once, and returns how
+// many it attempted and the first error.
 func (d *Deliverer) attemptAll(ctx context.Context, items []marketplace.EventItem) (int, error) {
-	attempted := 0
-	for _, it := range items {
-		ok, err := d.attempt(ctx, it)
-		if err != nil {
-			return attempted, err
-		}
+	var attempted atomic.Int64
+	_, err := d.each(len(items), func(i int) error {
+		ok, err := d.attempt(ctx, items[i])
 		if ok {
-			attempted++
+			attempted.Add(1)
 		}
+		return err
+	})
+	return int(attempted.Load()), err
+}
+
+// each runs do(0..n-1), up to parallel at once, and returns how many ended
+// without error and the first error.
+func (d *Deliverer) each(n int, do func(i int) error) (int, error) {
+	var (
+		mu    sync.Mutex
+		done  int
+		first error
+		wg    sync.WaitGroup
+	)
+	slots := make(chan struct{}, parallel)
+	for i := range n {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			err := do(i)
+			mu.Lock()
+			defer mu.Unlock()
+			if err == nil {
+				done++
+			} else if first == nil {
+				first = err
+			}
+		})
 	}
-	return attempted, nil
+	wg.Wait()
+	return done, first
 }
 
 // StreamKeys are the keys of the webhook events a DynamoDB stream batch
@@ -190,7 +272,23 @@ func (d *Deliverer) post(ctx context.Context, e marketplace.Event) marketplace.A
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
-	return marketplace.Attempt{At: at, Status: resp.StatusCode}
+	a := marketplace.Attempt{At: at, Status: resp.StatusCode}
+	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+		a.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), d.clock.Now())
+	}
+	return a
+}
+
+// retryAfter reads a Retry-After header (seconds, or an HTTP date) as whole
+// seconds from now, at most MaxRetry; 0 when absent or unreadable.
+func retryAfter(h string, now time.Time) int {
+	var wait time.Duration
+	if secs, err := strconv.Atoi(strings.TrimSpace(h)); err == nil {
+		wait = time.Duration(secs) * time.Second
+	} else if at, err := http.ParseTime(h); err == nil {
+		wait = at.Sub(now)
+	}
+	return int(min(max(wait, 0), MaxRetry) / time.Second)
 }
 
 // describe says why an attempt failed without the URL (the client's error
@@ -223,7 +321,8 @@ func (d *Deliverer) record(ctx context.Context, it marketplace.EventItem, a mark
 	upd := expression.Set(attempts, expression.ListAppend(attempts.IfNotExists(expression.Value([]marketplace.Attempt{})), expression.Value([]marketplace.Attempt{a}))).
 		Remove(expression.Name("leaseUntil"))
 	status := marketplace.DeliveryPending
-	next := now.Add(NextRetry(n))
+	// The receiver's Retry-After, when it asks for longer than the backoff.
+	next := now.Add(max(NextRetry(n), time.Duration(a.RetryAfter)*time.Second))
 	switch {
 	case delivered(a):
 		status = marketplace.DeliveryDelivered

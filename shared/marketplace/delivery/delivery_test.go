@@ -5,10 +5,14 @@ import (
 	"crypto/ed25519"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -22,6 +26,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/marketplace/delivery"
 	"github.com/bizplatform/api/shared/metrics"
@@ -298,4 +303,234 @@ func TestAnEventAStreamRecordNamesIsDeliveredFromItsOwnItemBeforeTheIndexShowsIt
 	require.NoError(t, err)
 	assert.Equal(t, 1, n, "the sweep sends the other, which the index shows")
 	assert.Equal(t, 2, f.rc.received())
+}
+
+// TestAnAccountsEventReachesExactlyTheAppsThatChoseItAndMayReadIt writes
+// account events as a change's transaction does and sweeps: the app
+// installed in the account, subscribed to the type and installed with a
+// scope that reads it receives the event's exact body, signed; an event of
+// a type it did not choose, or of an account it is not installed in, is
+// not sent, nor is the event sent to an app installed without the scope.
+func TestAnAccountsEventReachesExactlyTheAppsThatChoseItAndMayReadIt(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, 0, 0)
+	_, err := f.apps.SetEvents(ctx, f.app.ID, []string{"TaskDelete"})
+	require.NoError(t, err)
+	f.app.Events = []string{"TaskDelete"}
+	f.install(t, f.app, f.app.Scopes)
+
+	blind := &receiver{}
+	blindSrv := httptest.NewServer(blind)
+	t.Cleanup(blindSrv.Close)
+	other, _, err := f.apps.Create(ctx, marketplace.NewApp{CompanyID: "coHook", Name: "Blind", RedirectURIs: []string{"https://blind.example.com/cb"},
+		Scopes: []string{"medias.readonly"}, WebhookURL: blindSrv.URL + "/hooks", Events: []string{"TaskDelete"}})
+	require.NoError(t, err)
+	f.install(t, other, other.Scopes)
+
+	task := events.Type{Name: "TaskDelete", Scope: "contacts.readonly", Version: 1, Fields: map[string]string{}}
+	coupon := events.Type{Name: "CouponDelete", Scope: "contacts.readonly", Version: 1, Fields: map[string]string{}}
+	write := func(typ events.Type, account string) {
+		tx := f.env.Table.Tx()
+		typ.Add(tx, events.Owner{LocationID: account}, map[string]string{"id": "t1"}, f.env.Clock.Now())
+		require.NoError(t, tx.Commit(ctx))
+	}
+	write(task, "acctHook")
+	write(coupon, "acctHook")
+	write(task, "acctElsewhere")
+
+	_, err = f.deliverer().Sweep(ctx)
+	require.NoError(t, err)
+	_, err = f.deliverer().Sweep(ctx)
+	require.NoError(t, err)
+
+	var taskBodies [][]byte
+	for i, body := range f.rc.bodies {
+		var ev map[string]any
+		require.NoError(t, json.Unmarshal(body, &ev))
+		if ev["type"] == marketplace.EventInstall {
+			continue
+		}
+		assert.Equal(t, "TaskDelete", ev["type"])
+		assert.Equal(t, "acctHook", ev["locationId"])
+		sig, err := base64.StdEncoding.DecodeString(f.rc.sigs[i])
+		require.NoError(t, err)
+		assert.True(t, ed25519.Verify(f.key.Public().(ed25519.PublicKey), body, sig), "signed over the exact body")
+		taskBodies = append(taskBodies, body)
+	}
+	require.Len(t, taskBodies, 1, "the one subscribed event of its account, once")
+	stored, err := events.List(ctx, f.env.Table, events.Owner{LocationID: "acctHook"})
+	require.NoError(t, err)
+	var want string
+	for _, e := range stored {
+		if e.Type == "TaskDelete" {
+			want = e.Body
+		}
+	}
+	assert.Equal(t, events.ForApp(want, f.app.ID), string(taskBodies[0]), "the body as the change's transaction wrote it, naming the app")
+	assert.True(t, strings.HasSuffix(string(taskBodies[0]), `,"appId":"`+f.app.ID+`"}`))
+	for _, body := range blind.bodies {
+		assert.NotContains(t, string(body), "TaskDelete", "an install without contacts scopes receives no contact event")
+	}
+	for n := range events.FanOutShards {
+		waiting, err := events.WaitingFanOut(ctx, f.env.Table, n, 10)
+		require.NoError(t, err)
+		assert.Empty(t, waiting, "every event left the fan-out index")
+	}
+}
+
+// install installs app into acctHook with scopes.
+func (f *fixture) install(t testing.TB, app marketplace.App, scopes []string) {
+	ctx := context.Background()
+	code, err := f.apps.IssueCode(ctx, marketplace.Consent{App: app, RedirectURI: app.RedirectURIs[0], Scopes: scopes, CompanyID: "coHook", AccountID: "acctHook", UserID: "usr1"})
+	require.NoError(t, err)
+	g := f.apps.NewGrant()
+	g.UseCode(auth.HashToken(code))
+	value, err := auth.GenerateToken()
+	require.NoError(t, err)
+	g.IssueAccess(auth.HashToken(value), f.env.Clock.Now().Add(time.Hour))
+	_, err = g.Commit(ctx)
+	require.NoError(t, err)
+}
+
+// BenchmarkDeliveryToALocalReceiver measures events delivered per second:
+// n account events written as changes write them, then fanned out to one
+// subscribed app and delivered to its local receiver by sweeps, until the
+// receiver has every one.
+//
+//	go test -run '^$' -bench Delivery -benchtime 1x ./shared/marketplace/delivery/
+func BenchmarkDeliveryToALocalReceiver(b *testing.B) {
+	n := benchEvents()
+	ctx := context.Background()
+	env := testenv.New(b, []app.Area{testenv.PingArea})
+	env.Account(b, "acctHook", "coHook")
+	rc := &receiver{}
+	srv := httptest.NewServer(rc)
+	b.Cleanup(srv.Close)
+	apps := marketplace.New(env.Server.Tokens, env.Clock, true)
+	a, _, err := apps.Create(ctx, marketplace.NewApp{CompanyID: "coHook", Name: "Bench", RedirectURIs: []string{"https://bench.example.com/cb"},
+		Scopes: []string{"contacts.readonly"}, WebhookURL: srv.URL + "/hooks", Events: []string{"TaskDelete"}})
+	require.NoError(b, err)
+	_, key, err := ed25519.GenerateKey(nil)
+	require.NoError(b, err)
+	f := &fixture{env: env, apps: apps, app: a, key: key, rc: rc}
+	f.install(b, a, a.Scopes)
+	task := events.Type{Name: "TaskDelete", Scope: "contacts.readonly", Version: 1, Fields: map[string]string{}}
+	d := f.deliverer()
+	for range b.N {
+		b.StopTimer()
+		rc.mu.Lock()
+		rc.bodies, rc.sigs = nil, nil
+		rc.mu.Unlock()
+		_, err := d.Sweep(ctx) // the INSTALL event
+		require.NoError(b, err)
+		base := rc.received()
+		for i := range n {
+			tx := env.Table.Tx()
+			task.Add(tx, events.Owner{LocationID: "acctHook"}, map[string]string{"id": fmt.Sprint("t", i)}, env.Clock.Now())
+			require.NoError(b, tx.Commit(ctx))
+		}
+		b.StartTimer()
+		start := time.Now()
+		for rc.received() < base+n && time.Since(start) < 2*time.Minute {
+			sent, err := d.Sweep(ctx)
+			require.NoError(b, err)
+			if os.Getenv("BENCH_TRACE") != "" {
+				b.Logf("sweep attempted %d, received %d", sent, rc.received())
+			}
+		}
+		elapsed := time.Since(start)
+		require.Equal(b, base+n, rc.received(), "every event delivered, once")
+		b.ReportMetric(float64(n)/elapsed.Seconds(), "events/s")
+	}
+}
+
+// benchEvents is the benchmark's number of events (BENCH_EVENTS, else 400).
+func benchEvents() int {
+	if v, err := strconv.Atoi(os.Getenv("BENCH_EVENTS")); err == nil && v > 0 {
+		return v
+	}
+	return 400
+}
+
+// slowReceiver answers 200 after a pause.
+type slowReceiver struct {
+	receiver
+	pause time.Duration
+}
+
+func (s *slowReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	time.Sleep(s.pause)
+	s.receiver.ServeHTTP(w, r)
+}
+
+func TestASlowReceiverDelaysOnlyItsOwnEvents(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, 0, 0)
+	slow := &slowReceiver{pause: 3 * time.Second}
+	slowSrv := httptest.NewServer(slow)
+	t.Cleanup(slowSrv.Close)
+	sluggish, _, err := f.apps.Create(ctx, marketplace.NewApp{CompanyID: "coHook", Name: "Sluggish", RedirectURIs: []string{"https://slow.example.com/cb"},
+		Scopes: []string{"contacts.readonly"}, WebhookURL: slowSrv.URL + "/hooks"})
+	require.NoError(t, err)
+	f.install(t, sluggish, sluggish.Scopes) // its INSTALL event goes to the slow receiver
+	f.install(t, f.app, f.app.Scopes)       // this one's to the quick one
+
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, err := f.deliverer().Sweep(ctx)
+		assert.NoError(t, err)
+	}()
+	start := time.Now()
+	for f.rc.received() == 0 && time.Since(start) < 10*time.Second {
+		time.Sleep(10 * time.Millisecond)
+	}
+	assert.Equal(t, 1, f.rc.received())
+	assert.Less(t, time.Since(start), 2*time.Second, "the quick receiver's event did not wait for the slow one's answer")
+	<-done
+	assert.Equal(t, 1, slow.received(), "the slow one's event was delivered too")
+}
+
+// limitedReceiver answers 429 with a Retry-After.
+type limitedReceiver struct{ after string }
+
+func (l *limitedReceiver) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Retry-After", l.after)
+	w.WriteHeader(http.StatusTooManyRequests)
+}
+
+func TestA429sRetryAfterPostponesTheNextAttemptBeyondTheBackoff(t *testing.T) {
+	cases := []struct {
+		name  string
+		after string
+		want  time.Duration
+	}{
+		{"seconds longer than the backoff are waited", "7200", 2 * time.Hour},
+		{"a shorter wait keeps the backoff", "5", delivery.FirstRetry},
+		{"an unreadable value keeps the backoff", "soon", delivery.FirstRetry},
+		{"a wait is bounded by the longest backoff", "864000", delivery.MaxRetry},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			f := newFixture(t, 0, 0)
+			lr := &limitedReceiver{after: tc.after}
+			srv := httptest.NewServer(lr)
+			t.Cleanup(srv.Close)
+			limited, _, err := f.apps.Create(ctx, marketplace.NewApp{CompanyID: "coHook", Name: "Limited", RedirectURIs: []string{"https://l.example.com/cb"},
+				Scopes: []string{"contacts.readonly"}, WebhookURL: srv.URL + "/hooks"})
+			require.NoError(t, err)
+			f.install(t, limited, limited.Scopes)
+			_, err = f.deliverer().Sweep(ctx)
+			require.NoError(t, err)
+			evs, err := f.apps.Events(ctx, limited.ID)
+			require.NoError(t, err)
+			require.Len(t, evs, 1)
+			require.Len(t, evs[0].Attempts, 1)
+			assert.Equal(t, http.StatusTooManyRequests, evs[0].Attempts[0].Status)
+			next, err := time.Parse(time.RFC3339Nano, evs[0].NextAt)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, next.Sub(f.env.Clock.Now()))
+		})
+	}
 }

@@ -1,0 +1,274 @@
+// Package eventdocs derives the event catalogue from the event registry
+// (catalog.EventTypes): docs/events.md and the webhooks section of
+// api/openapi.yaml, each event's JSON schema drawn from the Go type of its
+// fields. Its test fails when either file differs from what it derives
+// (go test ./internal/eventdocs -update rewrites them).
+package eventdocs
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/bizplatform/api/shared/events"
+)
+
+// Schema is a JSON schema, its keys written in a fixed order.
+type Schema struct {
+	Type        string
+	Const       string
+	Description string
+	Properties  []Property // objects
+	Required    []string
+	Items       *Schema // arrays
+	// Values is the schema of an open object's values (maps).
+	Values *Schema
+}
+
+// Property is a named member of an object schema.
+type Property struct {
+	Name   string
+	Schema Schema
+}
+
+// EventSchema is the schema of typ's body: the envelope and the fields.
+func EventSchema(typ events.Type) Schema {
+	fields := schemaOf(reflect.TypeOf(typ.Fields))
+	s := Schema{Type: "object", Description: typ.Summary}
+	add := func(name string, p Schema, required bool) {
+		s.Properties = append(s.Properties, Property{Name: name, Schema: p})
+		if required {
+			s.Required = append(s.Required, name)
+		}
+	}
+	add(events.FieldType, Schema{Type: "string", Const: typ.Name}, true)
+	if typ.Name == "UserCreate" {
+		add(events.FieldCompanyID, Schema{Type: "string", Description: "The company the user belongs to."}, true)
+	} else {
+		add(events.FieldLocationID, Schema{Type: "string", Description: "The account (sub-account) of the change."}, true)
+	}
+	required := map[string]bool{}
+	for _, r := range fields.Required {
+		required[r] = true
+	}
+	for _, p := range fields.Properties {
+		if p.Name == events.FieldLocationID || p.Name == events.FieldCompanyID {
+			continue // the envelope's
+		}
+		add(p.Name, p.Schema, required[p.Name])
+	}
+	add(events.FieldWebhookID, Schema{Type: "string", Description: "Unique per event: a receiver deduplicates redeliveries by it."}, true)
+	add(events.FieldTimestamp, Schema{Type: "string", Description: "When the change was committed (UTC, milliseconds)."}, true)
+	add(events.FieldVersion, Schema{Type: "integer", Description: "The version of the event's shape."}, true)
+	return s
+}
+
+// schemaOf is the schema of a Go type as encoding/json writes it.
+func schemaOf(t reflect.Type) Schema {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return Schema{Type: "string"}
+	case reflect.Bool:
+		return Schema{Type: "boolean"}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return Schema{Type: "integer"}
+	case reflect.Float32, reflect.Float64:
+		return Schema{Type: "number"}
+	case reflect.Slice, reflect.Array:
+		items := schemaOf(t.Elem())
+		return Schema{Type: "array", Items: &items}
+	case reflect.Map:
+		values := schemaOf(t.Elem())
+		return Schema{Type: "object", Values: &values}
+	case reflect.Interface:
+		return Schema{} // any JSON value
+	case reflect.Struct:
+		s := Schema{Type: "object"}
+		addFields(&s, t)
+		return s
+	}
+	panic(fmt.Sprintf("eventdocs: no schema for %s", t))
+}
+
+// addFields adds t's JSON members to s, embedded structs' flattened.
+func addFields(s *Schema, t reflect.Type) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		name, opts, _ := strings.Cut(tag, ",")
+		if name == "-" || !f.IsExported() && !f.Anonymous {
+			continue
+		}
+		if f.Anonymous && name == "" {
+			et := f.Type
+			if et.Kind() == reflect.Pointer {
+				et = et.Elem()
+			}
+			if et.Kind() == reflect.Struct {
+				addFields(s, et)
+				continue
+			}
+		}
+		if name == "" {
+			name = f.Name
+		}
+		s.Properties = append(s.Properties, Property{Name: name, Schema: schemaOf(f.Type)})
+		if !strings.Contains(opts, "omitempty") && f.Type.Kind() != reflect.Pointer {
+			s.Required = append(s.Required, name)
+		}
+	}
+}
+
+// YAML writes s as YAML at indent.
+func (s Schema) YAML(b *strings.Builder, indent string) {
+	if s.Type == "" {
+		fmt.Fprintf(b, "%sdescription: Any JSON value.\n", indent)
+		return
+	}
+	fmt.Fprintf(b, "%stype: %s\n", indent, s.Type)
+	if s.Const != "" {
+		fmt.Fprintf(b, "%senum: [%s]\n", indent, s.Const) // enum: what 3.0 validators check too
+	}
+	if s.Description != "" {
+		fmt.Fprintf(b, "%sdescription: %s\n", indent, quote(s.Description))
+	}
+	if len(s.Required) > 0 {
+		fmt.Fprintf(b, "%srequired: [%s]\n", indent, strings.Join(s.Required, ", "))
+	}
+	if s.Type == "object" && s.Values == nil {
+		if len(s.Properties) == 0 {
+			fmt.Fprintf(b, "%sproperties: {}\n", indent)
+		} else {
+			fmt.Fprintf(b, "%sproperties:\n", indent)
+		}
+		for _, p := range s.Properties {
+			fmt.Fprintf(b, "%s  %s:\n", indent, p.Name)
+			p.Schema.YAML(b, indent+"    ")
+		}
+	}
+	if s.Values != nil {
+		fmt.Fprintf(b, "%sadditionalProperties:\n", indent)
+		s.Values.YAML(b, indent+"  ")
+	}
+	if s.Items != nil {
+		fmt.Fprintf(b, "%sitems:\n", indent)
+		s.Items.YAML(b, indent+"  ")
+	}
+}
+
+// quote writes s as a YAML single-quoted string.
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// WebhooksBegin and WebhooksEnd enclose the generated part of
+// api/openapi.yaml: its last lines.
+const (
+	WebhooksBegin = "# Events: generated from the event registry (internal/eventdocs); do not edit."
+	WebhooksEnd   = "# End of the generated events."
+)
+
+// Webhooks is the webhooks section of api/openapi.yaml, with its markers.
+func Webhooks(types []events.Type) string {
+	var b strings.Builder
+	b.WriteString(WebhooksBegin + "\n")
+	b.WriteString("webhooks:\n")
+	for _, typ := range types {
+		fmt.Fprintf(&b, "  %s:\n", typ.Name)
+		b.WriteString("    post:\n")
+		fmt.Fprintf(&b, "      operationId: event%s\n", typ.Name)
+		fmt.Fprintf(&b, "      summary: %s\n", quote(typ.Name+" event"))
+		fmt.Fprintf(&b, "      description: %s\n", quote(typ.Summary+" Readable with the scope "+typ.Scope+
+			" (or its .write). Signed with x-ghl-signature (Ed25519 over the exact body)."))
+		b.WriteString("      security: []\n") // the receiver checks x-ghl-signature, not a token
+		b.WriteString("      requestBody:\n        required: true\n        content:\n          application/json:\n            schema:\n")
+		EventSchema(typ).YAML(&b, "              ")
+		b.WriteString("      responses:\n")
+		b.WriteString("        '200':\n          description: Received; any 2xx ends the event's delivery.\n")
+		b.WriteString("        '4XX':\n          description: Refused; the event is delivered again later (429 after its Retry-After).\n")
+	}
+	b.WriteString(WebhooksEnd + "\n")
+	return b.String()
+}
+
+// Markdown is docs/events.md.
+func Markdown(types []events.Type) string {
+	var b strings.Builder
+	b.WriteString(`# Events
+
+<!-- generated from the event registry (catalog.EventTypes) by go test ./internal/eventdocs -update; do not edit -->
+
+Every change an operation (or ` + "`platformctl users create`" + `) commits makes
+exactly one event, written in the change's own DynamoDB transaction: a
+refused request, a failed condition, an ` + "`Idempotency-Key`" + ` replay or a
+write that changed nothing makes none. Events are kept 30 days.
+
+Each event is one flat JSON object: ` + "`type`" + `, the account's ` + "`locationId`" + `
+(a company's ` + "`companyId`" + ` for users), the resource's fields as the
+change's answer shows them (a credential only masked), then ` + "`webhookId`" + `
+(unique: deduplicate by it), ` + "`timestamp`" + ` and ` + "`version`" + `. The names
+and shapes are the public platform's where it has the event. Only a token
+or an install holding the event's scope (or its ` + "`.write`" + `) may read it.
+The schemas are in ` + "`api/openapi.yaml`" + `, section ` + "`webhooks`" + `.
+
+**Who receives them.** A marketplace app chooses its types
+(` + "`platformctl apps create --events T,U`" + `, ` + "`apps update APP_ID --events T,U`" + `) and
+receives those of the accounts it is installed in, when its install holds
+the event's scope (or its ` + "`.write`" + `) and it has a webhook URL, with the
+app's ` + "`appId`" + ` added last (the official SDK's WebhookManager needs it): signed with
+` + "`x-ghl-signature`" + ` and retried like ` + "`INSTALL`" + `. An account's event waits in
+one of 8 shards of a fan-out index until the deliverer's sweep (every
+minute) hands it to those apps. An operator lists an account's events with
+` + "`platformctl events list --account ID`" + `. Company events (` + "`UserCreate`" + `)
+are kept but not yet sent; account admins' own endpoints and ` + "`GET /events`" + `
+are not built yet.
+
+| event | made by | scope |
+|---|---|---|
+`)
+	for _, typ := range types {
+		fmt.Fprintf(&b, "| `%s` | %s | `%s` |\n", typ.Name, typ.Summary, typ.Scope)
+	}
+	for _, typ := range types {
+		fmt.Fprintf(&b, "\n## %s\n\n%s Scope `%s`, version %d.\n\n", typ.Name, typ.Summary, typ.Scope, typ.Version)
+		b.WriteString("| field | type | always |\n|---|---|---|\n")
+		s := EventSchema(typ)
+		required := map[string]bool{}
+		for _, r := range s.Required {
+			required[r] = true
+		}
+		for _, p := range s.Properties {
+			always := ""
+			if required[p.Name] {
+				always = "yes"
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", p.Name, typeName(p.Schema), always)
+		}
+	}
+	return b.String()
+}
+
+func typeName(s Schema) string {
+	switch {
+	case s.Type == "":
+		return "any"
+	case s.Items != nil:
+		return "array of " + typeName(*s.Items)
+	case s.Values != nil:
+		return "object of " + typeName(*s.Values)
+	case s.Type == "object":
+		names := make([]string, len(s.Properties))
+		for i, p := range s.Properties {
+			names[i] = p.Name
+		}
+		sort.Strings(names)
+		if len(names) > 6 {
+			names = append(names[:6], "…")
+		}
+		return "object (" + strings.Join(names, ", ") + ")"
+	}
+	return s.Type
+}

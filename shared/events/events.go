@@ -1,0 +1,419 @@
+// Package events records an event for every change an API consumer cares
+// about (a task deleted, a relation created, a user created, ...): the
+// event's item is one more write of the change's own transaction
+// (storage.Tx), so an event exists exactly when its change was committed,
+// and a refused request, a failed condition, a replay or a write that
+// changed nothing leaves none. Each event is kept EventLifetime in its
+// owner's partition, newest last, for GET /events and for delivery.
+//
+// The event types form one registry (internal/catalog.EventTypes); each
+// Type names its scope and the Go type of its fields, from which the
+// catalogue (docs/events.md) and the OpenAPI schemas are derived.
+package events
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/ids"
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// Lifetime is how long an event is kept (its TTL): an integration that was
+// down that long still catches up from GET /events.
+const Lifetime = 30 * 24 * time.Hour
+
+// Type is one kind of event.
+type Type struct {
+	// Name is the event's "type", the public platform's where it has the
+	// event (TaskDelete, RelationCreate), else one in the same style.
+	Name string
+	// Scope is the token scope that can read the event's resource: only a
+	// token or an install holding it sees or receives the event.
+	Scope string
+	// Version is the version of the event's shape, sent as "version".
+	Version int
+	// Summary says when the event is made.
+	Summary string
+	// Fields is a value of the type of the resource's fields, as the
+	// change's answer shows them (JSON tags): the schema's source.
+	Fields any
+}
+
+// Owner is whose partition an event is kept in and whom it is sent for:
+// an account (its locationId), or for company resources (users) a company.
+type Owner struct {
+	LocationID string
+	CompanyID  string
+}
+
+// PK is the partition of the owner's events.
+func (o Owner) PK() string {
+	if o.LocationID != "" {
+		return "EVENTS#ACCOUNT#" + o.LocationID
+	}
+	return "EVENTS#COMPANY#" + o.CompanyID
+}
+
+// Envelope fields every event carries besides the resource's fields.
+const (
+	FieldType       = "type"
+	FieldLocationID = "locationId"
+	FieldCompanyID  = "companyId"
+	FieldWebhookID  = "webhookId"
+	FieldTimestamp  = "timestamp"
+	FieldVersion    = "version"
+)
+
+// Event is one stored event.
+type Event struct {
+	// ID is the event's webhookId: unique, for receivers to deduplicate.
+	ID        string `dynamodbav:"eventId"`
+	Type      string `dynamodbav:"type"`
+	Scope     string `dynamodbav:"scope"`
+	CreatedAt string `dynamodbav:"createdAt"`
+	// Body is the JSON body exactly as it is signed and sent.
+	Body string `dynamodbav:"body"`
+}
+
+// item is an event as stored. An account's event sits in a fan-out index
+// partition (GSI1) until the deliverer has handed it to the apps that
+// receive it.
+type item struct {
+	storage.Key
+	GSI1PK string `dynamodbav:"GSI1PK,omitempty"`
+	GSI1SK string `dynamodbav:"GSI1SK,omitempty"`
+	Event
+	ExpiresAt int64 `dynamodbav:"expiresAt"`
+}
+
+// FanOutShards spread the events waiting for fan-out over this many index
+// partitions: one partition takes about 1,000 writes a second, and every
+// change of every account writes an event.
+const FanOutShards = 8
+
+// FanOutPK is the index partition of the waiting events of shard n.
+func FanOutPK(n int) string { return fmt.Sprintf("EVENTS#FANOUT#%d", n) }
+
+// shardOf places an event by its id's first hex digit.
+func shardOf(id string) int {
+	d, err := strconv.ParseUint(id[:1], 16, 8)
+	if err != nil {
+		return 0
+	}
+	return int(d) % FanOutShards
+}
+
+// sortKey orders an owner's events by time, then id.
+func sortKey(at time.Time, id string) string { return "EVENT#" + clock.Timestamp(at) + "#" + id }
+
+// Add adds the event of typ about fields (a value of typ.Fields' type, as
+// the change's answer shows the resource) to tx, the change's transaction.
+func (typ Type) Add(tx *storage.Tx, owner Owner, fields any, now time.Time) *storage.Tx {
+	if reflect.TypeOf(fields) != reflect.TypeOf(typ.Fields) {
+		return tx.Abort(fmt.Errorf("events: %s carries %T, not %T", typ.Name, typ.Fields, fields))
+	}
+	id := ids.Hex24()
+	body, err := Body(typ, owner, fields, id, now)
+	if err != nil {
+		return tx.Abort(err)
+	}
+	it := item{
+		Key:       storage.Key{PK: owner.PK(), SK: sortKey(now, id)},
+		Event:     Event{ID: id, Type: typ.Name, Scope: typ.Scope, CreatedAt: clock.Timestamp(now), Body: string(body)},
+		ExpiresAt: now.Add(Lifetime).Unix(),
+	}
+	if owner.LocationID != "" {
+		it.GSI1PK, it.GSI1SK = FanOutPK(shardOf(id)), it.SK
+	}
+	return tx.Put(it, storage.ItemAbsent())
+}
+
+// Body is the event's JSON: one flat object of "type", the owner's
+// "locationId" (or "companyId"), the resource's fields, then "webhookId",
+// "timestamp" and "version". It is written as JavaScript's JSON.stringify
+// writes the parsed object (no HTML escaping, no trailing newline), so that
+// the official SDK's verification of the signature, which signs that text,
+// holds.
+func Body(typ Type, owner Owner, fields any, id string, now time.Time) ([]byte, error) {
+	inner, err := marshal(fields)
+	if err != nil {
+		return nil, fmt.Errorf("events: encode %s: %w", typ.Name, err)
+	}
+	members, err := members(inner)
+	if err != nil {
+		return nil, fmt.Errorf("events: %s: %w", typ.Name, err)
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	put := func(name string, raw []byte) {
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		n, _ := marshal(name) // a string: cannot fail
+		b.Write(n)
+		b.WriteByte(':')
+		b.Write(raw)
+	}
+	str := func(s string) []byte { raw, _ := marshal(s); return raw }
+	put(FieldType, str(typ.Name))
+	if owner.LocationID != "" {
+		put(FieldLocationID, str(owner.LocationID))
+	}
+	if owner.CompanyID != "" {
+		put(FieldCompanyID, str(owner.CompanyID))
+	}
+	for _, m := range members {
+		switch {
+		case m.name == FieldLocationID && owner.LocationID != "" && bytes.Equal(m.raw, str(owner.LocationID)),
+			m.name == FieldCompanyID && owner.CompanyID != "" && bytes.Equal(m.raw, str(owner.CompanyID)):
+			continue // the envelope's, said once
+		case envelope[m.name]:
+			// A resource field named like the envelope's would be lost or
+			// contradict it: the type must name it otherwise.
+			return nil, fmt.Errorf("events: %s: the field %s is the envelope's", typ.Name, m.name)
+		}
+		put(m.name, m.raw)
+	}
+	put(FieldWebhookID, str(id))
+	put(FieldTimestamp, str(clock.Timestamp(now)))
+	put(FieldVersion, []byte(fmt.Sprint(typ.Version)))
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+var envelope = map[string]bool{
+	FieldType: true, FieldLocationID: true, FieldCompanyID: true,
+	FieldWebhookID: true, FieldTimestamp: true, FieldVersion: true,
+}
+
+// marshal is json.Marshal without HTML escaping or a trailing newline.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+type member struct {
+	name string
+	raw  json.RawMessage
+}
+
+// members returns the members of a JSON object in their order.
+func members(obj []byte) ([]member, error) {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, fmt.Errorf("fields are not a JSON object")
+	}
+	var out []member
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, err
+		}
+		out = append(out, member{name: tok.(string), raw: raw})
+	}
+	return out, nil
+}
+
+// Recorded is an event as read back.
+type Recorded struct {
+	Event
+	Owner   Owner
+	sortKey string
+}
+
+// List returns the owner's events, oldest first (for tests and tools; GET
+// /events pages).
+func List(ctx context.Context, table *storage.Table, owner Owner) ([]Recorded, error) {
+	items, err := storage.QueryPartition[item](ctx, table, owner.PK(), "EVENT#")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Recorded, len(items))
+	for i, it := range items {
+		out[i] = Recorded{Event: it.Event, Owner: owner, sortKey: it.SK}
+	}
+	return out, nil
+}
+
+// Filter narrows a listing of an owner's events.
+type Filter struct {
+	// Types keeps the events of these types (none: every type).
+	Types []string
+	// Since and Until bound the events' times (zero: unbounded), Since
+	// included, Until excluded.
+	Since, Until time.Time
+	// Scopes, when not nil, keeps the events a holder of these scopes may
+	// read: those whose scope it holds, or the write scope of (a token that
+	// may change a resource may read its events).
+	Scopes []string
+}
+
+// readable are the event scopes the holder of scopes may read.
+func readable(scopes []string) []string {
+	out := make([]string, 0, 2*len(scopes))
+	for _, s := range scopes {
+		out = append(out, s)
+		if base, ok := strings.CutSuffix(s, ".write"); ok {
+			out = append(out, base+".readonly")
+		}
+	}
+	return out
+}
+
+// ErrBadCursor is Page's error for a cursor it did not make.
+var ErrBadCursor = errors.New("events: not a cursor of this listing")
+
+// pageReads bounds the queries of one page: a filter that keeps few
+// events ends the page early, with a cursor, rather than reading on.
+const pageReads = 10
+
+// Page returns up to limit of the owner's events that f keeps, newest
+// first, after cursor ("" for the newest), and the cursor of the next page
+// ("" when no older event is left). A cursor is the sort key of the last
+// event returned, so a page resumes exactly after it whatever was written
+// since.
+func Page(ctx context.Context, table *storage.Table, owner Owner, f Filter, limit int32, cursor string) ([]Recorded, string, error) {
+	from, to := "EVENT#", "EVENT#\uffff"
+	if !f.Since.IsZero() {
+		from = "EVENT#" + clock.Timestamp(f.Since)
+	}
+	if !f.Until.IsZero() {
+		to = "EVENT#" + clock.Timestamp(f.Until)
+	}
+	if cursor != "" {
+		if !strings.HasPrefix(cursor, "EVENT#") {
+			return nil, "", ErrBadCursor
+		}
+		to = min(to, cursor)
+	}
+	if from >= to {
+		return []Recorded{}, "", nil
+	}
+	q := storage.Query{
+		Key: expression.Key(storage.AttrPK).Equal(expression.Value(owner.PK())).
+			And(expression.Key(storage.AttrSK).Between(expression.Value(from), expression.Value(to))),
+		Descending: true,
+	}
+	var conds []expression.ConditionBuilder
+	if len(f.Types) > 0 {
+		conds = append(conds, in("type", f.Types))
+	}
+	if f.Scopes != nil {
+		conds = append(conds, in("scope", readable(f.Scopes)))
+	}
+	if len(conds) > 0 {
+		c := conds[0]
+		if len(conds) > 1 {
+			c = c.And(conds[1])
+		}
+		q.Filter = &c
+	}
+	out := []Recorded{}
+	var start storage.Cursor
+	for range pageReads {
+		items, next, err := storage.QueryPage[item](ctx, table, q, limit+1, start)
+		if err != nil {
+			return nil, "", err
+		}
+		for _, it := range items {
+			// The range's upper bound is inclusive: the cursor's own event
+			// (and one at exactly Until) is not part of the page.
+			if it.SK == cursor || !f.Until.IsZero() && it.SK >= "EVENT#"+clock.Timestamp(f.Until) {
+				continue
+			}
+			if int32(len(out)) == limit {
+				return out, out[len(out)-1].sortKey, nil
+			}
+			out = append(out, Recorded{Event: it.Event, Owner: owner, sortKey: it.SK})
+		}
+		if next == nil {
+			return out, "", nil
+		}
+		start = next
+	}
+	// Read enough: the next page resumes after the last event read.
+	var last string
+	if err := attributevalue.Unmarshal(start[storage.AttrSK], &last); err != nil {
+		return nil, "", fmt.Errorf("events: cursor: %w", err)
+	}
+	return out, last, nil
+}
+
+// in is the condition "name is one of values".
+func in(name string, values []string) expression.ConditionBuilder {
+	operands := make([]expression.OperandBuilder, len(values))
+	for i, v := range values {
+		operands[i] = expression.Value(v)
+	}
+	if len(operands) == 1 {
+		return expression.Name(name).Equal(operands[0])
+	}
+	return expression.Name(name).In(operands[0], operands[1:]...)
+}
+
+// Readable reports whether the holder of scopes may read an event of scope
+// (holding it, or its resource's .write).
+func Readable(scopes []string, scope string) bool {
+	return slices.Contains(readable(scopes), scope)
+}
+
+// Key is where the event is stored.
+func (r Recorded) Key() storage.Key { return storage.Key{PK: r.Owner.PK(), SK: r.sortKey} }
+
+// AccountOf returns the account of an account's events partition.
+func AccountOf(pk string) (string, bool) { return strings.CutPrefix(pk, "EVENTS#ACCOUNT#") }
+
+// WaitingFanOut returns up to limit account events of shard n still to be
+// handed to the apps that receive them, oldest first (the index is
+// eventually consistent: a moment-old event may be missing).
+func WaitingFanOut(ctx context.Context, table *storage.Table, n int, limit int32) ([]Recorded, error) {
+	items, _, err := storage.QueryPage[item](ctx, table, storage.Query{
+		Index: storage.IndexGSI1, Key: expression.Key(storage.AttrGSI1PK).Equal(expression.Value(FanOutPK(n))), Eventual: true,
+	}, limit, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Recorded, 0, len(items))
+	for _, it := range items {
+		account, ok := AccountOf(it.PK)
+		if ok {
+			out = append(out, Recorded{Event: it.Event, Owner: Owner{LocationID: account}, sortKey: it.SK})
+		}
+	}
+	return out, nil
+}
+
+// FannedOut takes the event out of the fan-out index.
+func FannedOut(ctx context.Context, table *storage.Table, key storage.Key) error {
+	return table.Update(ctx, key, expression.Remove(expression.Name(storage.AttrGSI1PK)).Remove(expression.Name(storage.AttrGSI1SK)), storage.ItemExists())
+}
+
+// ForApp is the body as sent to one marketplace app: the event's, with the
+// app's "appId" last (the official SDK's WebhookManager handles only a
+// webhook naming its app).
+func ForApp(body, appID string) string {
+	id, _ := marshal(appID) // a string: cannot fail
+	return strings.TrimSuffix(body, "}") + `,"appId":` + string(id) + "}"
+}

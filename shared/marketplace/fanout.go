@@ -1,0 +1,68 @@
+package marketplace
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/bizplatform/api/shared/events"
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// Receiver is an app installed in an account, as its events reach it.
+type Receiver struct {
+	App App
+	// Scopes are the install's.
+	Scopes []string
+}
+
+// ReceiversOf returns the apps installed in the account that have a
+// webhook URL and chose at least one event type.
+func ReceiversOf(ctx context.Context, table *storage.Table, accountID string) ([]Receiver, error) {
+	installs, err := storage.QueryPartition[installItem](ctx, table, storage.AccountPK(accountID), "INSTALL#")
+	if err != nil {
+		return nil, err
+	}
+	var out []Receiver
+	for _, inst := range installs {
+		if !inst.Installed() {
+			continue
+		}
+		app, err := storage.Get[appItem](ctx, table, appKey(inst.AppID))
+		if err != nil {
+			return nil, err
+		}
+		if app != nil && app.WebhookURL != "" && len(app.Events) > 0 {
+			out = append(out, Receiver{App: app.App, Scopes: inst.Scopes})
+		}
+	}
+	return out, nil
+}
+
+// FanOut hands an account's event to every receiver (ReceiversOf its
+// account) that chose its type and whose install reads its scope: each gets
+// its own webhook event (delivered, retried and recorded like INSTALL),
+// under a key made of the event's, so a fan-out run again adds nothing
+// twice. It returns how many apps received the event.
+func FanOut(ctx context.Context, table *storage.Table, receivers []Receiver, ev events.Recorded, now time.Time) (int, error) {
+	handed := 0
+	for _, r := range receivers {
+		if !slices.Contains(r.App.Events, ev.Type) || !events.Readable(r.Scopes, ev.Scope) {
+			continue
+		}
+		key := storage.Key{PK: EventsPK(r.App.ID), SK: ev.Key().SK}
+		err := table.Put(ctx, EventItem{
+			Key: key, GSI1PK: DueIndexPK, GSI1SK: DueSK(now, key),
+			Event: Event{
+				ID: ev.ID, AppID: r.App.ID, Type: ev.Type, URL: r.App.WebhookURL, Body: events.ForApp(ev.Body, r.App.ID),
+				CreatedAt: now.UTC().Format(time.RFC3339Nano), Status: DeliveryPending,
+				NextAt: now.UTC().Format(time.RFC3339Nano), Attempts: []Attempt{},
+			},
+		}, storage.ItemAbsent())
+		if err != nil && !storage.IsConditionFailed(err) {
+			return handed, err
+		}
+		handed++
+	}
+	return handed, nil
+}
