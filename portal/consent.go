@@ -38,18 +38,24 @@ func (p *Portal) toConsent(w http.ResponseWriter, r *http.Request) error {
 
 // authRequest is the authorization request's parameters, carried from the
 // page to its form.
+// CompanyID is the page's own parameter: the company a company app is
+// installed for, chosen on the page by an agency admin of several.
 type authRequest struct {
 	ResponseType, ClientID, RedirectURI, Scope, State string
+	CompanyID                                         string
 }
 
 func authRequestOf(v url.Values) authRequest {
-	return authRequest{ResponseType: v.Get("response_type"), ClientID: v.Get("client_id"), RedirectURI: v.Get("redirect_uri"), Scope: v.Get("scope"), State: v.Get("state")}
+	return authRequest{ResponseType: v.Get("response_type"), ClientID: v.Get("client_id"), RedirectURI: v.Get("redirect_uri"), Scope: v.Get("scope"), State: v.Get("state"),
+		CompanyID: v.Get("companyId")}
 }
 
 func (a authRequest) query() string {
 	v := url.Values{"response_type": {a.ResponseType}, "client_id": {a.ClientID}, "redirect_uri": {a.RedirectURI}, "scope": {a.Scope}}
-	if a.State != "" {
-		v.Set("state", a.State)
+	for name, value := range map[string]string{"state": a.State, "companyId": a.CompanyID} {
+		if value != "" {
+			v.Set(name, value)
+		}
 	}
 	return v.Encode()
 }
@@ -61,13 +67,20 @@ type consentScope struct {
 }
 
 type consentData struct {
-	Request  authRequest
-	App      marketplace.App
-	Scopes   []consentScope
-	Company  bool // a company install: choose accounts (checkboxes)
-	Accounts []accounts.Account
-	Chosen   map[string]bool
+	Request authRequest
+	App     marketplace.App
+	Scopes  []consentScope
+	Company bool // a company install: choose accounts (checkboxes)
+	// CompanyID is the company a company install is for; CompanyChoices,
+	// while none is chosen, the companies the person may choose from.
+	CompanyID      string
+	CompanyChoices []companyChoice
+	Accounts       []accounts.Account
+	Chosen         map[string]bool
 }
+
+// companyChoice is a link to the page for one company's accounts.
+type companyChoice struct{ ID, URL string }
 
 // consentRefused is the page of a request that cannot be trusted with a
 // redirect.
@@ -135,8 +148,23 @@ func (p *Portal) consentData(r *http.Request, v *visit, req authRequest) (*conse
 		return nil, err
 	}
 	if d.Company {
+		// An install belongs to one company: the page offers one company's
+		// accounts at a time, the chosen one's (the only one, for most).
 		companies := agencyCompanies(v.person)
-		all = slices.DeleteFunc(all, func(a accounts.Account) bool { return !slices.Contains(companies, a.CompanyID) })
+		switch {
+		case slices.Contains(companies, req.CompanyID):
+			d.CompanyID = req.CompanyID
+		case len(companies) == 1:
+			d.CompanyID = companies[0]
+		}
+		if d.CompanyID == "" && len(companies) > 1 {
+			for _, c := range companies {
+				choice := req
+				choice.CompanyID = c
+				d.CompanyChoices = append(d.CompanyChoices, companyChoice{ID: c, URL: consentPath + "?" + choice.query()})
+			}
+		}
+		all = slices.DeleteFunc(all, func(a accounts.Account) bool { return a.CompanyID != d.CompanyID || d.CompanyID == "" })
 	}
 	d.Accounts = all
 	return d, nil
@@ -221,11 +249,21 @@ func (p *Portal) consent(w http.ResponseWriter, r *http.Request) error {
 		return &d.Accounts[i]
 	}
 	if d.Company {
+		if d.CompanyID == "" {
+			p.renderConsent(w, http.StatusUnprocessableEntity, v, d, []string{"Choose the company to install the app for first: an install belongs to one company."})
+			return nil
+		}
+		consent.CompanyID = d.CompanyID
 		for _, id := range r.PostForm["approved"] {
-			if a := allowed(id); a != nil {
-				consent.Approved, consent.CompanyID = append(consent.Approved, a.ID), a.CompanyID
-				d.Chosen[a.ID] = true
+			a := allowed(id)
+			if a == nil {
+				// Never a code for part of the choice: the form was not this
+				// page's (another company's account, or one not the person's).
+				p.renderConsent(w, http.StatusUnprocessableEntity, v, d, []string{"An install belongs to one company: choose accounts of company " + d.CompanyID + " only (" + id + " is not one you may install it into)."})
+				return nil
 			}
+			consent.Approved = append(consent.Approved, a.ID)
+			d.Chosen[a.ID] = true
 		}
 		if len(consent.Approved) == 0 {
 			p.renderConsent(w, http.StatusUnprocessableEntity, v, d, []string{"Choose at least one account to install the app into."})

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/bizplatform/api/areas/users"
 	"github.com/bizplatform/api/oauth"
 	"github.com/bizplatform/api/shared/marketplace"
 )
@@ -212,4 +213,62 @@ func TestTheSettingsPageListsInstalledAppsAndUninstallRevokesTheirTokensAtOnce(t
 	other := s.browser(t)
 	other.signIn("cy@co2.example")
 	assert.Equal(t, http.StatusForbidden, other.get("/portal/accounts/acct1/apps/"+appID+"/uninstall").status, "another account's admin")
+}
+
+// agencyOfTwoCompanies makes gus an agency admin of co2 as well as co1 (one
+// login, a user record in each company).
+func agencyOfTwoCompanies(t *testing.T, s *site) {
+	s.env.Seed(t, users.Area, `{"users":[{"id":"usrAgency2","companyId":"co2","name":"Gus Agency","email":"gus@co1.example","roles":{"type":"agency","role":"admin","locationIds":[]}}]}`)
+	_, err := s.portal.Identities().SetPasswordDirectly(context.Background(), "co2", "usrAgency2", password)
+	require.NoError(t, err)
+}
+
+func TestACompanyInstallNeverSpansTwoCompanies(t *testing.T) {
+	s := newSite(t)
+	agencyOfTwoCompanies(t, s)
+	app, secret, srv := s.marketplaceApp(t, marketplace.TargetCompany, "contacts.readonly", "oauth.write", "oauth.readonly")
+	b := s.browser(t)
+	csrf := b.signIn("gus@co1.example")
+
+	choose := b.get("/portal/oauth/chooselocation?" + authorizeQuery(app, ""))
+	require.Equal(t, http.StatusOK, choose.status, choose.body)
+	assert.NotContains(t, choose.body, `type="checkbox"`, "no account is offered before the company is chosen")
+	assert.Contains(t, choose.body, "companyId=co1")
+	assert.Contains(t, choose.body, "companyId=co2")
+
+	ofCo2 := b.get("/portal/oauth/chooselocation?" + authorizeQuery(app, "") + "&companyId=co2")
+	require.Equal(t, http.StatusOK, ofCo2.status, ofCo2.body)
+	assert.Contains(t, ofCo2.body, "Account acct3")
+	assert.NotContains(t, ofCo2.body, "Account acct1", "one company's accounts at a time")
+	assert.Contains(t, ofCo2.body, `name="companyId" value="co2"`)
+
+	form := func(company string, approved ...string) url.Values {
+		return url.Values{
+			"csrf": {csrf}, "response_type": {"code"}, "client_id": {app.ClientID}, "redirect_uri": {appRedirect}, "scope": {""},
+			"companyId": {company}, "approved": approved, "decision": {"allow"},
+		}
+	}
+	cases := []struct {
+		name, company string
+		approved      []string
+		says          string
+	}{
+		{"accounts of two companies, no company chosen (the attack as found)", "", []string{"acct1", "acct3"}, "Choose the company"},
+		{"accounts of two companies, the second company chosen", "co2", []string{"acct1", "acct3"}, "one company"},
+		{"accounts of two companies, the first company chosen", "co1", []string{"acct3", "acct1"}, "one company"},
+		{"another company's account alone", "co1", []string{"acct3"}, "one company"},
+	}
+	for _, c := range cases {
+		t.Run(c.name+" gets no code", func(t *testing.T) {
+			p := b.post("/portal/oauth/chooselocation", form(c.company, c.approved...))
+			assert.Equal(t, http.StatusUnprocessableEntity, p.status, p.body)
+			assert.Empty(t, p.header.Get("Location"), "no redirect, so no code")
+			assert.Contains(t, p.body, c.says)
+		})
+	}
+
+	q := backTo(t, b.post("/portal/oauth/chooselocation", form("co2", "acct3")))
+	tokens := exchange(t, srv, app, secret, q.Get("code"), marketplace.UserCompany)
+	assert.Equal(t, "co2", tokens["companyId"])
+	assert.Equal(t, []any{"acct3"}, tokens["approvedLocations"])
 }

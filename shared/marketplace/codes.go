@@ -24,12 +24,14 @@ const (
 // Why an authorization request gets an error page (never a redirect: its
 // redirect URI cannot be trusted).
 var (
-	ErrUnknownClient        = errors.New("no marketplace app has this client_id")
-	ErrRedirectNotAllowed   = errors.New("the redirect_uri is not one the app registered")
-	ErrScopeNotAllowed      = errors.New("the scope asks for more than the app's scopes")
-	ErrUnsupportedResponse  = errors.New("response_type must be code")
-	ErrNoAccountChosen      = errors.New("choose an account to install the app into")
-	ErrAccountNotApprovable = errors.New("you cannot install apps into that account")
+	ErrUnknownClient       = errors.New("no marketplace app has this client_id")
+	ErrRedirectNotAllowed  = errors.New("the redirect_uri is not one the app registered")
+	ErrScopeNotAllowed     = errors.New("the scope asks for more than the app's scopes")
+	ErrUnsupportedResponse = errors.New("response_type must be code")
+	ErrNoAccountChosen     = errors.New("choose an account to install the app into")
+	// ErrAccountsOfTwoCompanies: an install belongs to one company, so
+	// every account it covers is of that company.
+	ErrAccountsOfTwoCompanies = errors.New("an install belongs to one company: every account it covers must be of that company")
 )
 
 // Authorization checks an authorization request (the consent page's query)
@@ -118,10 +120,16 @@ func (a *Apps) IssueCode(ctx context.Context, c Consent) (string, error) {
 		return "", err
 	}
 	now := a.clock.Now().UTC()
-	userType := UserLocation
+	userType, covered := UserLocation, []string{c.AccountID}
 	if c.App.Target == TargetCompany {
-		userType = UserCompany
+		userType, covered = UserCompany, c.Approved
 		c.AccountID = ""
+	}
+	if len(covered) == 0 || covered[0] == "" {
+		return "", ErrNoAccountChosen
+	}
+	if err := a.checkOneCompany(ctx, c.CompanyID, covered); err != nil {
+		return "", err
 	}
 	item := codeItem{
 		Key: codeKey(auth.HashToken(code)),
@@ -136,6 +144,22 @@ func (a *Apps) IssueCode(ctx context.Context, c Consent) (string, error) {
 		return "", fmt.Errorf("store code: %w", err)
 	}
 	return code, nil
+}
+
+// checkOneCompany refuses accounts that are not all of companyID (or do
+// not exist): the install's INSTALL events, its locationToken and its
+// approvedLocations would otherwise name a company the account is not of.
+func (a *Apps) checkOneCompany(ctx context.Context, companyID string, accountIDs []string) error {
+	for _, id := range accountIDs {
+		acct, err := a.accounts.Get(ctx, id)
+		if err != nil {
+			return err
+		}
+		if acct == nil || acct.CompanyID != companyID {
+			return fmt.Errorf("%w (account %s is not company %s's)", ErrAccountsOfTwoCompanies, id, companyID)
+		}
+	}
+	return nil
 }
 
 // CodeByHash reads a code by its hash (nil when there is none). A used or

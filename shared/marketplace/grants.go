@@ -149,6 +149,10 @@ func (g *Grant) exchange(ctx context.Context, now time.Time) (*Install, error) {
 		return nil, err
 	}
 	if code.UserType == UserCompany {
+		// A code issued before IssueCode refused a mix of companies.
+		if err := a.checkOneCompany(ctx, code.CompanyID, code.Approved); err != nil {
+			return nil, err
+		}
 		if err := g.coverAccounts(ctx, tx, app, code, &after, now); err != nil {
 			return nil, err
 		}
@@ -250,6 +254,13 @@ func (a *Apps) LocationToken(ctx context.Context, ref, accountID string, ends ti
 	}
 	if !inst.Installed() || inst.AccountID != "" || !slices.Contains(inst.Approved, accountID) {
 		return "", nil, ErrNotInstalled
+	}
+	// An install written before consent refused a mix of companies may
+	// list another company's account: it gets no token of it.
+	if err := a.checkOneCompany(ctx, inst.CompanyID, []string{accountID}); errors.Is(err, ErrAccountsOfTwoCompanies) {
+		return "", nil, ErrNotInstalled
+	} else if err != nil {
+		return "", nil, err
 	}
 	app, err := a.Get(ctx, inst.AppID)
 	if err != nil {
