@@ -59,3 +59,64 @@ func TestALocationTokenIsRefusedForAnAccountOutsideTheInstallsCompany(t *testing
 	own := f.post(t, "/oauth/locationToken", url.Values{"companyId": {otherCompany}, "locationId": {otherAcct}}, companyToken)
 	assert.Equal(t, http.StatusOK, own.Status, "the install's own company's account still gets its token")
 }
+
+// An RFC 7636 (appendix B) verifier and its S256 challenge.
+const (
+	verifier  = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+	challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+)
+
+func TestTheTokenEndpointChecksTheCodeVerifierAgainstTheCodesChallenge(t *testing.T) {
+	cases := []struct {
+		name        string
+		challenge   string
+		requirePKCE bool // set on the app after the code was issued
+		verifier    string
+		status      int
+		error       string
+	}{
+		{"the verifier of the code's challenge gets tokens", challenge, false, verifier, http.StatusOK, ""},
+		{"another verifier is refused", challenge, false, "x" + verifier[1:], http.StatusBadRequest, "invalid_grant"},
+		{"a verifier too short to be one is refused", challenge, false, "short", http.StatusBadRequest, "invalid_grant"},
+		{"no verifier for a code with a challenge is refused", challenge, false, "", http.StatusBadRequest, "invalid_grant"},
+		{"a verifier for a code without a challenge is refused", "", false, verifier, http.StatusBadRequest, "invalid_grant"},
+		{"a code without a challenge and without a verifier gets tokens", "", false, "", http.StatusOK, ""},
+		{"a code without a challenge of an app that now requires PKCE is refused", "", true, "", http.StatusBadRequest, "invalid_grant"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t, marketplace.TargetLocation)
+			consent := marketplace.Consent{App: f.app, RedirectURI: redirect, Scopes: f.app.Scopes, CompanyID: company, AccountID: acct, UserID: admin.ID, By: admin}
+			if c.challenge != "" {
+				consent.CodeChallenge, consent.CodeChallengeMethod = c.challenge, marketplace.PKCEMethodS256
+			}
+			code, err := f.apps.IssueCode(context.Background(), consent)
+			require.NoError(t, err)
+			if c.requirePKCE {
+				_, err := f.apps.Update(context.Background(), f.app.ID, marketplace.AppChange{RequirePKCE: &c.requirePKCE}, admin)
+				require.NoError(t, err)
+			}
+			form := f.exchangeForm(code, marketplace.UserLocation)
+			if c.verifier != "" {
+				form.Set("code_verifier", c.verifier)
+			}
+			a := f.post(t, "/oauth/token", form, "")
+			assert.Equal(t, c.status, a.Status, a.Body)
+			assert.Equal(t, c.error, a.str("error"))
+			if c.error != "" {
+				assert.Empty(t, a.str("access_token"))
+				assert.NotEmpty(t, a.str("error_description"))
+			}
+		})
+	}
+}
+
+func TestAnAppThatRequiresPKCEGetsNoCodeWithoutAChallenge(t *testing.T) {
+	f := newFixture(t, marketplace.TargetLocation)
+	on := true
+	app, err := f.apps.Update(context.Background(), f.app.ID, marketplace.AppChange{RequirePKCE: &on}, admin)
+	require.NoError(t, err)
+	require.True(t, app.RequirePKCE)
+	_, err = f.apps.IssueCode(context.Background(), marketplace.Consent{App: app, RedirectURI: redirect, Scopes: app.Scopes, CompanyID: company, AccountID: acct, UserID: admin.ID, By: admin})
+	assert.ErrorIs(t, err, marketplace.ErrPKCERequired)
+}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/ory/fosite"
 	"github.com/ory/fosite/handler/oauth2"
+	"github.com/ory/fosite/handler/pkce"
 
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/apierror"
@@ -80,6 +81,9 @@ func New(core app.Core, accessTTL time.Duration, requestTimeout time.Duration) *
 		&oauth2.RefreshTokenGrantHandler{
 			AccessTokenStrategy: strat, RefreshTokenStrategy: strat, TokenRevocationStorage: st, Config: cfg,
 		},
+		// The code's PKCE challenge (bound at consent) against the
+		// request's code_verifier: S256 only, as cfg leaves plain off.
+		&pkce.Handler{AuthorizeCodeStrategy: strat, Storage: st, Config: cfg},
 	}
 	s := &Server{
 		apps: apps, provider: fosite.NewOAuth2Provider(st, cfg), auth: auth.NewAuthenticator(core.Tokens, deps.Clock),
@@ -196,7 +200,7 @@ type oauthErrorBody struct {
 // first read.
 var grantRefusals = []error{
 	fosite.ErrInvalidatedAuthorizeCode, fosite.ErrInactiveToken, marketplace.ErrCodeUnknown, marketplace.ErrCodeUsed, marketplace.ErrRefreshUnknown, marketplace.ErrRefreshUsed,
-	marketplace.ErrNotInstalled, marketplace.ErrInstallChanged,
+	marketplace.ErrNotInstalled, marketplace.ErrInstallChanged, marketplace.ErrPKCERequired,
 }
 
 // writeOAuthError answers an error of the token endpoint as RFC 6749 says:

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ory/fosite"
 	"github.com/ory/fosite/handler/oauth2"
+	"github.com/ory/fosite/handler/pkce"
 	fositestorage "github.com/ory/fosite/storage"
 
 	"github.com/bizplatform/api/shared/clock"
@@ -31,6 +32,7 @@ var (
 	_ oauth2.CoreStorage              = (*store)(nil)
 	_ oauth2.TokenRevocationStorage   = (*store)(nil)
 	_ fositestorage.Transactional     = (*store)(nil)
+	_ pkce.PKCERequestStorage         = (*store)(nil)
 	_ fosite.ClientWithSecretRotation = (*client)(nil)
 )
 
@@ -185,6 +187,41 @@ func (s *store) GetAuthorizeCodeSession(ctx context.Context, signature string, s
 	}
 	return r, nil
 }
+
+// GetPKCERequestSession is the PKCE challenge bound to the code: fosite's
+// handler checks the request's code_verifier against it. A code without
+// one is ErrNotFound (then a verifier sent is refused), or, of an app that
+// requires PKCE, ErrPKCERequired (a code issued before the app required it).
+func (s *store) GetPKCERequestSession(ctx context.Context, signature string, session fosite.Session) (fosite.Requester, error) {
+	code, err := s.apps.CodeByHash(ctx, signature)
+	if err != nil {
+		return nil, err
+	}
+	if code == nil {
+		return nil, fosite.ErrNotFound
+	}
+	r, err := s.request(ctx, code.Ref(), code.AppID, code.Scopes, session)
+	if err != nil {
+		return nil, err
+	}
+	if code.CodeChallenge == "" {
+		if r.Client.(*client).app.RequirePKCE {
+			return nil, marketplace.ErrPKCERequired
+		}
+		return nil, fosite.ErrNotFound
+	}
+	r.Form = url.Values{"code_challenge": {code.CodeChallenge}, "code_challenge_method": {code.CodeChallengeMethod}}
+	return r, nil
+}
+
+// CreatePKCERequestSession is never called: the portal binds the challenge
+// to the code it issues.
+func (s *store) CreatePKCERequestSession(context.Context, string, fosite.Requester) error {
+	return errors.New("oauth: codes are issued by the consent page")
+}
+
+// DeletePKCERequestSession: the challenge goes with its code, used once.
+func (s *store) DeletePKCERequestSession(context.Context, string) error { return nil }
 
 func (s *store) InvalidateAuthorizeCodeSession(ctx context.Context, signature string) error {
 	g, err := s.grant(ctx)

@@ -42,17 +42,18 @@ func (p *Portal) toConsent(w http.ResponseWriter, r *http.Request) error {
 // installed for, chosen on the page by an agency admin of several.
 type authRequest struct {
 	ResponseType, ClientID, RedirectURI, Scope, State string
+	CodeChallenge, CodeChallengeMethod                string
 	CompanyID                                         string
 }
 
 func authRequestOf(v url.Values) authRequest {
 	return authRequest{ResponseType: v.Get("response_type"), ClientID: v.Get("client_id"), RedirectURI: v.Get("redirect_uri"), Scope: v.Get("scope"), State: v.Get("state"),
-		CompanyID: v.Get("companyId")}
+		CodeChallenge: v.Get("code_challenge"), CodeChallengeMethod: v.Get("code_challenge_method"), CompanyID: v.Get("companyId")}
 }
 
 func (a authRequest) query() string {
 	v := url.Values{"response_type": {a.ResponseType}, "client_id": {a.ClientID}, "redirect_uri": {a.RedirectURI}, "scope": {a.Scope}}
-	for name, value := range map[string]string{"state": a.State, "companyId": a.CompanyID} {
+	for name, value := range map[string]string{"state": a.State, "code_challenge": a.CodeChallenge, "code_challenge_method": a.CodeChallengeMethod, "companyId": a.CompanyID} {
 		if value != "" {
 			v.Set(name, value)
 		}
@@ -182,11 +183,42 @@ func agencyCompanies(person *identity.Person) []string {
 	return out
 }
 
+// checkRequest refuses a request that is not the app's with an error page,
+// before anyone signs in, and sends one whose PKCE parameters are refused
+// back to the app as invalid_request (RFC 7636 4.4.1): its redirect URI was
+// checked.
+func (p *Portal) checkRequest(r *http.Request, req authRequest) error {
+	app, _, err := p.apps.Authorization(r.Context(), req.ResponseType, req.ClientID, req.RedirectURI, req.Scope)
+	if err != nil {
+		return refusal(err)
+	}
+	if err := marketplace.CheckChallenge(app, req.CodeChallenge, req.CodeChallengeMethod); err != nil {
+		back := backToApp(req)
+		q := back.Query()
+		q.Set("error", "invalid_request")
+		q.Set("error_description", err.Error())
+		back.RawQuery = q.Encode()
+		return redirect{back.String()}
+	}
+	return nil
+}
+
+// backToApp is the request's redirect URI (registered, so it parses) with
+// its state.
+func backToApp(req authRequest) *url.URL {
+	back, _ := url.Parse(req.RedirectURI)
+	if req.State != "" {
+		q := back.Query()
+		q.Set("state", req.State)
+		back.RawQuery = q.Encode()
+	}
+	return back
+}
+
 func (p *Portal) consentPage(w http.ResponseWriter, r *http.Request) error {
 	req := authRequestOf(r.URL.Query())
-	// A request that is not the app's is refused before anyone signs in.
-	if _, _, err := p.apps.Authorization(r.Context(), req.ResponseType, req.ClientID, req.RedirectURI, req.Scope); err != nil {
-		return refusal(err)
+	if err := p.checkRequest(r, req); err != nil {
+		return err
 	}
 	v, err := p.consentVisit(w, r, req)
 	if err != nil {
@@ -223,21 +255,22 @@ func (p *Portal) consent(w http.ResponseWriter, r *http.Request) error {
 	if !v.session.CheckCSRF(r.PostFormValue("csrf")) {
 		return errStaleForm
 	}
+	if err := p.checkRequest(r, req); err != nil {
+		return err
+	}
 	d, err := p.consentData(r, v, req)
 	if err != nil {
 		return err
 	}
-	back, _ := url.Parse(req.RedirectURI) // registered, so it parses
+	back := backToApp(req)
 	q := back.Query()
-	if req.State != "" {
-		q.Set("state", req.State)
-	}
 	if r.PostFormValue("decision") != "allow" {
 		q.Set("error", "access_denied")
 		back.RawQuery = q.Encode()
 		return redirect{back.String()}
 	}
-	consent := marketplace.Consent{App: d.App, RedirectURI: req.RedirectURI, UserID: v.person.ActorID(), By: actor(v)}
+	consent := marketplace.Consent{App: d.App, RedirectURI: req.RedirectURI, UserID: v.person.ActorID(), By: actor(v),
+		CodeChallenge: req.CodeChallenge, CodeChallengeMethod: req.CodeChallengeMethod}
 	for _, s := range d.Scopes {
 		consent.Scopes = append(consent.Scopes, s.Scope)
 	}

@@ -26,7 +26,8 @@ import (
 // appsSynopsis is each apps command's usage line (run.go's usage text
 // lists the other commands).
 var appsSynopsis = map[string]string{
-	"apps create":        "apps create --company ID --name NAME --redirect-uri URL [--redirect-uri URL ...] --scopes a,b [--webhook-url URL] [--target location|company]",
+	"apps create":        "apps create --company ID --name NAME --redirect-uri URL [--redirect-uri URL ...] --scopes a,b [--webhook-url URL] [--target location|company] [--require-pkce]",
+	"apps update":        "apps update APP_ID --require-pkce=true|false",
 	"apps list":          "apps list --company ID",
 	"apps rotate-secret": "apps rotate-secret APP_ID",
 	"apps delete":        "apps delete APP_ID",
@@ -47,6 +48,8 @@ func (c *cli) apps(ctx context.Context, args []string) error {
 		return c.createApp(ctx, store, rest)
 	case "apps list":
 		return c.listApps(ctx, store, rest)
+	case "apps update":
+		return c.updateApp(ctx, store, rest)
 	case "apps rotate-secret":
 		return c.rotateAppSecret(ctx, store, rest)
 	case "apps delete":
@@ -60,7 +63,7 @@ func (c *cli) apps(ctx context.Context, args []string) error {
 
 func sortedSynopses() []string {
 	var out []string
-	for _, cmd := range []string{"apps create", "apps list", "apps rotate-secret", "apps delete", "apps webhook-key", "apps deliveries"} {
+	for _, cmd := range []string{"apps create", "apps update", "apps list", "apps rotate-secret", "apps delete", "apps webhook-key", "apps deliveries"} {
 		out = append(out, appsSynopsis[cmd])
 	}
 	return out
@@ -113,11 +116,13 @@ func (c *cli) createApp(ctx context.Context, store *marketplace.Apps, args []str
 	scopeList := fs.String("scopes", "", "comma-separated scopes")
 	webhook := fs.String("webhook-url", "", "where INSTALL and UNINSTALL events go")
 	target := fs.String("target", marketplace.TargetLocation, "location or company")
+	requirePKCE := fs.Bool("require-pkce", false, "refuse a consent without a PKCE code_challenge (S256)")
 	if err := appFlags(cmd, fs, args, "company", "name", "scopes"); err != nil {
 		return err
 	}
 	app, secret, err := store.Create(ctx, marketplace.NewApp{
 		CompanyID: *company, Name: *name, RedirectURIs: redirects, Scopes: splitList(*scopeList), WebhookURL: *webhook, Target: *target,
+		RequirePKCE: *requirePKCE,
 	})
 	if err != nil {
 		return err
@@ -151,6 +156,33 @@ func (c *cli) listApps(ctx context.Context, store *marketplace.Apps, args []stri
 		return err
 	}
 	return c.printJSON(list)
+}
+
+// updateApp changes an app's settings: today whether it requires PKCE.
+func (c *cli) updateApp(ctx context.Context, store *marketplace.Apps, args []string) error {
+	const cmd = "apps update"
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return appsUsage(cmd, "give the app id first")
+	}
+	fs := c.flags(cmd)
+	requirePKCE := fs.Bool("require-pkce", false, "refuse a consent without a PKCE code_challenge (S256)")
+	if err := appFlags(cmd, fs, args[1:]); err != nil {
+		return err
+	}
+	var change marketplace.AppChange
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "require-pkce" {
+			change.RequirePKCE = requirePKCE
+		}
+	})
+	if change.RequirePKCE == nil || fs.NArg() > 0 {
+		return appsUsage(cmd, "say what to change")
+	}
+	app, err := store.Update(ctx, args[0], change, auth.Operator)
+	if err != nil {
+		return err
+	}
+	return c.printJSON(app)
 }
 
 func (c *cli) rotateAppSecret(ctx context.Context, store *marketplace.Apps, args []string) error {

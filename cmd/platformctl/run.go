@@ -118,7 +118,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 		cmdErr = c.invite(ctx, args[2:], getenv)
 	case "contacts reindex":
 		cmdErr = c.reindexContacts(ctx, args[2:])
-	case "apps create", "apps list", "apps rotate-secret", "apps delete", "apps webhook-key", "apps deliveries":
+	case "apps create", "apps update", "apps list", "apps rotate-secret", "apps delete", "apps webhook-key", "apps deliveries":
 		cmdErr = c.apps(ctx, args)
 	default:
 		if args[0] == "seed" {

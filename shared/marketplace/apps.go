@@ -65,7 +65,9 @@ type App struct {
 	Scopes       []string `dynamodbav:"scopes" json:"scopes"`
 	WebhookURL   string   `dynamodbav:"webhookUrl,omitempty" json:"webhookUrl,omitempty"`
 	Target       string   `dynamodbav:"target" json:"target"`
-	CreatedAt    string   `dynamodbav:"createdAt" json:"createdAt"`
+	// RequirePKCE refuses a consent without a PKCE challenge (RFC 7636).
+	RequirePKCE bool   `dynamodbav:"requirePkce,omitempty" json:"requirePkce"`
+	CreatedAt   string `dynamodbav:"createdAt" json:"createdAt"`
 	// SecretRotatedAt is the last rotation of the client secret, if any.
 	SecretRotatedAt string `dynamodbav:"secretRotatedAt,omitempty" json:"secretRotatedAt,omitempty"`
 }
@@ -116,6 +118,7 @@ type NewApp struct {
 	Scopes       []string
 	WebhookURL   string
 	Target       string
+	RequirePKCE  bool
 }
 
 // MaxAppName bounds an app's name, in characters.
@@ -193,7 +196,7 @@ func (a *Apps) Create(ctx context.Context, n NewApp) (App, string, error) {
 	app := App{
 		ID: id, ClientID: id + "-" + strings.ToLower(suffix[4:12]), CompanyID: n.CompanyID, Name: strings.TrimSpace(n.Name),
 		RedirectURIs: dedupe(n.RedirectURIs), Scopes: dedupe(n.Scopes), WebhookURL: n.WebhookURL, Target: n.Target,
-		CreatedAt: a.clock.Now().UTC().Format(time.RFC3339Nano),
+		RequirePKCE: n.RequirePKCE, CreatedAt: a.clock.Now().UTC().Format(time.RFC3339Nano),
 	}
 	item := appItem{Key: appKey(id), GSI1PK: appsOf(n.CompanyID), GSI1SK: id, App: app, SecretHash: hashSecret(secret)}
 	if err := a.table.Put(ctx, item, storage.ItemAbsent()); err != nil {
@@ -306,6 +309,36 @@ func (a *Apps) RotateSecret(ctx context.Context, appID string, by auth.Actor) (A
 	}
 	it.SecretRotatedAt = stamp
 	return it.App, secret, nil
+}
+
+// AppChange is what Update changes of an app (nil: unchanged).
+type AppChange struct {
+	RequirePKCE *bool
+}
+
+// Update changes the app as the change says, on behalf of by (its company's
+// audit list records it), and returns it as changed.
+func (a *Apps) Update(ctx context.Context, appID string, change AppChange, by auth.Actor) (App, error) {
+	it, err := a.item(ctx, appID)
+	if err != nil {
+		return App{}, err
+	}
+	if change.RequirePKCE == nil {
+		return it.App, nil
+	}
+	now := a.clock.Now().UTC()
+	it.RequirePKCE = *change.RequirePKCE
+	upd := expression.Set(expression.Name("requirePkce"), expression.Value(it.RequirePKCE))
+	detail := "PKCE is optional"
+	if it.RequirePKCE {
+		detail = "PKCE is required: a consent without a code_challenge is refused"
+	}
+	tx := a.table.Tx().Update(appKey(appID), upd, storage.ItemExists()).Else(ErrNoApp)
+	auth.AddAuditEntry(tx, storage.CompanyPK(it.CompanyID), now, by, auth.AuditEdited, it.ID, it.Name, detail)
+	if err := tx.Commit(ctx); err != nil {
+		return App{}, err
+	}
+	return it.App, nil
 }
 
 var errConcurrentRotation = errors.New("the app's secret was rotated at the same moment: try again")

@@ -64,6 +64,35 @@ func (a *Apps) Authorization(ctx context.Context, responseType, clientID, redire
 	return app, dedupe(requested), nil
 }
 
+// PKCE (RFC 7636): S256 only, as RFC 9700 (2.1.1) recommends; plain would
+// put the verifier itself in the browser's address bar.
+const PKCEMethodS256 = "S256"
+
+// Why a PKCE challenge is refused (invalid_request, sent back to the
+// app: its redirect URI was checked first).
+var (
+	ErrPKCERequired  = errors.New("the app requires PKCE: send code_challenge with code_challenge_method=S256")
+	ErrPKCEMethod    = errors.New("code_challenge_method must be S256 (plain, the default when it is missing, is not supported)")
+	ErrPKCEChallenge = errors.New("code_challenge must be the base64url SHA-256 of the code_verifier: 43 characters of A-Z, a-z, 0-9, - and _")
+)
+
+// CheckChallenge checks an authorization request's PKCE parameters for
+// the app: none (unless the app requires PKCE), or an S256 challenge.
+func CheckChallenge(app App, challenge, method string) error {
+	switch {
+	case challenge == "" && method == "":
+		if app.RequirePKCE {
+			return ErrPKCERequired
+		}
+		return nil
+	case method != PKCEMethodS256:
+		return ErrPKCEMethod
+	case len(challenge) != 43 || strings.Trim(challenge, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") != "":
+		return ErrPKCEChallenge
+	}
+	return nil
+}
+
 // Code is what an authorization code grants, as approved on the consent
 // page: stored under the code's SHA-256 until it is used or ends.
 type Code struct {
@@ -81,6 +110,10 @@ type Code struct {
 	RequestedAt string     `dynamodbav:"requestedAt"`
 	EndsAt      string     `dynamodbav:"endsAt"`
 	UsedAt      string     `dynamodbav:"usedAt,omitempty"`
+	// CodeChallenge binds the code to its PKCE verifier (S256), when the
+	// authorization request sent one.
+	CodeChallenge       string `dynamodbav:"codeChallenge,omitempty"`
+	CodeChallengeMethod string `dynamodbav:"codeChallengeMethod,omitempty"`
 }
 
 // Ref is the grant ref of the install the code makes.
@@ -110,6 +143,9 @@ type Consent struct {
 	Approved  []string
 	UserID    string
 	By        auth.Actor
+	// CodeChallenge and CodeChallengeMethod are the request's PKCE
+	// parameters (CheckChallenge).
+	CodeChallenge, CodeChallengeMethod string
 }
 
 // IssueCode stores the consent as a new authorization code (single use,
@@ -125,6 +161,9 @@ func (a *Apps) IssueCode(ctx context.Context, c Consent) (string, error) {
 		userType, covered = UserCompany, c.Approved
 		c.AccountID = ""
 	}
+	if err := CheckChallenge(c.App, c.CodeChallenge, c.CodeChallengeMethod); err != nil {
+		return "", err
+	}
 	if len(covered) == 0 || covered[0] == "" {
 		return "", ErrNoAccountChosen
 	}
@@ -137,6 +176,7 @@ func (a *Apps) IssueCode(ctx context.Context, c Consent) (string, error) {
 			AppID: c.App.ID, ClientID: c.App.ClientID, RedirectURI: c.RedirectURI, Scopes: c.Scopes, UserType: userType,
 			AccountID: c.AccountID, CompanyID: c.CompanyID, Approved: c.Approved, UserID: c.UserID, By: c.By,
 			RequestedAt: now.Format(time.RFC3339Nano), EndsAt: now.Add(CodeLifetime).Format(time.RFC3339Nano),
+			CodeChallenge: c.CodeChallenge, CodeChallengeMethod: c.CodeChallengeMethod,
 		},
 		TTL: now.Add(CodeLifetime).Unix() + 1,
 	}
