@@ -298,3 +298,27 @@ func TestAnEventAStreamRecordNamesIsDeliveredFromItsOwnItemBeforeTheIndexShowsIt
 	assert.Equal(t, 1, n, "the sweep sends the other, which the index shows")
 	assert.Equal(t, 2, f.rc.received())
 }
+
+func TestTheLocalDelivererFollowsNoRedirect(t *testing.T) {
+	f := newFixture(t, 0, 0)
+	target := &receiver{}
+	targetSrv := httptest.NewServer(target)
+	t.Cleanup(targetSrv.Close)
+	redirector := httptest.NewServer(http.RedirectHandler(targetSrv.URL+"/elsewhere", http.StatusTemporaryRedirect))
+	t.Cleanup(redirector.Close)
+	var err error
+	f.app, _, err = f.apps.Create(context.Background(), marketplace.NewApp{CompanyID: "coHook", Name: "Redirected", RedirectURIs: []string{"https://hooked.example.com/cb"},
+		Scopes: []string{"contacts.readonly"}, WebhookURL: redirector.URL + "/hooks"})
+	require.NoError(t, err)
+	f.installAndUninstall(t)
+
+	n, err := f.deliverer().Sweep(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, 2, n)
+	assert.Zero(t, target.received(), "the redirect's target is never posted to")
+	for _, e := range f.events(t) {
+		require.Len(t, e.Attempts, 1)
+		assert.Equal(t, http.StatusTemporaryRedirect, e.Attempts[0].Status, "a 3xx is a failed attempt")
+		assert.NotEqual(t, marketplace.DeliveryDelivered, e.Status)
+	}
+}
