@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/stretchr/testify/assert"
@@ -119,4 +120,66 @@ func TestAnAppThatRequiresPKCEGetsNoCodeWithoutAChallenge(t *testing.T) {
 	require.True(t, app.RequirePKCE)
 	_, err = f.apps.IssueCode(context.Background(), marketplace.Consent{App: app, RedirectURI: redirect, Scopes: app.Scopes, CompanyID: company, AccountID: acct, UserID: admin.ID, By: admin})
 	assert.ErrorIs(t, err, marketplace.ErrPKCERequired)
+}
+
+func TestACodeApprovedBeforeAnUninstallNoLongerInstallsTheApp(t *testing.T) {
+	t.Run("a location install", func(t *testing.T) {
+		f := newFixture(t, marketplace.TargetLocation)
+		early := f.code(t, acct)
+		f.install(t, acct)
+		f.env.Clock.Advance(time.Second)
+		require.NoError(t, f.apps.Uninstall(context.Background(), acct, f.app.ID, admin))
+
+		a := f.post(t, "/oauth/token", f.exchangeForm(early, marketplace.UserLocation), "")
+		assert.Equal(t, http.StatusBadRequest, a.Status, a.Body)
+		assert.Equal(t, "invalid_grant", a.str("error"))
+		assert.Contains(t, a.str("error_description"), "uninstalled")
+		assert.Equal(t, marketplace.StatusUninstalled, f.storedInstall(t, storage.AccountPK(acct), f.app.ID).Status, "not installed again")
+
+		f.env.Clock.Advance(time.Second)
+		f.install(t, acct) // a consent after the uninstall installs it
+	})
+	t.Run("an account of a company install", func(t *testing.T) {
+		f := newFixture(t, marketplace.TargetCompany, "contacts.readonly", "oauth.write", "oauth.readonly")
+		early := f.code(t, "", acct, acct2)
+		first := f.post(t, "/oauth/token", f.exchangeForm(f.code(t, "", acct, acct2), marketplace.UserCompany), "")
+		require.Equal(t, http.StatusOK, first.Status, first.Body)
+		f.env.Clock.Advance(time.Second)
+		require.NoError(t, f.apps.Uninstall(context.Background(), acct2, f.app.ID, admin))
+
+		a := f.post(t, "/oauth/token", f.exchangeForm(early, marketplace.UserCompany), "")
+		assert.Equal(t, http.StatusBadRequest, a.Status, a.Body)
+		assert.Equal(t, "invalid_grant", a.str("error"))
+		assert.Equal(t, marketplace.StatusUninstalled, f.storedInstall(t, storage.AccountPK(acct2), f.app.ID).Status, "acct2 not installed again")
+	})
+}
+
+func TestARefreshAskingForAWiderScopeIsInvalidScope(t *testing.T) {
+	f := newFixture(t, marketplace.TargetLocation)
+	first := f.install(t, acct)
+	cases := []struct {
+		name, scope string
+		status      int
+		error       string
+	}{
+		{"a scope the grant does not hold", "contacts.readonly contacts.write", http.StatusBadRequest, "invalid_scope"},
+		{"a scope the app does not hold either", "locations.readonly", http.StatusBadRequest, "invalid_scope"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			form := f.refreshForm(first.str("refresh_token"), marketplace.UserLocation)
+			form.Set("scope", c.scope)
+			a := f.post(t, "/oauth/token", form, "")
+			assert.Equal(t, c.status, a.Status, a.Body)
+			assert.Equal(t, c.error, a.str("error"))
+			assert.Empty(t, a.str("access_token"))
+		})
+	}
+	t.Run("the grant's own scopes are refreshed, and the refresh token was not spent", func(t *testing.T) {
+		form := f.refreshForm(first.str("refresh_token"), marketplace.UserLocation)
+		form.Set("scope", "payments/integration.write contacts.readonly")
+		a := f.post(t, "/oauth/token", form, "")
+		require.Equal(t, http.StatusOK, a.Status, a.Body)
+		assert.Equal(t, "contacts.readonly payments/integration.write", a.str("scope"))
+	})
 }

@@ -162,6 +162,9 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return writeOAuthError(w, err)
 	}
+	if err := checkRefreshScope(ar, r.PostForm.Get("scope")); err != nil {
+		return writeOAuthError(w, err)
+	}
 	granted, _ := session.Extra["userType"].(string)
 	if want := r.PostForm.Get("user_type"); want != "" && want != granted {
 		return writeOAuthError(w, fosite.ErrInvalidRequest.WithHintf("user_type is %s for this grant (the app installs for a %s).", granted, strings.ToLower(granted)))
@@ -187,6 +190,23 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, answer)
 }
 
+// checkRefreshScope refuses a refresh whose scope parameter asks for a
+// scope the grant does not hold (RFC 6749 6: invalid_scope). fosite's
+// refresh handler ignores the parameter and grants the original scopes,
+// which is what the answer's scope then says (a narrower request is
+// answered with them too).
+func checkRefreshScope(ar fosite.AccessRequester, scope string) error {
+	if !ar.GetGrantTypes().ExactOne("refresh_token") {
+		return nil
+	}
+	for _, s := range strings.Fields(scope) {
+		if !slices.Contains(ar.GetGrantedScopes(), s) {
+			return fosite.ErrInvalidScope.WithHintf("The refresh token's grant does not hold the scope %q: a refresh keeps the scopes the app was granted (%s).", s, strings.Join(ar.GetGrantedScopes(), " "))
+		}
+	}
+	return nil
+}
+
 // oauthErrorBody is RFC 6749's error answer.
 type oauthErrorBody struct {
 	Error       string `json:"error"`
@@ -200,7 +220,7 @@ type oauthErrorBody struct {
 // first read.
 var grantRefusals = []error{
 	fosite.ErrInvalidatedAuthorizeCode, fosite.ErrInactiveToken, marketplace.ErrCodeUnknown, marketplace.ErrCodeUsed, marketplace.ErrRefreshUnknown, marketplace.ErrRefreshUsed,
-	marketplace.ErrNotInstalled, marketplace.ErrInstallChanged, marketplace.ErrPKCERequired,
+	marketplace.ErrNotInstalled, marketplace.ErrInstallChanged, marketplace.ErrPKCERequired, marketplace.ErrApprovedBeforeUninstall,
 }
 
 // writeOAuthError answers an error of the token endpoint as RFC 6749 says:

@@ -93,7 +93,7 @@ func consentRefused(err error) error {
 // refusal is the answer to a failed check of the request: its error page,
 // or the failure itself (storage).
 func refusal(err error) error {
-	for _, known := range []error{marketplace.ErrUnknownClient, marketplace.ErrRedirectNotAllowed, marketplace.ErrScopeNotAllowed, marketplace.ErrUnsupportedResponse} {
+	for _, known := range []error{marketplace.ErrUnknownClient, marketplace.ErrRedirectNotAllowed, marketplace.ErrRedirectFragment, marketplace.ErrScopeNotAllowed, marketplace.ErrUnsupportedResponse} {
 		if errors.Is(err, known) {
 			return consentRefused(err)
 		}

@@ -12,12 +12,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/areas/users"
 	"github.com/bizplatform/api/oauth"
 	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/storage"
 )
 
 const appRedirect = "https://bridge.example.com/oauth/callback"
@@ -380,4 +382,22 @@ func TestConsentRefusesAPlainChallengeAndAnAppThatRequiresPKCEWithoutOne(t *test
 		code := allowAsThePageDoes(t, b, authorizeQuery(strict, "contacts.readonly")+"&code_challenge="+pkceChallenge+"&code_challenge_method=S256")
 		assert.NotEmpty(t, code)
 	})
+}
+
+func TestARedirectURIWithAFragmentRegisteredBeforeTheRuleGetsAnErrorPage(t *testing.T) {
+	s := newSite(t)
+	app, _, _ := s.marketplaceApp(t, marketplace.TargetLocation, "contacts.readonly")
+	withFragment := appRedirect + "#done"
+	// As an app registered before registration refused fragments is stored.
+	key := storage.Key{PK: "APP#" + app.ID, SK: "APP"}
+	require.NoError(t, s.env.Table.Update(context.Background(), key, expression.Set(expression.Name("redirectUris"), expression.Value([]string{appRedirect, withFragment})), nil))
+
+	b := s.browser(t)
+	b.signIn("ada@co1.example")
+	q, _ := url.ParseQuery(authorizeQuery(app, "contacts.readonly"))
+	q.Set("redirect_uri", withFragment)
+	p := b.get("/portal/oauth/chooselocation?" + q.Encode())
+	assert.Equal(t, http.StatusBadRequest, p.status)
+	assert.Empty(t, p.header.Get("Location"), "never sent to a URI with a fragment")
+	assert.Contains(t, p.body, "fragment")
 }

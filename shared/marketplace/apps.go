@@ -136,7 +136,10 @@ func (a *Apps) validate(n *NewApp) error {
 	v.OneOf("target", n.Target, TargetLocation, TargetCompany)
 	if v.Check(len(n.RedirectURIs) > 0, "redirect-uri must be given at least once") {
 		for _, u := range n.RedirectURIs {
-			if p := a.urlProblem(u); p != "" {
+			if strings.Contains(u, "#") {
+				// RFC 6749 3.1.2: the code would land in a fragment.
+				v.Add("redirect-uri must not hold a fragment (#...): " + u)
+			} else if p := a.urlProblem(u); p != "" {
 				v.Add("redirect-uri " + p)
 			}
 		}

@@ -26,6 +26,7 @@ const (
 var (
 	ErrUnknownClient       = errors.New("no marketplace app has this client_id")
 	ErrRedirectNotAllowed  = errors.New("the redirect_uri is not one the app registered")
+	ErrRedirectFragment    = errors.New("the redirect_uri holds a fragment (#...), which a redirect URI may not (RFC 6749 3.1.2)")
 	ErrScopeNotAllowed     = errors.New("the scope asks for more than the app's scopes")
 	ErrUnsupportedResponse = errors.New("response_type must be code")
 	ErrNoAccountChosen     = errors.New("choose an account to install the app into")
@@ -48,6 +49,10 @@ func (a *Apps) Authorization(ctx context.Context, responseType, clientID, redire
 	}
 	if !slices.Contains(app.RedirectURIs, redirectURI) {
 		return App{}, nil, ErrRedirectNotAllowed
+	}
+	if strings.Contains(redirectURI, "#") {
+		// Registered before registration refused fragments.
+		return App{}, nil, ErrRedirectFragment
 	}
 	requested := strings.Fields(scope)
 	if len(requested) == 0 {

@@ -19,7 +19,16 @@ var (
 	ErrCodeUsed       = errors.New("the authorization code was used already, or has ended")
 	ErrRefreshUnknown = errors.New("the refresh token is unknown")
 	ErrRefreshUsed    = errors.New("the refresh token was used already, revoked or has ended")
+	// ErrApprovedBeforeUninstall: an uninstall ends what was approved
+	// before it, codes not yet exchanged included.
+	ErrApprovedBeforeUninstall = errors.New("the app was uninstalled after this code was approved: it installs nothing; the admin must approve the app again")
 )
+
+// uninstalledSince reports whether the install was uninstalled after the
+// code was approved (an uninstall that came later ends the approval).
+func uninstalledSince(inst *Install, code *Code) bool {
+	return inst != nil && inst.UninstalledAt != "" && parseTime(inst.UninstalledAt).After(parseTime(code.RequestedAt))
+}
 
 // Grant is one transaction of the token endpoint: the OAuth library makes
 // its writes one by one (use the code or the refresh token, issue the
@@ -135,6 +144,11 @@ func (g *Grant) exchange(ctx context.Context, now time.Time) (*Install, error) {
 		AppID: app.ID, AppName: app.Name, CompanyID: code.CompanyID, AccountID: code.AccountID, Scopes: code.Scopes,
 		UserID: code.UserID, InstalledBy: code.By, InstalledAt: stamp, Status: StatusInstalled, Tokens: []LiveToken{},
 	}
+	// The install's version condition below makes this hold at the write:
+	// an uninstall in between changes the version.
+	if uninstalledSince(before, code) {
+		return nil, ErrApprovedBeforeUninstall
+	}
 	version := 0
 	if before != nil {
 		version = before.Version
@@ -180,6 +194,9 @@ func (g *Grant) coverAccounts(ctx context.Context, tx *storage.Tx, app App, code
 		before, err := g.a.readInstall(ctx, accountInstallKey(acct, app.ID))
 		if err != nil {
 			return err
+		}
+		if uninstalledSince(before, code) {
+			return ErrApprovedBeforeUninstall
 		}
 		if before.Installed() && !before.ViaCompany {
 			continue
