@@ -2,8 +2,10 @@ package oauth_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -182,4 +184,45 @@ func TestARefreshAskingForAWiderScopeIsInvalidScope(t *testing.T) {
 		require.Equal(t, http.StatusOK, a.Status, a.Body)
 		assert.Equal(t, "contacts.readonly payments/integration.write", a.str("scope"))
 	})
+}
+
+func TestTheTokenEndpointSaysWhatItExpectsOfABodyThatIsNotAForm(t *testing.T) {
+	f := newFixture(t, marketplace.TargetLocation)
+	form := f.exchangeForm(f.code(t, acct), marketplace.UserLocation)
+	asJSON, err := json.Marshal(map[string]string{"grant_type": form.Get("grant_type"), "code": form.Get("code"), "client_id": f.app.ClientID, "client_secret": f.secret})
+	require.NoError(t, err)
+	cases := []struct {
+		name, contentType, body, says string
+	}{
+		{"a JSON body", "application/json", string(asJSON), "application/x-www-form-urlencoded, not application/json"},
+		{"a body without a Content-Type", "", form.Encode(), "has no Content-Type"},
+		{"a text body", "text/plain; charset=utf-8", form.Encode(), "not text/plain"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			req, err := http.NewRequest(http.MethodPost, f.oauth.URL+"/oauth/token", strings.NewReader(c.body))
+			require.NoError(t, err)
+			if c.contentType != "" {
+				req.Header.Set("Content-Type", c.contentType)
+			}
+			a := send(t, req)
+			assert.Equal(t, http.StatusBadRequest, a.Status)
+			assert.Equal(t, "invalid_request", a.str("error"))
+			assert.Contains(t, a.str("error_description"), c.says)
+			assert.NotContains(t, a.str("error_description"), "can not be empty")
+		})
+	}
+	a := f.post(t, "/oauth/token", form, "")
+	assert.Equal(t, http.StatusOK, a.Status, "the form itself is taken, and the code was not spent: %v", a.Body)
+}
+
+func TestARefreshAfterAnUninstallSaysTheAppWasUninstalled(t *testing.T) {
+	f := newFixture(t, marketplace.TargetLocation)
+	a := f.install(t, acct)
+	require.NoError(t, f.apps.Uninstall(context.Background(), acct, f.app.ID, admin))
+	refreshed := f.post(t, "/oauth/token", f.refreshForm(a.str("refresh_token"), marketplace.UserLocation), "")
+	assert.Equal(t, http.StatusBadRequest, refreshed.Status)
+	assert.Equal(t, "invalid_grant", refreshed.str("error"), "still RFC 6749's code")
+	assert.Contains(t, refreshed.str("error_description"), "uninstalled from account "+acct)
+	assert.NotContains(t, refreshed.str("error_description"), "malformed")
 }

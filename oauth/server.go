@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"mime"
 	"net/http"
 	"slices"
 	"strconv"
@@ -151,6 +152,9 @@ type tokenAnswer struct {
 // token is POST /oauth/token: the authorization-code and refresh-token
 // grants, run by fosite.
 func (s *Server) token(w http.ResponseWriter, r *http.Request) error {
+	if err := formBodyProblem(r); err != nil {
+		return writeOAuthError(w, err)
+	}
 	if err := r.ParseForm(); err == nil {
 		if g := r.PostForm.Get("grant_type"); g != "" && g != "authorization_code" && g != "refresh_token" {
 			return writeOAuthError(w, fosite.ErrUnsupportedGrantType.WithHint("The server runs the authorization_code and refresh_token grants."))
@@ -160,6 +164,9 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) error {
 	session := &fosite.DefaultSession{}
 	ar, err := s.provider.NewAccessRequest(ctx, r, session)
 	if err != nil {
+		if f.refusal != "" {
+			err = fosite.ErrInvalidGrant.WithHint(f.refusal)
+		}
 		return writeOAuthError(w, err)
 	}
 	if err := checkRefreshScope(ar, r.PostForm.Get("scope")); err != nil {
@@ -188,6 +195,22 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) error {
 		answer.LocationID = inst.AccountID
 	}
 	return writeJSON(w, http.StatusOK, answer)
+}
+
+// formBodyProblem refuses a body that is not a form (RFC 6749 4.1.3 and
+// 6): fosite would read no field of it and answer that the body is empty.
+func formBodyProblem(r *http.Request) error {
+	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch mediaType {
+	case "application/x-www-form-urlencoded", "multipart/form-data":
+		return nil
+	case "":
+		return fosite.ErrInvalidRequest.WithHint("The body must be application/x-www-form-urlencoded (RFC 6749 4.1.3); the request has no Content-Type.")
+	}
+	if len(mediaType) > 64 {
+		mediaType = mediaType[:64] + "..."
+	}
+	return fosite.ErrInvalidRequest.WithHintf("The body must be application/x-www-form-urlencoded, not %s: send the fields as a form (grant_type=...&code=...), as RFC 6749 4.1.3 says.", mediaType)
 }
 
 // checkRefreshScope refuses a refresh whose scope parameter asks for a

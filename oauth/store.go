@@ -3,6 +3,7 @@ package oauth
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"time"
 
@@ -41,6 +42,9 @@ var (
 type flow struct {
 	grant   *marketplace.Grant
 	install *marketplace.Install
+	// refusal says why the presented refresh token is refused when fosite's
+	// own words would mislead (an uninstall revoked it).
+	refusal string
 }
 
 type flowKey struct{}
@@ -271,7 +275,13 @@ func (s *store) GetRefreshTokenSession(ctx context.Context, signature string, se
 	if err != nil {
 		return nil, err
 	}
-	if rt == nil || rt.RevokedAt != "" {
+	if rt == nil {
+		return nil, fosite.ErrNotFound
+	}
+	if rt.RevokedAt != "" {
+		if err := s.explainRevoked(ctx, rt); err != nil {
+			return nil, err
+		}
 		return nil, fosite.ErrNotFound
 	}
 	setGrantFacts(session, rt.UserType, parseTime(rt.EndsAt), fosite.RefreshToken)
@@ -283,6 +293,23 @@ func (s *store) GetRefreshTokenSession(ctx context.Context, signature string, se
 		return r, fosite.ErrInactiveToken
 	}
 	return r, nil
+}
+
+// explainRevoked records in the flow, for a refresh token an uninstall
+// revoked, that the app was uninstalled and from where.
+func (s *store) explainRevoked(ctx context.Context, rt *marketplace.Refresh) error {
+	f := flowOf(ctx)
+	inst, err := s.apps.InstallByRef(ctx, rt.Ref)
+	if err != nil || f == nil || inst == nil || inst.Installed() || inst.UninstalledAt == "" {
+		return err
+	}
+	where := "account " + inst.AccountID
+	if inst.AccountID == "" {
+		where = "company " + inst.CompanyID
+	}
+	f.refusal = fmt.Sprintf("The app was uninstalled from %s at %s, which revoked its tokens: it must be installed again (a new consent and code exchange).",
+		where, parseTime(inst.UninstalledAt).UTC().Format(time.RFC3339))
+	return nil
 }
 
 // DeleteRefreshTokenSession: a used refresh token stays, marked used, so
