@@ -72,16 +72,19 @@ type consentData struct {
 	App     marketplace.App
 	Scopes  []consentScope
 	Company bool // a company install: choose accounts (checkboxes)
-	// CompanyID is the company a company install is for; CompanyChoices,
-	// while none is chosen, the companies the person may choose from.
-	CompanyID      string
-	CompanyChoices []companyChoice
-	Accounts       []accounts.Account
-	Chosen         map[string]bool
+	// AppCompany is the name of the app's company.
+	AppCompany string
+	// CompanyID is the company a company install is for (CompanyName its
+	// name); CompanyChoices, while none is chosen, the companies the
+	// person may choose from.
+	CompanyID, CompanyName string
+	CompanyChoices         []companyChoice
+	Accounts               []accounts.Account
+	Chosen                 map[string]bool
 }
 
 // companyChoice is a link to the page for one company's accounts.
-type companyChoice struct{ ID, URL string }
+type companyChoice struct{ ID, Name, URL string }
 
 // consentRefused is the page of a request that cannot be trusted with a
 // redirect.
@@ -135,6 +138,9 @@ func (p *Portal) consentData(r *http.Request, v *visit, req authRequest) (*conse
 		return nil, refusal(err)
 	}
 	d := &consentData{Request: req, App: app, Company: app.Target == marketplace.TargetCompany, Chosen: map[string]bool{}}
+	if d.AppCompany, err = p.apps.CompanyName(r.Context(), app.CompanyID); err != nil {
+		return nil, err
+	}
 	for _, s := range asked {
 		cs := consentScope{Scope: s}
 		for _, op := range operations.All {
@@ -162,7 +168,16 @@ func (p *Portal) consentData(r *http.Request, v *visit, req authRequest) (*conse
 			for _, c := range companies {
 				choice := req
 				choice.CompanyID = c
-				d.CompanyChoices = append(d.CompanyChoices, companyChoice{ID: c, URL: consentPath + "?" + choice.query()})
+				name, err := p.apps.CompanyName(r.Context(), c)
+				if err != nil {
+					return nil, err
+				}
+				d.CompanyChoices = append(d.CompanyChoices, companyChoice{ID: c, Name: name, URL: consentPath + "?" + choice.query()})
+			}
+		}
+		if d.CompanyID != "" {
+			if d.CompanyName, err = p.apps.CompanyName(r.Context(), d.CompanyID); err != nil {
+				return nil, err
 			}
 		}
 		all = slices.DeleteFunc(all, func(a accounts.Account) bool { return a.CompanyID != d.CompanyID || d.CompanyID == "" })

@@ -18,6 +18,7 @@ import (
 
 	"github.com/bizplatform/api/areas/users"
 	"github.com/bizplatform/api/oauth"
+	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/storage"
 )
@@ -230,6 +231,7 @@ func agencyOfTwoCompanies(t *testing.T, s *site) {
 func TestACompanyInstallNeverSpansTwoCompanies(t *testing.T) {
 	s := newSite(t)
 	agencyOfTwoCompanies(t, s)
+	require.NoError(t, accounts.NewRegistry(s.env.Table, s.env.Clock).SetCompanyName(context.Background(), "co2", "Second Company"))
 	app, secret, srv := s.marketplaceApp(t, marketplace.TargetCompany, "contacts.readonly", "oauth.write", "oauth.readonly")
 	b := s.browser(t)
 	csrf := b.signIn("gus@co1.example")
@@ -239,12 +241,14 @@ func TestACompanyInstallNeverSpansTwoCompanies(t *testing.T) {
 	assert.NotContains(t, choose.body, `type="checkbox"`, "no account is offered before the company is chosen")
 	assert.Contains(t, choose.body, "companyId=co1")
 	assert.Contains(t, choose.body, "companyId=co2")
+	assert.Contains(t, choose.body, "Second Company", "a company is shown by its name where it has one")
 
 	ofCo2 := b.get("/portal/oauth/chooselocation?" + authorizeQuery(app, "") + "&companyId=co2")
 	require.Equal(t, http.StatusOK, ofCo2.status, ofCo2.body)
 	assert.Contains(t, ofCo2.body, "Account acct3")
 	assert.NotContains(t, ofCo2.body, "Account acct1", "one company's accounts at a time")
 	assert.Contains(t, ofCo2.body, `name="companyId" value="co2"`)
+	assert.Contains(t, ofCo2.body, "accounts of company Second Company")
 
 	form := func(company string, approved ...string) url.Values {
 		return url.Values{

@@ -18,10 +18,14 @@ import (
 
 func TestAppsCreatePrintsTheClientSecretOnceAndListNever(t *testing.T) {
 	c, _ := setup(t)
-	code, _, errOut := c.run("accounts", "create", "--id", "acctApps", "--company", "coApps", "--name", "Apps Test")
+	code, out, errOut := c.run("accounts", "create", "--id", "acctApps", "--company", "coApps", "--name", "Apps Test", "--company-name", "Apps Company")
 	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "company coApps is named Apps Company")
+	code, _, errOut = c.run("accounts", "create", "--id", "acctApps2", "--company", "coApps", "--name", "Apps Test 2", "--company-name", " ")
+	assert.NotEqual(t, exitOK, code)
+	assert.Contains(t, errOut, "company name must not be empty", "refused before the account is written")
 
-	code, out, errOut := c.run("apps", "create", "--company", "coApps", "--name", "Bridge",
+	code, out, errOut = c.run("apps", "create", "--company", "coApps", "--name", "Bridge",
 		"--redirect-uri", "https://bridge.example.com/cb", "--redirect-uri", "http://127.0.0.1:8080/cb",
 		"--scopes", "contacts.readonly,payments/integration.write", "--webhook-url", "https://bridge.example.com/hooks", "--target", "company")
 	require.Equal(t, exitOK, code, errOut)

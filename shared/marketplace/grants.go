@@ -162,16 +162,20 @@ func (g *Grant) exchange(ctx context.Context, now time.Time) (*Install, error) {
 	if err := g.issue(tx, app, &after, code.Scopes, code.UserType, now); err != nil {
 		return nil, err
 	}
+	company, err := a.companyOf(ctx, code.CompanyID)
+	if err != nil {
+		return nil, err
+	}
 	if code.UserType == UserCompany {
 		// A code issued before IssueCode refused a mix of companies.
 		if err := a.checkOneCompany(ctx, code.CompanyID, code.Approved); err != nil {
 			return nil, err
 		}
-		if err := g.coverAccounts(ctx, tx, app, code, &after, now); err != nil {
+		if err := g.coverAccounts(ctx, tx, app, code, company, &after, now); err != nil {
 			return nil, err
 		}
 	} else if !before.Installed() {
-		addEvent(tx, app, EventInstall, code.CompanyID, code.AccountID, code.UserID, now)
+		addEvent(tx, app, EventInstall, company, code.AccountID, code.UserID, now)
 		auth.AddAuditEntry(tx, storage.AccountPK(code.AccountID), now, code.By, auth.AuditAppInstalled, app.ID, app.Name, "scopes: "+strings.Join(code.Scopes, " "))
 	}
 	putInstall(tx, after, version, before != nil)
@@ -186,7 +190,7 @@ func (g *Grant) exchange(ctx context.Context, now time.Time) (*Install, error) {
 // accounts the code approves that it does not cover yet, each with its
 // INSTALL event and audit entry. An account where the app is installed
 // directly keeps that install.
-func (g *Grant) coverAccounts(ctx context.Context, tx *storage.Tx, app App, code *Code, company *Install, now time.Time) error {
+func (g *Grant) coverAccounts(ctx context.Context, tx *storage.Tx, app App, code *Code, named companyRef, company *Install, now time.Time) error {
 	for _, acct := range code.Approved {
 		if slices.Contains(company.Approved, acct) {
 			continue
@@ -210,7 +214,7 @@ func (g *Grant) coverAccounts(ctx context.Context, tx *storage.Tx, app App, code
 			UserID: code.UserID, InstalledBy: code.By, InstalledAt: now.UTC().Format(time.RFC3339Nano), Status: StatusInstalled, Tokens: []LiveToken{},
 		}, version, before != nil)
 		company.Approved = append(company.Approved, acct)
-		addEvent(tx, app, EventInstall, code.CompanyID, acct, code.UserID, now)
+		addEvent(tx, app, EventInstall, named, acct, code.UserID, now)
 		auth.AddAuditEntry(tx, storage.AccountPK(acct), now, code.By, auth.AuditAppInstalled, app.ID, app.Name, "through the company's install; scopes: "+strings.Join(code.Scopes, " "))
 	}
 	return nil

@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/internal/testenv"
+	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
@@ -69,6 +70,7 @@ type fixture struct {
 func newFixture(t *testing.T, failures, installs int) *fixture {
 	env := testenv.New(t, []app.Area{testenv.PingArea})
 	env.Account(t, "acctHook", "coHook")
+	require.NoError(t, accounts.NewRegistry(env.Table, env.Clock).SetCompanyName(context.Background(), "coHook", "Hook & Sons"))
 	rc := &receiver{failures: failures}
 	srv := httptest.NewServer(rc)
 	t.Cleanup(srv.Close)
@@ -130,6 +132,7 @@ func TestEventsAreSignedWithEd25519OverTheRawBodyAndCarryThePublicPlatformsField
 		assert.Equal(t, f.app.ID, ev["appId"])
 		assert.Equal(t, "acctHook", ev["locationId"])
 		assert.Equal(t, "coHook", ev["companyId"])
+		assert.Equal(t, "Hook & Sons", ev["companyName"], "the company's name, as the public platform's INSTALL carries it")
 	}
 	assert.Equal(t, map[string]bool{marketplace.EventInstall: true, marketplace.EventUninstall: true}, types)
 	for _, e := range f.events(t) {
