@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"mime"
 	"net/http"
 	"slices"
 	"strconv"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/ory/fosite"
 	"github.com/ory/fosite/handler/oauth2"
+	"github.com/ory/fosite/handler/pkce"
 
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/apierror"
@@ -85,6 +87,9 @@ func New(core app.Core, accessTTL time.Duration, requestTimeout time.Duration) *
 		&oauth2.RefreshTokenGrantHandler{
 			AccessTokenStrategy: strat, RefreshTokenStrategy: strat, TokenRevocationStorage: st, Config: cfg,
 		},
+		// The code's PKCE challenge (bound at consent) against the
+		// request's code_verifier: S256 only, as cfg leaves plain off.
+		&pkce.Handler{AuthorizeCodeStrategy: strat, Storage: st, Config: cfg},
 	}
 	s := &Server{
 		apps: apps, provider: fosite.NewOAuth2Provider(st, cfg), auth: auth.NewAuthenticator(core.Tokens, deps.Clock),
@@ -157,6 +162,9 @@ type tokenAnswer struct {
 // token is POST /oauth/token: the authorization-code and refresh-token
 // grants, run by fosite.
 func (s *Server) token(w http.ResponseWriter, r *http.Request) error {
+	if err := formBodyProblem(r); err != nil {
+		return writeOAuthError(w, err)
+	}
 	if err := r.ParseForm(); err == nil {
 		if g := r.PostForm.Get("grant_type"); g != "" && g != "authorization_code" && g != "refresh_token" {
 			return writeOAuthError(w, fosite.ErrUnsupportedGrantType.WithHint("The server runs the authorization_code and refresh_token grants."))
@@ -166,6 +174,12 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) error {
 	session := &fosite.DefaultSession{}
 	ar, err := s.provider.NewAccessRequest(ctx, r, session)
 	if err != nil {
+		if f.refusal != "" {
+			err = fosite.ErrInvalidGrant.WithHint(f.refusal)
+		}
+		return writeOAuthError(w, err)
+	}
+	if err := checkRefreshScope(ar, r.PostForm.Get("scope")); err != nil {
 		return writeOAuthError(w, err)
 	}
 	granted, _ := session.Extra["userType"].(string)
@@ -198,6 +212,39 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, answer)
 }
 
+// formBodyProblem refuses a body that is not a form (RFC 6749 4.1.3 and
+// 6): fosite would read no field of it and answer that the body is empty.
+func formBodyProblem(r *http.Request) error {
+	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch mediaType {
+	case "application/x-www-form-urlencoded", "multipart/form-data":
+		return nil
+	case "":
+		return fosite.ErrInvalidRequest.WithHint("The body must be application/x-www-form-urlencoded (RFC 6749 4.1.3); the request has no Content-Type.")
+	}
+	if len(mediaType) > 64 {
+		mediaType = mediaType[:64] + "..."
+	}
+	return fosite.ErrInvalidRequest.WithHintf("The body must be application/x-www-form-urlencoded, not %s: send the fields as a form (grant_type=...&code=...), as RFC 6749 4.1.3 says.", mediaType)
+}
+
+// checkRefreshScope refuses a refresh whose scope parameter asks for a
+// scope the grant does not hold (RFC 6749 6: invalid_scope). fosite's
+// refresh handler ignores the parameter and grants the original scopes,
+// which is what the answer's scope then says (a narrower request is
+// answered with them too).
+func checkRefreshScope(ar fosite.AccessRequester, scope string) error {
+	if !ar.GetGrantTypes().ExactOne("refresh_token") {
+		return nil
+	}
+	for _, s := range strings.Fields(scope) {
+		if !slices.Contains(ar.GetGrantedScopes(), s) {
+			return fosite.ErrInvalidScope.WithHintf("The refresh token's grant does not hold the scope %q: a refresh keeps the scopes the app was granted (%s).", s, strings.Join(ar.GetGrantedScopes(), " "))
+		}
+	}
+	return nil
+}
+
 // oauthErrorBody is RFC 6749's error answer.
 type oauthErrorBody struct {
 	Error       string `json:"error"`
@@ -211,7 +258,7 @@ type oauthErrorBody struct {
 // first read.
 var grantRefusals = []error{
 	fosite.ErrInvalidatedAuthorizeCode, fosite.ErrInactiveToken, marketplace.ErrCodeUnknown, marketplace.ErrCodeUsed, marketplace.ErrRefreshUnknown, marketplace.ErrRefreshUsed,
-	marketplace.ErrNotInstalled, marketplace.ErrInstallChanged,
+	marketplace.ErrNotInstalled, marketplace.ErrInstallChanged, marketplace.ErrPKCERequired, marketplace.ErrApprovedBeforeUninstall,
 }
 
 // writeOAuthError answers an error of the token endpoint as RFC 6749 says:

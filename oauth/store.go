@@ -3,11 +3,13 @@ package oauth
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"time"
 
 	"github.com/ory/fosite"
 	"github.com/ory/fosite/handler/oauth2"
+	"github.com/ory/fosite/handler/pkce"
 	fositestorage "github.com/ory/fosite/storage"
 
 	"github.com/bizplatform/api/shared/clock"
@@ -32,6 +34,7 @@ var (
 	_ oauth2.CoreStorage              = (*store)(nil)
 	_ oauth2.TokenRevocationStorage   = (*store)(nil)
 	_ fositestorage.Transactional     = (*store)(nil)
+	_ pkce.PKCERequestStorage         = (*store)(nil)
 	_ fosite.ClientWithSecretRotation = (*client)(nil)
 )
 
@@ -40,6 +43,9 @@ var (
 type flow struct {
 	grant   *marketplace.Grant
 	install *marketplace.Install
+	// refusal says why the presented refresh token is refused when fosite's
+	// own words would mislead (an uninstall revoked it).
+	refusal string
 }
 
 type flowKey struct{}
@@ -187,6 +193,41 @@ func (s *store) GetAuthorizeCodeSession(ctx context.Context, signature string, s
 	return r, nil
 }
 
+// GetPKCERequestSession is the PKCE challenge bound to the code: fosite's
+// handler checks the request's code_verifier against it. A code without
+// one is ErrNotFound (then a verifier sent is refused), or, of an app that
+// requires PKCE, ErrPKCERequired (a code issued before the app required it).
+func (s *store) GetPKCERequestSession(ctx context.Context, signature string, session fosite.Session) (fosite.Requester, error) {
+	code, err := s.apps.CodeByHash(ctx, signature)
+	if err != nil {
+		return nil, err
+	}
+	if code == nil {
+		return nil, fosite.ErrNotFound
+	}
+	r, err := s.request(ctx, code.Ref(), code.AppID, code.Scopes, session)
+	if err != nil {
+		return nil, err
+	}
+	if code.CodeChallenge == "" {
+		if r.Client.(*client).app.RequirePKCE {
+			return nil, marketplace.ErrPKCERequired
+		}
+		return nil, fosite.ErrNotFound
+	}
+	r.Form = url.Values{"code_challenge": {code.CodeChallenge}, "code_challenge_method": {code.CodeChallengeMethod}}
+	return r, nil
+}
+
+// CreatePKCERequestSession is never called: the portal binds the challenge
+// to the code it issues.
+func (s *store) CreatePKCERequestSession(context.Context, string, fosite.Requester) error {
+	return errors.New("oauth: codes are issued by the consent page")
+}
+
+// DeletePKCERequestSession: the challenge goes with its code, used once.
+func (s *store) DeletePKCERequestSession(context.Context, string) error { return nil }
+
 func (s *store) InvalidateAuthorizeCodeSession(ctx context.Context, signature string) error {
 	g, err := s.grant(ctx)
 	if err != nil {
@@ -235,7 +276,13 @@ func (s *store) GetRefreshTokenSession(ctx context.Context, signature string, se
 	if err != nil {
 		return nil, err
 	}
-	if rt == nil || rt.RevokedAt != "" {
+	if rt == nil {
+		return nil, fosite.ErrNotFound
+	}
+	if rt.RevokedAt != "" {
+		if err := s.explainRevoked(ctx, rt); err != nil {
+			return nil, err
+		}
 		return nil, fosite.ErrNotFound
 	}
 	setGrantFacts(session, rt.UserType, parseTime(rt.EndsAt), fosite.RefreshToken)
@@ -247,6 +294,23 @@ func (s *store) GetRefreshTokenSession(ctx context.Context, signature string, se
 		return r, fosite.ErrInactiveToken
 	}
 	return r, nil
+}
+
+// explainRevoked records in the flow, for a refresh token an uninstall
+// revoked, that the app was uninstalled and from where.
+func (s *store) explainRevoked(ctx context.Context, rt *marketplace.Refresh) error {
+	f := flowOf(ctx)
+	inst, err := s.apps.InstallByRef(ctx, rt.Ref)
+	if err != nil || f == nil || inst == nil || inst.Installed() || inst.UninstalledAt == "" {
+		return err
+	}
+	where := "account " + inst.AccountID
+	if inst.AccountID == "" {
+		where = "company " + inst.CompanyID
+	}
+	f.refusal = fmt.Sprintf("The app was uninstalled from %s at %s, which revoked its tokens: it must be installed again (a new consent and code exchange).",
+		where, parseTime(inst.UninstalledAt).UTC().Format(time.RFC3339))
+	return nil
 }
 
 // DeleteRefreshTokenSession: a used refresh token stays, marked used, so

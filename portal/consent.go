@@ -38,18 +38,25 @@ func (p *Portal) toConsent(w http.ResponseWriter, r *http.Request) error {
 
 // authRequest is the authorization request's parameters, carried from the
 // page to its form.
+// CompanyID is the page's own parameter: the company a company app is
+// installed for, chosen on the page by an agency admin of several.
 type authRequest struct {
 	ResponseType, ClientID, RedirectURI, Scope, State string
+	CodeChallenge, CodeChallengeMethod                string
+	CompanyID                                         string
 }
 
 func authRequestOf(v url.Values) authRequest {
-	return authRequest{ResponseType: v.Get("response_type"), ClientID: v.Get("client_id"), RedirectURI: v.Get("redirect_uri"), Scope: v.Get("scope"), State: v.Get("state")}
+	return authRequest{ResponseType: v.Get("response_type"), ClientID: v.Get("client_id"), RedirectURI: v.Get("redirect_uri"), Scope: v.Get("scope"), State: v.Get("state"),
+		CodeChallenge: v.Get("code_challenge"), CodeChallengeMethod: v.Get("code_challenge_method"), CompanyID: v.Get("companyId")}
 }
 
 func (a authRequest) query() string {
 	v := url.Values{"response_type": {a.ResponseType}, "client_id": {a.ClientID}, "redirect_uri": {a.RedirectURI}, "scope": {a.Scope}}
-	if a.State != "" {
-		v.Set("state", a.State)
+	for name, value := range map[string]string{"state": a.State, "code_challenge": a.CodeChallenge, "code_challenge_method": a.CodeChallengeMethod, "companyId": a.CompanyID} {
+		if value != "" {
+			v.Set(name, value)
+		}
 	}
 	return v.Encode()
 }
@@ -61,13 +68,23 @@ type consentScope struct {
 }
 
 type consentData struct {
-	Request  authRequest
-	App      marketplace.App
-	Scopes   []consentScope
-	Company  bool // a company install: choose accounts (checkboxes)
-	Accounts []accounts.Account
-	Chosen   map[string]bool
+	Request authRequest
+	App     marketplace.App
+	Scopes  []consentScope
+	Company bool // a company install: choose accounts (checkboxes)
+	// AppCompany is the name of the app's company.
+	AppCompany string
+	// CompanyID is the company a company install is for (CompanyName its
+	// name); CompanyChoices, while none is chosen, the companies the
+	// person may choose from.
+	CompanyID, CompanyName string
+	CompanyChoices         []companyChoice
+	Accounts               []accounts.Account
+	Chosen                 map[string]bool
 }
+
+// companyChoice is a link to the page for one company's accounts.
+type companyChoice struct{ ID, Name, URL string }
 
 // consentRefused is the page of a request that cannot be trusted with a
 // redirect.
@@ -79,7 +96,7 @@ func consentRefused(err error) error {
 // refusal is the answer to a failed check of the request: its error page,
 // or the failure itself (storage).
 func refusal(err error) error {
-	for _, known := range []error{marketplace.ErrUnknownClient, marketplace.ErrRedirectNotAllowed, marketplace.ErrScopeNotAllowed, marketplace.ErrUnsupportedResponse} {
+	for _, known := range []error{marketplace.ErrUnknownClient, marketplace.ErrRedirectNotAllowed, marketplace.ErrRedirectFragment, marketplace.ErrScopeNotAllowed, marketplace.ErrUnsupportedResponse} {
 		if errors.Is(err, known) {
 			return consentRefused(err)
 		}
@@ -121,6 +138,9 @@ func (p *Portal) consentData(r *http.Request, v *visit, req authRequest) (*conse
 		return nil, refusal(err)
 	}
 	d := &consentData{Request: req, App: app, Company: app.Target == marketplace.TargetCompany, Chosen: map[string]bool{}}
+	if d.AppCompany, err = p.apps.CompanyName(r.Context(), app.CompanyID); err != nil {
+		return nil, err
+	}
 	for _, s := range asked {
 		cs := consentScope{Scope: s}
 		for _, op := range operations.All {
@@ -135,8 +155,32 @@ func (p *Portal) consentData(r *http.Request, v *visit, req authRequest) (*conse
 		return nil, err
 	}
 	if d.Company {
+		// An install belongs to one company: the page offers one company's
+		// accounts at a time, the chosen one's (the only one, for most).
 		companies := agencyCompanies(v.person)
-		all = slices.DeleteFunc(all, func(a accounts.Account) bool { return !slices.Contains(companies, a.CompanyID) })
+		switch {
+		case slices.Contains(companies, req.CompanyID):
+			d.CompanyID = req.CompanyID
+		case len(companies) == 1:
+			d.CompanyID = companies[0]
+		}
+		if d.CompanyID == "" && len(companies) > 1 {
+			for _, c := range companies {
+				choice := req
+				choice.CompanyID = c
+				name, err := p.apps.CompanyName(r.Context(), c)
+				if err != nil {
+					return nil, err
+				}
+				d.CompanyChoices = append(d.CompanyChoices, companyChoice{ID: c, Name: name, URL: consentPath + "?" + choice.query()})
+			}
+		}
+		if d.CompanyID != "" {
+			if d.CompanyName, err = p.apps.CompanyName(r.Context(), d.CompanyID); err != nil {
+				return nil, err
+			}
+		}
+		all = slices.DeleteFunc(all, func(a accounts.Account) bool { return a.CompanyID != d.CompanyID || d.CompanyID == "" })
 	}
 	d.Accounts = all
 	return d, nil
@@ -154,11 +198,42 @@ func agencyCompanies(person *identity.Person) []string {
 	return out
 }
 
+// checkRequest refuses a request that is not the app's with an error page,
+// before anyone signs in, and sends one whose PKCE parameters are refused
+// back to the app as invalid_request (RFC 7636 4.4.1): its redirect URI was
+// checked.
+func (p *Portal) checkRequest(r *http.Request, req authRequest) error {
+	app, _, err := p.apps.Authorization(r.Context(), req.ResponseType, req.ClientID, req.RedirectURI, req.Scope)
+	if err != nil {
+		return refusal(err)
+	}
+	if err := marketplace.CheckChallenge(app, req.CodeChallenge, req.CodeChallengeMethod); err != nil {
+		back := backToApp(req)
+		q := back.Query()
+		q.Set("error", "invalid_request")
+		q.Set("error_description", err.Error())
+		back.RawQuery = q.Encode()
+		return redirect{back.String()}
+	}
+	return nil
+}
+
+// backToApp is the request's redirect URI (registered, so it parses) with
+// its state.
+func backToApp(req authRequest) *url.URL {
+	back, _ := url.Parse(req.RedirectURI)
+	if req.State != "" {
+		q := back.Query()
+		q.Set("state", req.State)
+		back.RawQuery = q.Encode()
+	}
+	return back
+}
+
 func (p *Portal) consentPage(w http.ResponseWriter, r *http.Request) error {
 	req := authRequestOf(r.URL.Query())
-	// A request that is not the app's is refused before anyone signs in.
-	if _, _, err := p.apps.Authorization(r.Context(), req.ResponseType, req.ClientID, req.RedirectURI, req.Scope); err != nil {
-		return refusal(err)
+	if err := p.checkRequest(r, req); err != nil {
+		return err
 	}
 	v, err := p.consentVisit(w, r, req)
 	if err != nil {
@@ -195,21 +270,22 @@ func (p *Portal) consent(w http.ResponseWriter, r *http.Request) error {
 	if !v.session.CheckCSRF(r.PostFormValue("csrf")) {
 		return errStaleForm
 	}
+	if err := p.checkRequest(r, req); err != nil {
+		return err
+	}
 	d, err := p.consentData(r, v, req)
 	if err != nil {
 		return err
 	}
-	back, _ := url.Parse(req.RedirectURI) // registered, so it parses
+	back := backToApp(req)
 	q := back.Query()
-	if req.State != "" {
-		q.Set("state", req.State)
-	}
 	if r.PostFormValue("decision") != "allow" {
 		q.Set("error", "access_denied")
 		back.RawQuery = q.Encode()
 		return redirect{back.String()}
 	}
-	consent := marketplace.Consent{App: d.App, RedirectURI: req.RedirectURI, UserID: v.person.ActorID(), By: actor(v)}
+	consent := marketplace.Consent{App: d.App, RedirectURI: req.RedirectURI, UserID: v.person.ActorID(), By: actor(v),
+		CodeChallenge: req.CodeChallenge, CodeChallengeMethod: req.CodeChallengeMethod}
 	for _, s := range d.Scopes {
 		consent.Scopes = append(consent.Scopes, s.Scope)
 	}
@@ -221,11 +297,21 @@ func (p *Portal) consent(w http.ResponseWriter, r *http.Request) error {
 		return &d.Accounts[i]
 	}
 	if d.Company {
+		if d.CompanyID == "" {
+			p.renderConsent(w, http.StatusUnprocessableEntity, v, d, []string{"Choose the company to install the app for first: an install belongs to one company."})
+			return nil
+		}
+		consent.CompanyID = d.CompanyID
 		for _, id := range r.PostForm["approved"] {
-			if a := allowed(id); a != nil {
-				consent.Approved, consent.CompanyID = append(consent.Approved, a.ID), a.CompanyID
-				d.Chosen[a.ID] = true
+			a := allowed(id)
+			if a == nil {
+				// Never a code for part of the choice: the form was not this
+				// page's (another company's account, or one not the person's).
+				p.renderConsent(w, http.StatusUnprocessableEntity, v, d, []string{"An install belongs to one company: choose accounts of company " + d.CompanyID + " only (" + id + " is not one you may install it into)."})
+				return nil
 			}
+			consent.Approved = append(consent.Approved, a.ID)
+			d.Chosen[a.ID] = true
 		}
 		if len(consent.Approved) == 0 {
 			p.renderConsent(w, http.StatusUnprocessableEntity, v, d, []string{"Choose at least one account to install the app into."})

@@ -29,8 +29,8 @@ import (
 // appsSynopsis is each apps command's usage line (run.go's usage text
 // lists the other commands).
 var appsSynopsis = map[string]string{
-	"apps create":        "apps create --company ID --name NAME --redirect-uri URL [--redirect-uri URL ...] --scopes a,b [--webhook-url URL] [--events T,U] [--target location|company]",
-	"apps update":        "apps update APP_ID --events T,U (the event types it receives; \"\" for none)",
+	"apps create":        "apps create --company ID --name NAME --redirect-uri URL [--redirect-uri URL ...] --scopes a,b [--webhook-url URL] [--events T,U] [--target location|company] [--require-pkce]",
+	"apps update":        "apps update APP_ID [--events T,U] [--require-pkce=true|false] (--events: the event types it receives; \"\" for none)",
 	"apps list":          "apps list --company ID",
 	"apps rotate-secret": "apps rotate-secret APP_ID",
 	"apps delete":        "apps delete APP_ID",
@@ -51,14 +51,14 @@ func (c *cli) apps(ctx context.Context, args []string) error {
 		return c.createApp(ctx, store, rest)
 	case "apps list":
 		return c.listApps(ctx, store, rest)
+	case "apps update":
+		return c.updateApp(ctx, store, rest)
 	case "apps rotate-secret":
 		return c.rotateAppSecret(ctx, store, rest)
 	case "apps delete":
 		return c.deleteApp(ctx, store, rest)
 	case "apps webhook-key":
 		return c.webhookKey(ctx, rest)
-	case "apps update":
-		return c.updateApp(ctx, store, rest)
 	default:
 		return c.deliveries(ctx, store, rest)
 	}
@@ -66,7 +66,7 @@ func (c *cli) apps(ctx context.Context, args []string) error {
 
 func sortedSynopses() []string {
 	var out []string
-	for _, cmd := range []string{"apps create", "apps list", "apps rotate-secret", "apps delete", "apps webhook-key", "apps deliveries"} {
+	for _, cmd := range []string{"apps create", "apps update", "apps list", "apps rotate-secret", "apps delete", "apps webhook-key", "apps deliveries"} {
 		out = append(out, appsSynopsis[cmd])
 	}
 	return out
@@ -120,6 +120,7 @@ func (c *cli) createApp(ctx context.Context, store *marketplace.Apps, args []str
 	webhook := fs.String("webhook-url", "", "where INSTALL and UNINSTALL events go")
 	target := fs.String("target", marketplace.TargetLocation, "location or company")
 	eventList := fs.String("events", "", "comma-separated event types it receives (docs/events.md)")
+	requirePKCE := fs.Bool("require-pkce", false, "refuse a consent without a PKCE code_challenge (S256)")
 	if err := appFlags(cmd, fs, args, "company", "name", "scopes"); err != nil {
 		return err
 	}
@@ -129,6 +130,7 @@ func (c *cli) createApp(ctx context.Context, store *marketplace.Apps, args []str
 	}
 	app, secret, err := store.Create(ctx, marketplace.NewApp{
 		CompanyID: *company, Name: *name, RedirectURIs: redirects, Scopes: splitList(*scopeList), WebhookURL: *webhook, Events: types, Target: *target,
+		RequirePKCE: *requirePKCE,
 	})
 	if err != nil {
 		return err
@@ -138,31 +140,6 @@ func (c *cli) createApp(ctx context.Context, store *marketplace.Apps, args []str
 		marketplace.App
 		ClientSecret string `json:"clientSecret"`
 	}{app, secret})
-}
-
-// updateApp sets the event types an app receives.
-func (c *cli) updateApp(ctx context.Context, store *marketplace.Apps, args []string) error {
-	const cmd = "apps update"
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		return appsUsage(cmd, "give the app id")
-	}
-	fs := c.flags(cmd)
-	eventList := fs.String("events", "", "comma-separated event types it receives")
-	if err := appFlags(cmd, fs, args[1:]); err != nil {
-		return err
-	}
-	if !flagGiven(fs, "events") {
-		return appsUsage(cmd, "--events is required")
-	}
-	types, err := eventTypes(cmd, *eventList)
-	if err != nil {
-		return err
-	}
-	app, err := store.SetEvents(ctx, args[0], types)
-	if err != nil {
-		return err
-	}
-	return c.printJSON(app)
 }
 
 func flagGiven(fs *flag.FlagSet, name string) bool {
@@ -204,6 +181,46 @@ func (c *cli) listApps(ctx context.Context, store *marketplace.Apps, args []stri
 		return err
 	}
 	return c.printJSON(list)
+}
+
+// updateApp changes an app's settings: the event types it receives
+// (--events) and whether it requires PKCE (--require-pkce).
+func (c *cli) updateApp(ctx context.Context, store *marketplace.Apps, args []string) error {
+	const cmd = "apps update"
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return appsUsage(cmd, "give the app id first")
+	}
+	fs := c.flags(cmd)
+	eventList := fs.String("events", "", "comma-separated event types it receives (docs/events.md)")
+	requirePKCE := fs.Bool("require-pkce", false, "refuse a consent without a PKCE code_challenge (S256)")
+	if err := appFlags(cmd, fs, args[1:]); err != nil {
+		return err
+	}
+	setEvents := flagGiven(fs, "events")
+	var change marketplace.AppChange
+	if flagGiven(fs, "require-pkce") {
+		change.RequirePKCE = requirePKCE
+	}
+	if (!setEvents && change.RequirePKCE == nil) || fs.NArg() > 0 {
+		return appsUsage(cmd, "say what to change: --events, --require-pkce")
+	}
+	var types []string
+	if setEvents {
+		var err error
+		if types, err = eventTypes(cmd, *eventList); err != nil {
+			return err
+		}
+	}
+	app, err := store.Update(ctx, args[0], change, auth.Operator)
+	if err != nil {
+		return err
+	}
+	if setEvents {
+		if app, err = store.SetEvents(ctx, args[0], types); err != nil {
+			return err
+		}
+	}
+	return c.printJSON(app)
 }
 
 func (c *cli) rotateAppSecret(ctx context.Context, store *marketplace.Apps, args []string) error {

@@ -18,10 +18,14 @@ import (
 
 func TestAppsCreatePrintsTheClientSecretOnceAndListNever(t *testing.T) {
 	c, _ := setup(t)
-	code, _, errOut := c.run("accounts", "create", "--id", "acctApps", "--company", "coApps", "--name", "Apps Test")
+	code, out, errOut := c.run("accounts", "create", "--id", "acctApps", "--company", "coApps", "--name", "Apps Test", "--company-name", "Apps Company")
 	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "company coApps is named Apps Company")
+	code, _, errOut = c.run("accounts", "create", "--id", "acctApps2", "--company", "coApps", "--name", "Apps Test 2", "--company-name", " ")
+	assert.NotEqual(t, exitOK, code)
+	assert.Contains(t, errOut, "company name must not be empty", "refused before the account is written")
 
-	code, out, errOut := c.run("apps", "create", "--company", "coApps", "--name", "Bridge",
+	code, out, errOut = c.run("apps", "create", "--company", "coApps", "--name", "Bridge",
 		"--redirect-uri", "https://bridge.example.com/cb", "--redirect-uri", "http://127.0.0.1:8080/cb",
 		"--scopes", "contacts.readonly,payments/integration.write", "--webhook-url", "https://bridge.example.com/hooks", "--target", "company")
 	require.Equal(t, exitOK, code, errOut)
@@ -39,6 +43,14 @@ func TestAppsCreatePrintsTheClientSecretOnceAndListNever(t *testing.T) {
 	require.Equal(t, exitOK, code)
 	assert.Contains(t, out, created.ClientID)
 	assert.NotContains(t, out, created.ClientSecret)
+	assert.Contains(t, out, `"requirePkce":false`)
+
+	code, out, errOut = c.run("apps", "update", created.AppID, "--require-pkce")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, `"requirePkce":true`)
+	code, out, _ = c.run("apps", "list", "--company", "coApps")
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, out, `"requirePkce":true`, "the change is stored")
 
 	code, out, errOut = c.run("apps", "rotate-secret", created.AppID)
 	require.Equal(t, exitOK, code, errOut)
@@ -82,6 +94,8 @@ func TestAppsUsageErrorsExitTwoNamingTheCommand(t *testing.T) {
 		{"create without a name", []string{"apps", "create", "--company", "co", "--scopes", "contacts.readonly"}, "apps create: --name is required"},
 		{"rotate without an id", []string{"apps", "rotate-secret"}, "apps rotate-secret: give the app id"},
 		{"an unknown flag", []string{"apps", "list", "--compny", "co"}, "apps list: flag provided but not defined"},
+		{"update without an id", []string{"apps", "update", "--require-pkce"}, "apps update: give the app id first"},
+		{"update without a change", []string{"apps", "update", "0123456789abcdef01234567"}, "apps update: say what to change"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

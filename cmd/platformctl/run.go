@@ -29,7 +29,7 @@ import (
 
 const usage = `usage: platformctl <command>
 
-  accounts create --id ID --company ID --name NAME
+  accounts create --id ID --company ID --name NAME [--company-name NAME]
   users create --company ID --email E --name "N" --role admin|user --accounts A[,B] [--type account|agency]
                  adds a user of the company; prints its id alone on stdout
   portal invite --company ID --email E [--base-url URL]
@@ -202,14 +202,27 @@ func (c *cli) createAccount(ctx context.Context, args []string) error {
 	id := fs.String("id", "", "account id")
 	company := fs.String("company", "", "company id")
 	name := fs.String("name", "", "account name")
+	companyName := fs.String("company-name", "", "the company's name (shown on the consent page and in app webhooks)")
 	if err := parse(fs, args, "id", "company", "name"); err != nil {
 		return err
 	}
-	acct, err := accounts.NewRegistry(c.deps.Table, c.deps.Clock).Create(ctx, *id, *company, *name)
+	if *companyName != "" {
+		if err := accounts.CheckCompanyName(*company, *companyName); err != nil {
+			return err
+		}
+	}
+	registry := accounts.NewRegistry(c.deps.Table, c.deps.Clock)
+	acct, err := registry.Create(ctx, *id, *company, *name)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(c.out, "account %s created in company %s\n", acct.ID, acct.CompanyID)
+	if *companyName != "" {
+		if err := registry.SetCompanyName(ctx, *company, *companyName); err != nil {
+			return err
+		}
+		fmt.Fprintf(c.out, "company %s is named %s\n", *company, strings.TrimSpace(*companyName))
+	}
 	return nil
 }
 

@@ -178,6 +178,10 @@ type seedAccount struct {
 // loadAccounts creates the accounts of the dataset's accounts part that do
 // not exist yet, once every one passes the creation's rules, and returns how
 // many the part holds.
+// CompanyNames are the demo companies' names (the consent page and app
+// webhooks show them).
+var CompanyNames = map[string]string{CompanyNorth: "Northwind Agency", CompanySouth: "Southwind Agency"}
+
 func loadAccounts(ctx context.Context, deps app.Deps, raw json.RawMessage) (int, error) {
 	var p accountsPart
 	if err := app.DecodeSeed(raw, &p); err != nil {
@@ -197,6 +201,11 @@ func loadAccounts(ctx context.Context, deps app.Deps, raw json.RawMessage) (int,
 	for i, a := range p.Accounts {
 		if _, err := store.Create(ctx, a.ID, a.CompanyID, a.Name); err != nil && !errors.Is(err, accounts.ErrExists) {
 			return 0, &app.RecordError{List: AccountsPart, Index: i, ID: a.ID, Err: err}
+		}
+		if name, ok := CompanyNames[a.CompanyID]; ok {
+			if err := store.SetCompanyName(ctx, a.CompanyID, name); err != nil {
+				return 0, &app.RecordError{List: AccountsPart, Index: i, ID: a.ID, Err: err}
+			}
 		}
 	}
 	return len(p.Accounts), nil

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -27,7 +28,10 @@ type Account struct {
 // Company groups accounts and owns users.
 type Company struct {
 	storage.Key
-	ID        string `dynamodbav:"id"`
+	ID string `dynamodbav:"id"`
+	// Name is optional (SetCompanyName): pages and webhooks show the id
+	// without it.
+	Name      string `dynamodbav:"name,omitempty"`
 	CreatedAt string `dynamodbav:"createdAt"`
 }
 
@@ -51,6 +55,9 @@ type memberItem struct {
 
 // ErrExists is returned when creating an account whose id is taken.
 var ErrExists = errors.New("account already exists")
+
+// ErrNoCompany: the company has no account, so no record.
+var ErrNoCompany = errors.New("no such company: it is recorded with its first account")
 
 // Registry reads and writes accounts.
 type Registry struct {
@@ -95,6 +102,44 @@ func (s *Registry) Create(ctx context.Context, id, companyID, name string) (Acco
 		return Account{}, fmt.Errorf("create account %s: %w", id, err)
 	}
 	return acct, nil
+}
+
+// MaxCompanyName bounds a company's name, in characters.
+const MaxCompanyName = 200
+
+// CheckCompanyName checks a company's id and a name for it.
+func CheckCompanyName(companyID, name string) error {
+	var v validate.Errors
+	v.ID("company", companyID)
+	v.Check(strings.TrimSpace(name) != "", "company name must not be empty")
+	v.MaxLen("company name", name, MaxCompanyName)
+	v.Text("company name", name)
+	return v.Err()
+}
+
+// SetCompanyName names an existing company.
+func (s *Registry) SetCompanyName(ctx context.Context, companyID, name string) error {
+	if err := CheckCompanyName(companyID, name); err != nil {
+		return err
+	}
+	err := s.table.Update(ctx, CompanyKey(companyID), expression.Set(expression.Name("name"), expression.Value(strings.TrimSpace(name))), storage.ItemExists())
+	if storage.IsConditionFailed(err) {
+		return ErrNoCompany
+	}
+	return err
+}
+
+// CompanyName is the company's name, or its id when it has none (or no
+// record).
+func (s *Registry) CompanyName(ctx context.Context, companyID string) (string, error) {
+	c, err := storage.Get[Company](ctx, s.table, CompanyKey(companyID))
+	if err != nil {
+		return "", err
+	}
+	if c == nil || c.Name == "" {
+		return companyID, nil
+	}
+	return c.Name, nil
 }
 
 // OfCompany returns the ids and names of the company's accounts, by id.

@@ -66,9 +66,11 @@ type App struct {
 	WebhookURL   string   `dynamodbav:"webhookUrl,omitempty" json:"webhookUrl,omitempty"`
 	// Events are the event types (docs/events.md) the app receives from
 	// the accounts it is installed in, besides INSTALL and UNINSTALL.
-	Events    []string `dynamodbav:"events,omitempty" json:"events,omitempty"`
-	Target    string   `dynamodbav:"target" json:"target"`
-	CreatedAt string   `dynamodbav:"createdAt" json:"createdAt"`
+	Events []string `dynamodbav:"events,omitempty" json:"events,omitempty"`
+	Target string   `dynamodbav:"target" json:"target"`
+	// RequirePKCE refuses a consent without a PKCE challenge (RFC 7636).
+	RequirePKCE bool   `dynamodbav:"requirePkce,omitempty" json:"requirePkce"`
+	CreatedAt   string `dynamodbav:"createdAt" json:"createdAt"`
 	// SecretRotatedAt is the last rotation of the client secret, if any.
 	SecretRotatedAt string `dynamodbav:"secretRotatedAt,omitempty" json:"secretRotatedAt,omitempty"`
 }
@@ -120,8 +122,9 @@ type NewApp struct {
 	WebhookURL   string
 	// Events are the event types the app receives (checked by the caller
 	// against the registry, catalog.EventTypes).
-	Events []string
-	Target string
+	Events      []string
+	Target      string
+	RequirePKCE bool
 }
 
 // MaxAppName bounds an app's name, in characters.
@@ -139,7 +142,10 @@ func (a *Apps) validate(n *NewApp) error {
 	v.OneOf("target", n.Target, TargetLocation, TargetCompany)
 	if v.Check(len(n.RedirectURIs) > 0, "redirect-uri must be given at least once") {
 		for _, u := range n.RedirectURIs {
-			if p := a.urlProblem(u); p != "" {
+			if strings.Contains(u, "#") {
+				// RFC 6749 3.1.2: the code would land in a fragment.
+				v.Add("redirect-uri must not hold a fragment (#...): " + u)
+			} else if p := a.urlProblem(u); p != "" {
 				v.Add("redirect-uri " + p)
 			}
 		}
@@ -199,7 +205,7 @@ func (a *Apps) Create(ctx context.Context, n NewApp) (App, string, error) {
 	app := App{
 		ID: id, ClientID: id + "-" + strings.ToLower(suffix[4:12]), CompanyID: n.CompanyID, Name: strings.TrimSpace(n.Name),
 		RedirectURIs: dedupe(n.RedirectURIs), Scopes: dedupe(n.Scopes), WebhookURL: n.WebhookURL, Events: dedupe(n.Events), Target: n.Target,
-		CreatedAt: a.clock.Now().UTC().Format(time.RFC3339Nano),
+		RequirePKCE: n.RequirePKCE, CreatedAt: a.clock.Now().UTC().Format(time.RFC3339Nano),
 	}
 	item := appItem{Key: appKey(id), GSI1PK: appsOf(n.CompanyID), GSI1SK: id, App: app, SecretHash: hashSecret(secret)}
 	if err := a.table.Put(ctx, item, storage.ItemAbsent()); err != nil {
@@ -328,6 +334,36 @@ func (a *Apps) RotateSecret(ctx context.Context, appID string, by auth.Actor) (A
 	}
 	it.SecretRotatedAt = stamp
 	return it.App, secret, nil
+}
+
+// AppChange is what Update changes of an app (nil: unchanged).
+type AppChange struct {
+	RequirePKCE *bool
+}
+
+// Update changes the app as the change says, on behalf of by (its company's
+// audit list records it), and returns it as changed.
+func (a *Apps) Update(ctx context.Context, appID string, change AppChange, by auth.Actor) (App, error) {
+	it, err := a.item(ctx, appID)
+	if err != nil {
+		return App{}, err
+	}
+	if change.RequirePKCE == nil {
+		return it.App, nil
+	}
+	now := a.clock.Now().UTC()
+	it.RequirePKCE = *change.RequirePKCE
+	upd := expression.Set(expression.Name("requirePkce"), expression.Value(it.RequirePKCE))
+	detail := "PKCE is optional"
+	if it.RequirePKCE {
+		detail = "PKCE is required: a consent without a code_challenge is refused"
+	}
+	tx := a.table.Tx().Update(appKey(appID), upd, storage.ItemExists()).Else(ErrNoApp)
+	auth.AddAuditEntry(tx, storage.CompanyPK(it.CompanyID), now, by, auth.AuditEdited, it.ID, it.Name, detail)
+	if err := tx.Commit(ctx); err != nil {
+		return App{}, err
+	}
+	return it.App, nil
 }
 
 var errConcurrentRotation = errors.New("the app's secret was rotated at the same moment: try again")

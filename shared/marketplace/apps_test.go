@@ -73,6 +73,9 @@ func TestAppRegistrationFollowsTheOutsideURLRule(t *testing.T) {
 	}{
 		{"a redirect URI is required", false, func(n *marketplace.NewApp) { n.RedirectURIs = nil }, "redirect-uri must be given"},
 		{"an http redirect URI is refused", false, func(n *marketplace.NewApp) { n.RedirectURIs = []string{"http://app.example.com/cb"} }, "redirect-uri"},
+		{"a redirect URI with a fragment is refused (RFC 6749 3.1.2)", false, func(n *marketplace.NewApp) { n.RedirectURIs = []string{"https://app.example.com/cb#done"} }, "fragment"},
+		{"a redirect URI with an empty fragment is refused", false, func(n *marketplace.NewApp) { n.RedirectURIs = []string{"https://app.example.com/cb#"} }, "fragment"},
+		{"a loopback redirect URI with an empty fragment is refused on a local engine", true, func(n *marketplace.NewApp) { n.RedirectURIs = []string{"http://127.0.0.1:8080/cb#"} }, "fragment"},
 		{"a private webhook host is refused", false, func(n *marketplace.NewApp) { n.WebhookURL = "https://10.0.0.8/hooks" }, "webhook-url"},
 		{"loopback http is refused on AWS", false, func(n *marketplace.NewApp) { n.RedirectURIs = []string{"http://127.0.0.1:8080/cb"} }, "redirect-uri"},
 		{"an unknown scope is refused", false, func(n *marketplace.NewApp) { n.Scopes = []string{"contacts.everything"} }, "not a known scope"},

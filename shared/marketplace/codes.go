@@ -24,12 +24,15 @@ const (
 // Why an authorization request gets an error page (never a redirect: its
 // redirect URI cannot be trusted).
 var (
-	ErrUnknownClient        = errors.New("no marketplace app has this client_id")
-	ErrRedirectNotAllowed   = errors.New("the redirect_uri is not one the app registered")
-	ErrScopeNotAllowed      = errors.New("the scope asks for more than the app's scopes")
-	ErrUnsupportedResponse  = errors.New("response_type must be code")
-	ErrNoAccountChosen      = errors.New("choose an account to install the app into")
-	ErrAccountNotApprovable = errors.New("you cannot install apps into that account")
+	ErrUnknownClient       = errors.New("no marketplace app has this client_id")
+	ErrRedirectNotAllowed  = errors.New("the redirect_uri is not one the app registered")
+	ErrRedirectFragment    = errors.New("the redirect_uri holds a fragment (#...), which a redirect URI may not (RFC 6749 3.1.2)")
+	ErrScopeNotAllowed     = errors.New("the scope asks for more than the app's scopes")
+	ErrUnsupportedResponse = errors.New("response_type must be code")
+	ErrNoAccountChosen     = errors.New("choose an account to install the app into")
+	// ErrAccountsOfTwoCompanies: an install belongs to one company, so
+	// every account it covers is of that company.
+	ErrAccountsOfTwoCompanies = errors.New("an install belongs to one company: every account it covers must be of that company")
 )
 
 // Authorization checks an authorization request (the consent page's query)
@@ -47,6 +50,10 @@ func (a *Apps) Authorization(ctx context.Context, responseType, clientID, redire
 	if !slices.Contains(app.RedirectURIs, redirectURI) {
 		return App{}, nil, ErrRedirectNotAllowed
 	}
+	if strings.Contains(redirectURI, "#") {
+		// Registered before registration refused fragments.
+		return App{}, nil, ErrRedirectFragment
+	}
 	requested := strings.Fields(scope)
 	if len(requested) == 0 {
 		requested = app.Scopes
@@ -60,6 +67,35 @@ func (a *Apps) Authorization(ctx context.Context, responseType, clientID, redire
 		return App{}, nil, ErrUnsupportedResponse
 	}
 	return app, dedupe(requested), nil
+}
+
+// PKCE (RFC 7636): S256 only, as RFC 9700 (2.1.1) recommends; plain would
+// put the verifier itself in the browser's address bar.
+const PKCEMethodS256 = "S256"
+
+// Why a PKCE challenge is refused (invalid_request, sent back to the
+// app: its redirect URI was checked first).
+var (
+	ErrPKCERequired  = errors.New("the app requires PKCE: send code_challenge with code_challenge_method=S256")
+	ErrPKCEMethod    = errors.New("code_challenge_method must be S256 (plain, the default when it is missing, is not supported)")
+	ErrPKCEChallenge = errors.New("code_challenge must be the base64url SHA-256 of the code_verifier: 43 characters of A-Z, a-z, 0-9, - and _")
+)
+
+// CheckChallenge checks an authorization request's PKCE parameters for
+// the app: none (unless the app requires PKCE), or an S256 challenge.
+func CheckChallenge(app App, challenge, method string) error {
+	switch {
+	case challenge == "" && method == "":
+		if app.RequirePKCE {
+			return ErrPKCERequired
+		}
+		return nil
+	case method != PKCEMethodS256:
+		return ErrPKCEMethod
+	case len(challenge) != 43 || strings.Trim(challenge, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") != "":
+		return ErrPKCEChallenge
+	}
+	return nil
 }
 
 // Code is what an authorization code grants, as approved on the consent
@@ -79,6 +115,10 @@ type Code struct {
 	RequestedAt string     `dynamodbav:"requestedAt"`
 	EndsAt      string     `dynamodbav:"endsAt"`
 	UsedAt      string     `dynamodbav:"usedAt,omitempty"`
+	// CodeChallenge binds the code to its PKCE verifier (S256), when the
+	// authorization request sent one.
+	CodeChallenge       string `dynamodbav:"codeChallenge,omitempty"`
+	CodeChallengeMethod string `dynamodbav:"codeChallengeMethod,omitempty"`
 }
 
 // Ref is the grant ref of the install the code makes.
@@ -108,6 +148,9 @@ type Consent struct {
 	Approved  []string
 	UserID    string
 	By        auth.Actor
+	// CodeChallenge and CodeChallengeMethod are the request's PKCE
+	// parameters (CheckChallenge).
+	CodeChallenge, CodeChallengeMethod string
 }
 
 // IssueCode stores the consent as a new authorization code (single use,
@@ -118,10 +161,19 @@ func (a *Apps) IssueCode(ctx context.Context, c Consent) (string, error) {
 		return "", err
 	}
 	now := a.clock.Now().UTC()
-	userType := UserLocation
+	userType, covered := UserLocation, []string{c.AccountID}
 	if c.App.Target == TargetCompany {
-		userType = UserCompany
+		userType, covered = UserCompany, c.Approved
 		c.AccountID = ""
+	}
+	if err := CheckChallenge(c.App, c.CodeChallenge, c.CodeChallengeMethod); err != nil {
+		return "", err
+	}
+	if len(covered) == 0 || covered[0] == "" {
+		return "", ErrNoAccountChosen
+	}
+	if err := a.checkOneCompany(ctx, c.CompanyID, covered); err != nil {
+		return "", err
 	}
 	item := codeItem{
 		Key: codeKey(auth.HashToken(code)),
@@ -129,6 +181,7 @@ func (a *Apps) IssueCode(ctx context.Context, c Consent) (string, error) {
 			AppID: c.App.ID, ClientID: c.App.ClientID, RedirectURI: c.RedirectURI, Scopes: c.Scopes, UserType: userType,
 			AccountID: c.AccountID, CompanyID: c.CompanyID, Approved: c.Approved, UserID: c.UserID, By: c.By,
 			RequestedAt: now.Format(time.RFC3339Nano), EndsAt: now.Add(CodeLifetime).Format(time.RFC3339Nano),
+			CodeChallenge: c.CodeChallenge, CodeChallengeMethod: c.CodeChallengeMethod,
 		},
 		TTL: now.Add(CodeLifetime).Unix() + 1,
 	}
@@ -136,6 +189,22 @@ func (a *Apps) IssueCode(ctx context.Context, c Consent) (string, error) {
 		return "", fmt.Errorf("store code: %w", err)
 	}
 	return code, nil
+}
+
+// checkOneCompany refuses accounts that are not all of companyID (or do
+// not exist): the install's INSTALL events, its locationToken and its
+// approvedLocations would otherwise name a company the account is not of.
+func (a *Apps) checkOneCompany(ctx context.Context, companyID string, accountIDs []string) error {
+	for _, id := range accountIDs {
+		acct, err := a.accounts.Get(ctx, id)
+		if err != nil {
+			return err
+		}
+		if acct == nil || acct.CompanyID != companyID {
+			return fmt.Errorf("%w (account %s is not company %s's)", ErrAccountsOfTwoCompanies, id, companyID)
+		}
+	}
+	return nil
 }
 
 // CodeByHash reads a code by its hash (nil when there is none). A used or

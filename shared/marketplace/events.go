@@ -95,7 +95,7 @@ type payload struct {
 // accountID of companyID, when the app has a webhook URL: written in the
 // transaction of the change it reports, it exists exactly when the change
 // does.
-func addEvent(tx *storage.Tx, app App, typ, companyID, accountID, userID string, now time.Time) {
+func addEvent(tx *storage.Tx, app App, typ string, company companyRef, accountID, userID string, now time.Time) {
 	if app.WebhookURL == "" {
 		return
 	}
@@ -106,7 +106,7 @@ func addEvent(tx *storage.Tx, app App, typ, companyID, accountID, userID string,
 	}
 	body, _ := json.Marshal(payload{ // plain strings and a bool: cannot fail
 		Type: typ, AppID: app.ID, VersionID: app.ID, InstallType: installType, LocationID: accountID,
-		CompanyID: companyID, UserID: userID, CompanyName: companyID,
+		CompanyID: company.ID, UserID: userID, CompanyName: company.Name,
 		Timestamp: now.UTC().Format("2006-01-02T15:04:05.000Z"), WebhookID: id,
 	})
 	key := storage.Key{PK: EventsPK(app.ID), SK: "EVENT#" + clock.Timestamp(now) + "#" + id}
@@ -118,6 +118,22 @@ func addEvent(tx *storage.Tx, app App, typ, companyID, accountID, userID string,
 			NextAt: now.UTC().Format(time.RFC3339Nano), Attempts: []Attempt{},
 		},
 	}, storage.ItemAbsent())
+}
+
+// companyRef is a company as events name it: its id and its name (the id
+// when it has none).
+type companyRef struct{ ID, Name string }
+
+// CompanyName is the company's name, or its id when it has none (for the
+// consent page).
+func (a *Apps) CompanyName(ctx context.Context, companyID string) (string, error) {
+	return a.accounts.CompanyName(ctx, companyID)
+}
+
+// companyOf reads the company's name for its events.
+func (a *Apps) companyOf(ctx context.Context, companyID string) (companyRef, error) {
+	name, err := a.accounts.CompanyName(ctx, companyID)
+	return companyRef{ID: companyID, Name: name}, err
 }
 
 // Events returns the app's webhook events, oldest first, with their

@@ -19,7 +19,16 @@ var (
 	ErrCodeUsed       = errors.New("the authorization code was used already, or has ended")
 	ErrRefreshUnknown = errors.New("the refresh token is unknown")
 	ErrRefreshUsed    = errors.New("the refresh token was used already, revoked or has ended")
+	// ErrApprovedBeforeUninstall: an uninstall ends what was approved
+	// before it, codes not yet exchanged included.
+	ErrApprovedBeforeUninstall = errors.New("the app was uninstalled after this code was approved: it installs nothing; the admin must approve the app again")
 )
+
+// uninstalledSince reports whether the install was uninstalled after the
+// code was approved (an uninstall that came later ends the approval).
+func uninstalledSince(inst *Install, code *Code) bool {
+	return inst != nil && inst.UninstalledAt != "" && parseTime(inst.UninstalledAt).After(parseTime(code.RequestedAt))
+}
 
 // Grant is one transaction of the token endpoint: the OAuth library makes
 // its writes one by one (use the code or the refresh token, issue the
@@ -135,6 +144,11 @@ func (g *Grant) exchange(ctx context.Context, now time.Time) (*Install, error) {
 		AppID: app.ID, AppName: app.Name, CompanyID: code.CompanyID, AccountID: code.AccountID, Scopes: code.Scopes,
 		UserID: code.UserID, InstalledBy: code.By, InstalledAt: stamp, Status: StatusInstalled, Tokens: []LiveToken{},
 	}
+	// The install's version condition below makes this hold at the write:
+	// an uninstall in between changes the version.
+	if uninstalledSince(before, code) {
+		return nil, ErrApprovedBeforeUninstall
+	}
 	version := 0
 	if before != nil {
 		version = before.Version
@@ -148,12 +162,20 @@ func (g *Grant) exchange(ctx context.Context, now time.Time) (*Install, error) {
 	if err := g.issue(tx, app, &after, code.Scopes, code.UserType, now); err != nil {
 		return nil, err
 	}
+	company, err := a.companyOf(ctx, code.CompanyID)
+	if err != nil {
+		return nil, err
+	}
 	if code.UserType == UserCompany {
-		if err := g.coverAccounts(ctx, tx, app, code, &after, now); err != nil {
+		// A code issued before IssueCode refused a mix of companies.
+		if err := a.checkOneCompany(ctx, code.CompanyID, code.Approved); err != nil {
+			return nil, err
+		}
+		if err := g.coverAccounts(ctx, tx, app, code, company, &after, now); err != nil {
 			return nil, err
 		}
 	} else if !before.Installed() {
-		addEvent(tx, app, EventInstall, code.CompanyID, code.AccountID, code.UserID, now)
+		addEvent(tx, app, EventInstall, company, code.AccountID, code.UserID, now)
 		auth.AddAuditEntry(tx, storage.AccountPK(code.AccountID), now, code.By, auth.AuditAppInstalled, app.ID, app.Name, "scopes: "+strings.Join(code.Scopes, " "))
 	}
 	putInstall(tx, after, version, before != nil)
@@ -168,7 +190,7 @@ func (g *Grant) exchange(ctx context.Context, now time.Time) (*Install, error) {
 // accounts the code approves that it does not cover yet, each with its
 // INSTALL event and audit entry. An account where the app is installed
 // directly keeps that install.
-func (g *Grant) coverAccounts(ctx context.Context, tx *storage.Tx, app App, code *Code, company *Install, now time.Time) error {
+func (g *Grant) coverAccounts(ctx context.Context, tx *storage.Tx, app App, code *Code, named companyRef, company *Install, now time.Time) error {
 	for _, acct := range code.Approved {
 		if slices.Contains(company.Approved, acct) {
 			continue
@@ -176,6 +198,9 @@ func (g *Grant) coverAccounts(ctx context.Context, tx *storage.Tx, app App, code
 		before, err := g.a.readInstall(ctx, accountInstallKey(acct, app.ID))
 		if err != nil {
 			return err
+		}
+		if uninstalledSince(before, code) {
+			return ErrApprovedBeforeUninstall
 		}
 		if before.Installed() && !before.ViaCompany {
 			continue
@@ -189,7 +214,7 @@ func (g *Grant) coverAccounts(ctx context.Context, tx *storage.Tx, app App, code
 			UserID: code.UserID, InstalledBy: code.By, InstalledAt: now.UTC().Format(time.RFC3339Nano), Status: StatusInstalled, Tokens: []LiveToken{},
 		}, version, before != nil)
 		company.Approved = append(company.Approved, acct)
-		addEvent(tx, app, EventInstall, code.CompanyID, acct, code.UserID, now)
+		addEvent(tx, app, EventInstall, named, acct, code.UserID, now)
 		auth.AddAuditEntry(tx, storage.AccountPK(acct), now, code.By, auth.AuditAppInstalled, app.ID, app.Name, "through the company's install; scopes: "+strings.Join(code.Scopes, " "))
 	}
 	return nil
@@ -250,6 +275,13 @@ func (a *Apps) LocationToken(ctx context.Context, ref, accountID string, ends ti
 	}
 	if !inst.Installed() || inst.AccountID != "" || !slices.Contains(inst.Approved, accountID) {
 		return "", nil, ErrNotInstalled
+	}
+	// An install written before consent refused a mix of companies may
+	// list another company's account: it gets no token of it.
+	if err := a.checkOneCompany(ctx, inst.CompanyID, []string{accountID}); errors.Is(err, ErrAccountsOfTwoCompanies) {
+		return "", nil, ErrNotInstalled
+	} else if err != nil {
+		return "", nil, err
 	}
 	app, err := a.Get(ctx, inst.AppID)
 	if err != nil {

@@ -302,7 +302,11 @@ func (a *Apps) uninstall(ctx context.Context, accountID, appID string, by auth.A
 	putInstall(tx, after, inst.Version, true)
 	r.apply(a, tx, now)
 	if app.ID != "" {
-		addEvent(tx, app, EventUninstall, inst.CompanyID, accountID, "", now)
+		company, err := a.companyOf(ctx, inst.CompanyID)
+		if err != nil {
+			return err
+		}
+		addEvent(tx, app, EventUninstall, company, accountID, "", now)
 	}
 	auth.AddAuditEntry(tx, storage.AccountPK(accountID), now, by, auth.AuditAppUninstalled, appID, inst.AppName, "every token of the install was revoked")
 	return tx.Commit(ctx)

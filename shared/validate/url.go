@@ -325,6 +325,21 @@ func addressProblem(host string, addr netip.Addr) string {
 	return ""
 }
 
+// PublicAddressProblem says why addr is not a public unicast address (the
+// special-purpose range it is in, or IPv6 outside global unicast), "" when
+// it is one: the deliverer checks every address it connects to with it.
+func PublicAddressProblem(addr netip.Addr) string { return addressProblem(addr.String(), addr) }
+
+// SpecialPrefixes are the special-purpose ranges PublicAddressProblem
+// refuses, for tests of the places that use it.
+func SpecialPrefixes() []netip.Prefix {
+	out := make([]netip.Prefix, 0, len(specialRanges()))
+	for _, r := range specialRanges() {
+		out = append(out, r.prefix)
+	}
+	return out
+}
+
 // embeddedIPv4 returns the IPv4 address an IPv6 address of a transition
 // range carries, to say where it really leads.
 func embeddedIPv4(addr netip.Addr) (netip.Addr, bool) {

@@ -9,6 +9,8 @@ import (
 	"net/netip"
 	"syscall"
 	"time"
+
+	"github.com/bizplatform/api/shared/validate"
 )
 
 // errNotPublic: the webhook URL's host resolved to an address that is not
@@ -40,18 +42,19 @@ func PublicOnlyClient() *http.Client {
 		return dialer.DialContext(ctx, network, addr)
 	}
 	transport.ResponseHeaderTimeout = attemptTimeout
-	return &http.Client{
-		Timeout:       attemptTimeout + time.Second,
-		Transport:     transport,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
+	return &http.Client{Timeout: attemptTimeout + time.Second, Transport: transport, CheckRedirect: noRedirect}
 }
 
-// public reports whether ip is an internet address: not loopback, private,
-// link-local, multicast, unspecified, or the shared address space
-// (100.64.0.0/10).
+// noRedirect makes a 3xx the attempt's answer (a failed one): a redirect
+// would lead the deliverer to a URL no one checked.
+func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+// public reports whether ip is an internet address: in none of the IANA
+// special-purpose ranges the webhook URL's own check refuses (loopback,
+// private, link-local, "this network", benchmarking, reserved, the NAT64,
+// 6to4 and IPv4-compatible ranges that lead to IPv4 addresses, site-local
+// and the rest: validate.SpecialPrefixes), and for IPv6 in global unicast
+// space. An IPv4-mapped address is judged as its IPv4 address.
 func public(ip netip.Addr) bool {
-	ip = ip.Unmap()
-	return ip.IsGlobalUnicast() && !ip.IsPrivate() && !ip.IsLoopback() && !ip.IsLinkLocalUnicast() &&
-		!netip.MustParsePrefix("100.64.0.0/10").Contains(ip)
+	return validate.PublicAddressProblem(ip.Unmap()) == ""
 }

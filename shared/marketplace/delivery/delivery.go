@@ -64,10 +64,11 @@ type Deliverer struct {
 }
 
 // New returns a deliverer signing with key; client nil is a client with the
-// attempt timeout. Its metric lines (Report) are meter's.
+// attempt timeout that follows no redirect either (the local server's).
+// Its metric lines (Report) are meter's.
 func New(table *storage.Table, c clock.Clock, key ed25519.PrivateKey, client *http.Client, logger *slog.Logger, meter metrics.Meter) *Deliverer {
 	if client == nil {
-		client = &http.Client{Timeout: attemptTimeout}
+		client = &http.Client{Timeout: attemptTimeout, CheckRedirect: noRedirect}
 	}
 	return &Deliverer{table: table, clock: c, key: key, client: client, logger: logger, lines: meter.WebhookLines()}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/internal/testenv"
+	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
@@ -75,6 +76,7 @@ type fixture struct {
 func newFixture(t *testing.T, failures, installs int) *fixture {
 	env := testenv.New(t, []app.Area{testenv.PingArea})
 	env.Account(t, "acctHook", "coHook")
+	require.NoError(t, accounts.NewRegistry(env.Table, env.Clock).SetCompanyName(context.Background(), "coHook", "Hook & Sons"))
 	rc := &receiver{failures: failures}
 	srv := httptest.NewServer(rc)
 	t.Cleanup(srv.Close)
@@ -136,6 +138,7 @@ func TestEventsAreSignedWithEd25519OverTheRawBodyAndCarryThePublicPlatformsField
 		assert.Equal(t, f.app.ID, ev["appId"])
 		assert.Equal(t, "acctHook", ev["locationId"])
 		assert.Equal(t, "coHook", ev["companyId"])
+		assert.Equal(t, "Hook & Sons", ev["companyName"], "the company's name, as the public platform's INSTALL carries it")
 	}
 	assert.Equal(t, map[string]bool{marketplace.EventInstall: true, marketplace.EventUninstall: true}, types)
 	for _, e := range f.events(t) {
@@ -532,5 +535,29 @@ func TestA429sRetryAfterPostponesTheNextAttemptBeyondTheBackoff(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, next.Sub(f.env.Clock.Now()))
 		})
+	}
+}
+
+func TestTheLocalDelivererFollowsNoRedirect(t *testing.T) {
+	f := newFixture(t, 0, 0)
+	target := &receiver{}
+	targetSrv := httptest.NewServer(target)
+	t.Cleanup(targetSrv.Close)
+	redirector := httptest.NewServer(http.RedirectHandler(targetSrv.URL+"/elsewhere", http.StatusTemporaryRedirect))
+	t.Cleanup(redirector.Close)
+	var err error
+	f.app, _, err = f.apps.Create(context.Background(), marketplace.NewApp{CompanyID: "coHook", Name: "Redirected", RedirectURIs: []string{"https://hooked.example.com/cb"},
+		Scopes: []string{"contacts.readonly"}, WebhookURL: redirector.URL + "/hooks"})
+	require.NoError(t, err)
+	f.installAndUninstall(t)
+
+	n, err := f.deliverer().Sweep(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, 2, n)
+	assert.Zero(t, target.received(), "the redirect's target is never posted to")
+	for _, e := range f.events(t) {
+		require.Len(t, e.Attempts, 1)
+		assert.Equal(t, http.StatusTemporaryRedirect, e.Attempts[0].Status, "a 3xx is a failed attempt")
+		assert.NotEqual(t, marketplace.DeliveryDelivered, e.Status)
 	}
 }
