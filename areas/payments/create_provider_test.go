@@ -91,7 +91,7 @@ func TestCreateProviderRejectsEachBrokenRuleNamingTheField(t *testing.T) {
 		{"title may not be blank", "title", "   ", "title is required"},
 		{"title is at most 100 characters", "title", strings.Repeat("t", 101), "title must be at most 100 characters"},
 		{"title is one line", "title", "Easy\nDirect", "title must be one line"},
-		{"provider is required", "provider", nil, "provider is required"},
+		{"a missing provider lists the providers", "provider", nil, "provider is required (one of: authorize-net, nmi)"},
 		{"provider must be a known gateway", "provider", "stripe", "provider must be one of: authorize-net, nmi"},
 		{"provider is case-sensitive", "provider", "NMI", "provider must be one of: authorize-net, nmi"},
 		{"description is required", "description", nil, "description is required"},

@@ -70,6 +70,17 @@ func (e *Errors) OneOf(field, v string, allowed ...string) bool {
 	return e.Check(slices.Contains(allowed, v), fmt.Sprintf("%s must be one of: %s", field, strings.Join(allowed, ", ")))
 }
 
+// RequiredOneOf records a violation when v is nil, blank or not one of
+// allowed; a missing value is told the allowed values too, so that a
+// client need not send a wrong one to learn them.
+func (e *Errors) RequiredOneOf(field string, v *string, allowed ...string) bool {
+	if v == nil || strings.TrimSpace(*v) == "" {
+		e.Addf("%s is required (one of: %s)", field, strings.Join(allowed, ", "))
+		return false
+	}
+	return e.OneOf(field, *v, allowed...)
+}
+
 // MaxLen records a violation when v is longer than n characters.
 func (e *Errors) MaxLen(field, v string, n int) bool {
 	return e.Check(len([]rune(v)) <= n, fmt.Sprintf("%s must be at most %d characters long", field, n))
@@ -143,7 +154,5 @@ func (e *Errors) Alt(altID, altType *string) {
 	if e.Required("altId", altID) {
 		e.ID("altId", *altID)
 	}
-	if e.Required("altType", altType) {
-		e.OneOf("altType", *altType, AltType)
-	}
+	e.RequiredOneOf("altType", altType, AltType)
 }
