@@ -285,3 +285,34 @@ func TestTokensListShowsEveryTimeToTheMinuteSoALastUseNeverPrecedesTheCreation(t
 	assert.Equal(t, []string{"2026-11-24T21:58Z", "-", "-", "2026-11-24T21:58Z"}, used[3:7], "created and last used, to the same minute")
 	assert.Regexp(t, `^\d{4}-\d\d-\d\dT\d\d:\d\dZ$`, rows[revokedID][4], "the revocation (the CLI's own clock) to the minute too")
 }
+
+func TestAGroupOfCommandsWithoutAKnownVerbListsItsCommands(t *testing.T) {
+	// No engine is needed: the command line is answered before connecting.
+	c := ctl{t: t, env: map[string]string{"DYNAMODB_ENDPOINT": "http://127.0.0.1:1", "TABLE_NAME": "none"}}
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"apps alone lists the apps commands", []string{"apps"}, exitUsage,
+			[]string{"platformctl apps: give one of its commands:", "platformctl apps create --company ID", "platformctl apps deliveries APP_ID"}},
+		{"tokens alone lists the tokens commands", []string{"tokens"}, exitUsage,
+			[]string{"platformctl tokens create --account ID", "platformctl tokens audit --account ID"}},
+		{"portal alone lists portal invite", []string{"portal"}, exitUsage, []string{"platformctl portal invite --company ID"}},
+		{"a group's help lists its commands and succeeds", []string{"contacts", "--help"}, exitOK, []string{"platformctl contacts reindex"}},
+		{"an unknown verb is named with the group's commands", []string{"apps", "remove"}, exitUsage,
+			[]string{`unknown command "apps remove"; the apps commands:`, "platformctl apps delete APP_ID"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := c.run(tc.args...)
+			assert.Equal(t, tc.code, code)
+			assert.Empty(t, out, "usage goes to stderr")
+			for _, want := range tc.want {
+				assert.Contains(t, errOut, want)
+			}
+			assert.NotContains(t, errOut, `unknown command "`+tc.args[0]+`"`)
+		})
+	}
+}
