@@ -144,7 +144,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 		fmt.Fprintln(errOut, ue.line())
 		return exitUsage
 	default:
-		fmt.Fprintln(errOut, "platformctl:", cmdErr)
+		fmt.Fprintln(errOut, "platformctl:", dynamo.Unreachable(cmdErr, cfg.Endpoint))
 		return exitError
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -315,4 +316,17 @@ func TestAGroupOfCommandsWithoutAKnownVerbListsItsCommands(t *testing.T) {
 			assert.NotContains(t, errOut, `unknown command "`+tc.args[0]+`"`)
 		})
 	}
+}
+
+func TestACommandOnAnEndpointWhereNothingAnswersSaysSoInOneLine(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	endpoint := "http://" + ln.Addr().String()
+	require.NoError(t, ln.Close())
+	c := ctl{t: t, env: map[string]string{"DYNAMODB_ENDPOINT": endpoint, "TABLE_NAME": "none"}}
+
+	code, out, errOut := c.run("tokens", "list", "--account", "acct1")
+	assert.Equal(t, exitError, code)
+	assert.Empty(t, out)
+	assert.Equal(t, "platformctl: nothing answers at DYNAMODB_ENDPOINT "+endpoint+" (connect: connection refused): start DynamoDB Local there, or unset DYNAMODB_ENDPOINT (make run then starts an engine of its own)\n", errOut)
 }
