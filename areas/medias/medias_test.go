@@ -321,7 +321,7 @@ func TestListMediaRejectsBadParameters(t *testing.T) {
 		{"a missing type lists file and folder", listQuery("type", ""), "type is required (one of: file, folder)"},
 		{"type must be file or folder", listQuery("type", "image"), "type must be one of: file, folder"},
 		{"a missing altType names account", listQuery("altType", ""), "altType is required (one of: account)"},
-		{"altType must be account", listQuery("altType", "location"), "altType must be one of: account"},
+		{"altType must be account", listQuery("altType", "agency"), "altType must be one of: account"},
 		{"altId is required", listQuery("altId", ""), "altId is required"},
 		{"altId must be an id", listQuery("altId", "a#b"), "altId must be an id"},
 		{"offset must be a number", listQuery("offset", "five"), "offset must be an integer"},

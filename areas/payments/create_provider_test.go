@@ -75,7 +75,7 @@ func TestCreateProviderRejectsEachBrokenRuleNamingTheField(t *testing.T) {
 		{"altId is required", "altId", nil, "altId is required"},
 		{"altId must be a well-formed id", "altId", "acct#Alpha", "altId must be an id"},
 		{"altType is required", "altType", nil, "altType is required"},
-		{"altType must be account", "altType", "location", "altType must be one of: account"},
+		{"altType must be account", "altType", "agency", "altType must be one of: account"},
 		{"uniqueName is required", "uniqueName", nil, "uniqueName is required"},
 		{"uniqueName may not be empty", "uniqueName", "", "uniqueName is required"},
 		{"uniqueName may not hold capitals", "uniqueName", "Easy-Direct", "uniqueName must contain only lowercase letters and hyphens"},

@@ -145,14 +145,33 @@ func IsEmail(v string) bool {
 	return err == nil && addr.Address == v && strings.Contains(v[strings.LastIndexByte(v, '@'):], ".")
 }
 
-// AltType is the only altType value the API accepts.
+// AltType is the contract's altType value: what altId names is an account.
 const AltType = "account"
 
-// Alt checks an altId/altType pair: both required, altType "account", altId
-// a well-formed id. It does not check account access (see auth).
+// AltTypeLocation is the public platform's name for an account, which code
+// ported from it sends as altType: taken as AltType wherever altType is
+// read, as the official SDK's default Version is taken as the contract's
+// (pipeline.SDKDefaultVersion), and never answered.
+const AltTypeLocation = "location"
+
+// NormalAltType returns the contract's value for an altType a client sent:
+// AltType for AltTypeLocation, anything else as it is.
+func NormalAltType(v string) string {
+	if v == AltTypeLocation {
+		return AltType
+	}
+	return v
+}
+
+// Alt checks an altId/altType pair: both required, altType "account" (or
+// "location", which becomes "account" in *altType), altId a well-formed id.
+// It does not check account access (see auth).
 func (e *Errors) Alt(altID, altType *string) {
 	if e.Required("altId", altID) {
 		e.ID("altId", *altID)
+	}
+	if altType != nil {
+		*altType = NormalAltType(*altType)
 	}
 	e.RequiredOneOf("altType", altType, AltType)
 }

@@ -48,7 +48,7 @@ func TestHexIDs(t *testing.T) {
 func TestErrorsCollectEveryViolationIntoOneValidationError(t *testing.T) {
 	var v Errors
 	assert.NoError(t, v.Err())
-	name, altType, altID := "", "location", "x#y"
+	name, altType, altID := "", "agency", "x#y"
 	v.Required("name", &name)
 	v.Alt(&altID, &altType)
 	v.OneOf("size", "xl", "s", "m")
