@@ -19,6 +19,7 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/failures"
 	"github.com/bizplatform/api/shared/httpserve"
 	"github.com/bizplatform/api/shared/pipeline"
 	"github.com/bizplatform/api/shared/ratelimit"
@@ -157,6 +158,8 @@ func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
 		Limiter: core.Limiter,
 		Clock:   deps.Clock,
 		Routes:  router,
+		// Not through areaDeps' table: a refused request is recorded too.
+		Failures: failures.New(deps.Table, deps.Clock),
 	}, router.Checked())
 	return &Server{Core: core, Handler: httpserve.WithDeadline(handler, cfg.RequestTimeout), Router: router}, nil
 }

@@ -77,6 +77,9 @@ type Options struct {
 	// else is checked, as API Gateway answers a route it does not have:
 	// 404 whatever its headers. Nil leaves such requests to next.
 	Routes Routes
+	// Failures keeps the failed requests of known accounts for their
+	// admins (failures.go); nil keeps none.
+	Failures FailureRecorder
 }
 
 // New wraps next (the router) in the pipeline.
@@ -101,6 +104,7 @@ type pipeline struct {
 func (p *pipeline) serve(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	r, id := httpserve.IdentifyRequest(r)
+	w, captured := p.captureFailures(w)
 	rw := &responseWriter{Writer: httpserve.Writer{ResponseWriter: w}, requestID: id}
 	rw.Header()["X-Request-Id"] = []string{id} // canonical already
 
@@ -117,6 +121,7 @@ func (p *pipeline) serve(w http.ResponseWriter, r *http.Request) {
 		RequestID: id, Method: r.Method, Route: rw.operation, Path: r.URL.Path,
 		Status: rw.Status(), Duration: time.Since(start), Account: rw.account, Cause: rw.cause,
 	}.Log(r.Context(), p.opts.Logger, "request")
+	p.recordFailure(r, rw, captured)
 }
 
 func (p *pipeline) handle(w *responseWriter, r *http.Request) {
@@ -165,7 +170,7 @@ func (p *pipeline) check(w *responseWriter, r *http.Request) (*http.Request, err
 		return nil, err
 	}
 	principal := session.Principal
-	w.account = principal.AdmissionID()
+	w.account, w.principal = principal.AdmissionID(), principal
 
 	a := &admission{done: make(chan struct{})}
 	if p.recentlyRefused(principal.AdmissionID()) {
@@ -365,6 +370,7 @@ type responseWriter struct {
 	// The log line's facts.
 	requestID string
 	account   string // the authenticated account; "" before authentication
+	principal *auth.Principal
 	operation string // the operation served ("GET /contacts/"); "" when none matched
 	cause     error  // the internal cause of a 5xx answer, never shown
 }
