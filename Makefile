@@ -95,6 +95,7 @@ test-go:
 test-browser: $(NODE_TOOLS) engine platformctl
 	go build -o bin/devserver ./cmd/devserver
 	node portal/browsertest/flows.mjs
+	node portal/browsertest/failures.mjs
 	node portal/browsertest/consent.mjs
 	node oauth/sdktest/sdk.mjs
 
