@@ -115,6 +115,7 @@ test-one: $(if $(TEST_DYNAMODB_ENDPOINT),,engine)
 test-browser: $(NODE_TOOLS) engine platformctl
 	go build -o bin/devserver ./cmd/devserver
 	node portal/browsertest/flows.mjs
+	node portal/browsertest/failures.mjs
 	node portal/browsertest/consent.mjs
 	node oauth/sdktest/sdk.mjs
 

@@ -44,6 +44,8 @@ var (
 		Message: "The form sent is larger than any form of the portal, so nothing was changed.", Refusal: "form over the size limit"}
 	errBadForm = &pageError{Status: http.StatusBadRequest, Title: "The form could not be read",
 		Message: "The form sent is not one a browser sends from the portal's pages, so nothing was changed. Reload the page and try again."}
+	errBadFilter = &pageError{Status: http.StatusBadRequest, Title: "This list cannot be shown",
+		Message: "The filter or the page asked for is not one this list offers. Start again from the list's first page."}
 	errNotAdmin = &pageError{Status: http.StatusForbidden, Title: "You do not administer this account",
 		Message: "Only an admin of an account can see and manage its API tokens. Ask an admin of the account, or choose one of your own accounts.",
 		Back:    Base + "/accounts", BackLabel: "Your accounts"}

@@ -29,6 +29,7 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/failures"
 	"github.com/bizplatform/api/shared/httpserve"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/metrics"
@@ -55,16 +56,19 @@ type Options struct {
 
 // Portal serves the pages.
 type Portal struct {
-	ids     *identity.Service
-	tokens  *auth.Tokens
-	apps    *marketplace.Apps
-	clock   clock.Clock
-	logger  *slog.Logger
-	metrics *metrics.RequestLines
-	opts    Options
-	pages   map[string]*template.Template
-	assets  fs.FS
-	handler http.Handler
+	ids    *identity.Service
+	tokens *auth.Tokens
+	apps   *marketplace.Apps
+	// failures are the accounts' failed API requests, which the API's
+	// pipeline records.
+	failures *failures.Store
+	clock    clock.Clock
+	logger   *slog.Logger
+	metrics  *metrics.RequestLines
+	opts     Options
+	pages    map[string]*template.Template
+	assets   fs.FS
+	handler  http.Handler
 }
 
 // Function is the portal's Function dimension (functions/portal).
@@ -84,7 +88,8 @@ func New(core app.Core, opts Options) (*Portal, error) {
 	}
 	deps := core.Deps
 	p := &Portal{ids: identity.New(deps.Table, deps.Clock, userdir.New(deps.Table)), tokens: core.Tokens, apps: marketplace.New(core.Tokens, deps.Clock, false),
-		clock: deps.Clock, logger: deps.Logger, opts: opts, pages: pages, assets: assets,
+		failures: failures.New(deps.Table, deps.Clock),
+		clock:    deps.Clock, logger: deps.Logger, opts: opts, pages: pages, assets: assets,
 		metrics: core.Meter.RequestLines(metrics.Named(Function), metrics.PortalSignInFailures, metrics.PortalLockouts)}
 	p.handler = httpserve.WithDeadline(p.routes(), opts.RequestTimeout)
 	return p, nil
@@ -132,6 +137,7 @@ func (p *Portal) routes() http.Handler {
 	handle("GET "+Base+"/accounts/{account}/tokens/{token}/edit", p.admin(p.editPage))
 	handle("POST "+Base+"/accounts/{account}/tokens/{token}/edit", p.admin(p.editToken))
 	handle("GET "+Base+"/accounts/{account}/audit", p.admin(p.auditPage))
+	handle("GET "+Base+"/accounts/{account}/failures", p.admin(p.failuresPage))
 	handle("GET "+Base+"/accounts/{account}/apps/{app}/uninstall", p.admin(p.uninstallPage))
 	handle("POST "+Base+"/accounts/{account}/apps/{app}/uninstall", p.admin(p.uninstall))
 	for _, path := range ConsentPaths {

@@ -69,14 +69,8 @@ type reportingListRequest struct {
 func parseReportingList(q httpio.Query, v *validate.Errors) reportingListRequest {
 	req := reportingListRequest{
 		locationID: q.RequiredID("locationId"),
-		listType:   q.Required("listType"),
-		typ:        q.Required("type"),
-	}
-	if req.listType != "" {
-		v.OneOf("listType", req.listType, ListTypes...)
-	}
-	if req.typ != "" {
-		v.OneOf("type", req.typ, IntegrationTypes...)
+		listType:   q.OneOf("listType", ListTypes...),
+		typ:        q.OneOf("type", IntegrationTypes...),
 	}
 	start, startOK := parseDate(v, q, "startDate")
 	end, endOK := parseDate(v, q, "endDate")

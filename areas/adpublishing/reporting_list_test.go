@@ -223,10 +223,10 @@ func TestReportingListRejectsBadParameters(t *testing.T) {
 	}{
 		{"locationId is required", without("locationId"), "locationId is required"},
 		{"locationId must be an id", with("locationId", "acct#A"), "locationId must be an id"},
-		{"listType is required", without("listType"), "listType is required"},
+		{"a missing listType lists the lists", without("listType"), "listType is required (one of: campaigns, adGroups"},
 		{"listType must be a known list", with("listType", "keywords"), "listType must be one of: campaigns, adGroups"},
 		{"listType is case-sensitive", with("listType", "Campaigns"), "listType must be one of"},
-		{"type is required", without("type"), "type is required"},
+		{"a missing type lists the integration types", without("type"), "type is required (one of: AD_MANAGER, INTEGRATION)"},
 		{"type must be an integration type", with("type", "ad_manager"), "type must be one of: AD_MANAGER, INTEGRATION"},
 		{"startDate is required", without("startDate"), "startDate is required"},
 		{"startDate must be YYYY-MM-DD", with("startDate", "2026/06/01"), "startDate must be a date in the form YYYY-MM-DD"},

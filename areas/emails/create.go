@@ -63,7 +63,7 @@ func (req *createRequest) check(v *validate.Errors) {
 	if v.Required("locationId", req.LocationID) && v.ID("locationId", *req.LocationID) {
 		t.LocationID = *req.LocationID
 	}
-	if v.Required("type", req.Type) && v.OneOf("type", *req.Type, Types...) {
+	if v.RequiredOneOf("type", req.Type, Types...) {
 		t.Type = *req.Type
 	}
 	if req.BuilderVersion != nil && v.OneOf("builderVersion", *req.BuilderVersion, builderVersions...) {
@@ -87,7 +87,7 @@ func (req *createRequest) check(v *validate.Errors) {
 	// importProvider and importURL describe where an import comes from: both
 	// are needed for an import and meaningless for anything else.
 	if t.Type == TypeImport {
-		if v.Required("importProvider", req.ImportProvider) && v.OneOf("importProvider", *req.ImportProvider, importProviders...) {
+		if v.RequiredOneOf("importProvider", req.ImportProvider, importProviders...) {
 			t.ImportProvider = *req.ImportProvider
 		}
 		if v.Required("importURL", req.ImportURL) && httpsURL(v, "importURL", *req.ImportURL) {

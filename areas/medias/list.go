@@ -66,18 +66,9 @@ func parseList(q httpio.Query, v *validate.Errors) listRequest {
 		query:    strings.TrimSpace(q.String("query")),
 		fetchAll: q.Bool("fetchAll", false),
 	}
-	if sortBy := q.Required("sortBy"); sortBy != "" {
-		v.OneOf("sortBy", sortBy, sortFields...)
-		req.sortBy = sortBy
-	}
-	if order := q.Required("sortOrder"); order != "" {
-		v.OneOf("sortOrder", order, sortOrders...)
-		req.desc = order == "desc"
-	}
-	if typ := q.Required("type"); typ != "" {
-		v.OneOf("type", typ, entryTypes...)
-		req.typ = typ
-	}
+	req.sortBy = q.OneOf("sortBy", sortFields...)
+	req.desc = q.OneOf("sortOrder", sortOrders...) == "desc"
+	req.typ = q.OneOf("type", entryTypes...)
 	altID, altType := q.String("altId"), q.String("altType")
 	v.Alt(&altID, &altType)
 	req.accountID = altID

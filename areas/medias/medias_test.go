@@ -313,14 +313,15 @@ func TestListMediaRejectsBadParameters(t *testing.T) {
 		query url.Values
 		want  string
 	}{
-		{"sortBy is required", listQuery("sortBy", ""), "sortBy is required"},
+		{"a missing sortBy lists the sortable fields", listQuery("sortBy", ""), "sortBy is required (one of: createdAt, updatedAt, name)"},
+		{"a blank sortBy lists the sortable fields", listQuery("sortBy", " "), "sortBy is required (one of: createdAt, updatedAt, name)"},
 		{"sortBy must be a sortable field", listQuery("sortBy", "size"), "sortBy must be one of: createdAt, updatedAt, name"},
-		{"sortOrder is required", listQuery("sortOrder", ""), "sortOrder is required"},
+		{"a missing sortOrder lists asc and desc", listQuery("sortOrder", ""), "sortOrder is required (one of: asc, desc)"},
 		{"sortOrder must be asc or desc", listQuery("sortOrder", "up"), "sortOrder must be one of: asc, desc"},
-		{"type is required", listQuery("type", ""), "type is required"},
+		{"a missing type lists file and folder", listQuery("type", ""), "type is required (one of: file, folder)"},
 		{"type must be file or folder", listQuery("type", "image"), "type must be one of: file, folder"},
-		{"altType is required", listQuery("altType", ""), "altType is required"},
-		{"altType must be account", listQuery("altType", "location"), "altType must be one of: account"},
+		{"a missing altType names account", listQuery("altType", ""), "altType is required (one of: account)"},
+		{"altType must be account", listQuery("altType", "agency"), "altType must be one of: account"},
 		{"altId is required", listQuery("altId", ""), "altId is required"},
 		{"altId must be an id", listQuery("altId", "a#b"), "altId must be an id"},
 		{"offset must be a number", listQuery("offset", "five"), "offset must be an integer"},

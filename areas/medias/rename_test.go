@@ -119,7 +119,7 @@ func TestRenameMediaRejectsBadRequests(t *testing.T) {
 		{"a name of two dots is refused", "report", with("name", ".."), 422, `name must not be "." or ".."`},
 		{"a name that is not a string is refused", "report", with("name", 42), 422, "name must be a string"},
 		{"altType is required", "report", with("altType", nil), 422, "altType is required"},
-		{"altType must be account", "report", with("altType", "location"), 422, "altType must be one of: account"},
+		{"altType must be account", "report", with("altType", "Location"), 422, "altType must be one of: account"},
 		{"altId is required", "report", with("altId", nil), 422, "altId is required"},
 		{"altId must be an id", "report", with("altId", "a b"), 422, "altId must be an id"},
 		{"an unknown property is refused", "report", with("colour", "red"), 422, "property colour should not exist"},

@@ -42,9 +42,7 @@ func (req *createProviderRequest) check(v *validate.Errors) {
 	if v.Required("title", req.Title) && v.MaxLen("title", *req.Title, maxTitleLen) {
 		v.Check(!hasControl(*req.Title), "title must be one line without control characters")
 	}
-	if v.Required("provider", req.Provider) {
-		v.OneOf("provider", *req.Provider, gateways...)
-	}
+	v.RequiredOneOf("provider", req.Provider, gateways...)
 	if v.Required("description", req.Description) {
 		v.MaxLen("description", *req.Description, maxDescriptionLen)
 	}

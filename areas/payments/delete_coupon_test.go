@@ -60,7 +60,7 @@ func TestDeleteCouponRejectsEachBrokenRuleNamingTheField(t *testing.T) {
 		{"altId must be a well-formed id", "altId", "ACCOUNT#acctAlpha", "altId must be an id"},
 		{"altId must be a string", "altId", 7, "altId must be a string"},
 		{"altType is required", "altType", nil, "altType is required"},
-		{"altType must be account", "altType", "location", "altType must be one of: account"},
+		{"altType must be account", "altType", "agency", "altType must be one of: account"},
 		{"id is required", "id", nil, "id is required"},
 		{"id may not be empty", "id", "", "id is required"},
 		{"id must be a well-formed id", "id", "cpn1#x", "id must be an id"},

@@ -198,7 +198,7 @@ func TestUpdateInventoryRejectsBadRequestsAndWritesNothing(t *testing.T) {
 		{"altId is required", map[string]any{"altType": "account", "items": []any{good}}, []string{"altId is required"}},
 		{"altId must be an id", map[string]any{"altId": "ACCOUNT#x", "altType": "account", "items": []any{good}}, []string{"altId must be an id"}},
 		{"altType is required", map[string]any{"altId": acctA, "items": []any{good}}, []string{"altType is required"}},
-		{"altType must be account", map[string]any{"altId": acctA, "altType": "location", "items": []any{good}}, []string{"altType must be one of: account"}},
+		{"altType must be account", map[string]any{"altId": acctA, "altType": "company", "items": []any{good}}, []string{"altType must be one of: account"}},
 		{"the body has no other properties", map[string]any{"altId": acctA, "altType": "account", "items": []any{good}, "force": true}, []string{"property force should not exist"}},
 		{"every item that breaks a rule is named in one answer", body(item(missing), good, item("nothex"), item(priceA2, "availableQuantity", -3)),
 			[]string{"items[2].priceId must be a 24-character", "items[3].availableQuantity"}},

@@ -11,7 +11,8 @@ import (
 // answer's envelope.
 
 // altFields are the optional altId/altType of a store body. When present
-// they must name the caller's account and be "account".
+// they must name the caller's account and be "account" (or "location", its
+// public platform name).
 type altFields struct {
 	AltID   field[string] `json:"altId"`
 	AltType field[string] `json:"altType"`
@@ -30,7 +31,7 @@ func (a altFields) check(v *validate.Errors) {
 		if t, ok := a.AltType.value(); !ok {
 			v.Add("altType must be a string")
 		} else {
-			v.OneOf("altType", t, validate.AltType)
+			v.OneOf("altType", validate.NormalAltType(t), validate.AltType)
 		}
 	}
 }

@@ -156,9 +156,10 @@ func TestUpdateZoneRejectsBadBodies(t *testing.T) {
 		{"a state code is required", map[string]any{"countries": []any{map[string]any{"code": "US", "states": []any{map[string]any{}}}}}, []string{"countries[0].states[0].code is required"}},
 		{"a state code must be a string", map[string]any{"countries": []any{map[string]any{"code": "US", "states": []any{state(1)}}}}, []string{"countries[0].states[0].code must be a string"}},
 		{"a state may appear once", map[string]any{"countries": []any{map[string]any{"code": "US", "states": []any{state("CA"), state("NY"), state("CA")}}}}, []string{"countries[0].states[2].code CA repeats countries[0].states[0].code"}},
-		{"altType must be account", map[string]any{"altType": "location", "name": "X"}, []string{"altType must be one of: account"}},
+		{"altType must be account", map[string]any{"altType": "agency", "name": "X"}, []string{"altType must be one of: account"}},
 		{"altId must be an id", map[string]any{"altId": "a b", "name": "X"}, []string{"altId must be an id"}},
 		{"the body has no other properties", map[string]any{"name": "X", "shippingRates": []any{}}, []string{"property shippingRates should not exist"}},
+		{"locationId points at altId and altType", map[string]any{"locationId": acctA, "name": "X"}, []string{"property locationId should not exist (this body names its account by altId, with altType account)"}},
 		{"every broken rule is named in one answer", map[string]any{"name": "", "countries": countries("US", "QQ", "US")},
 			[]string{"name must not be blank", "countries[1].code", "countries[2].code US repeats"}},
 	}

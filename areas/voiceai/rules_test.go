@@ -81,7 +81,7 @@ var ruleCases = []ruleCase{
 	{name: "name is required", actionType: sms, body: set("name", " "), msg: "name is required"},
 	{name: "name is bounded", actionType: sms, body: set("name", strings.Repeat("n", 101)), msg: "name must be at most 100 characters"},
 	{name: "name must be a string", actionType: sms, body: set("name", 7), msg: "name must be a string"},
-	{name: "actionType is required", actionType: sms, body: drop("actionType"), msg: "actionType is required"},
+	{name: "a missing actionType lists the action types", actionType: sms, body: drop("actionType"), msg: "actionType is required (one of: "},
 	{name: "actionType must be one of the eight types", actionType: sms, body: set("actionType", "EMAIL"), msg: "actionType must be one of: CALL_TRANSFER, DATA_EXTRACTION, IN_CALL_DATA_EXTRACTION, WORKFLOW_TRIGGER, SMS, APPOINTMENT_BOOKING, CUSTOM_ACTION, KNOWLEDGE_BASE"},
 	{name: "actionParameters is required", actionType: sms, body: drop("actionParameters"), msg: "actionParameters is required"},
 	{name: "actionParameters may not be null", actionType: sms, body: set("actionParameters", nil), msg: "actionParameters is required"},

@@ -48,7 +48,7 @@ func (req *updateRequest) check(v *validate.Errors) {
 		v.MaxLen("name", *req.Name, maxActionNameLen)
 	}
 	actionType := ""
-	if v.Required("actionType", req.ActionType) && v.OneOf("actionType", *req.ActionType, ActionTypes...) {
+	if v.RequiredOneOf("actionType", req.ActionType, ActionTypes...) {
 		actionType = *req.ActionType
 	}
 	// The parameters are checked against the type the request gives: an

@@ -63,7 +63,7 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 	}
 	mountOAuth(pages, cfg, srv)
 	if err := prepareTable(ctx, deps, srv, portalSite, cfg.Endpoint, out); err != nil {
-		return err
+		return dynamo.Unreachable(err, cfg.Endpoint) // its first call to the engine
 	}
 	stopDeliveries, err := startDeliveries(ctx, cfg, srv, out)
 	if err != nil {

@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"net"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -21,4 +24,24 @@ func TestAServerOnAnEngineNamedByDYNAMODB_ENDPOINTStartsNoEngineOfItsOwn(t *test
 	stop()
 	assert.Equal(t, "http://127.0.0.1:4567", cfg.Endpoint)
 	assert.Empty(t, out.String(), "nothing is started, so nothing is said or stopped")
+}
+
+func TestAServerOnAnEndpointWhereNothingAnswersSaysSoInOneLine(t *testing.T) {
+	free := func() string {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		defer ln.Close()
+		return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	}
+	endpoint := "http://127.0.0.1:" + free()
+	env := map[string]string{
+		"PORT": free(), "DYNAMODB_ENDPOINT": endpoint, "TABLE_NAME": "unreachable",
+		"SECRETS_LOCAL_KEY_FILE": filepath.Join(t.TempDir(), "secrets.key"),
+		"WEBHOOK_KEY_FILE":       filepath.Join(t.TempDir(), "webhook.pem"),
+	}
+	var out, logs strings.Builder
+	err := run(context.Background(), func(k string) string { return env[k] }, &out, &logs)
+	require.Error(t, err)
+	assert.Equal(t, "nothing answers at DYNAMODB_ENDPOINT "+endpoint+" (connect: connection refused): start DynamoDB Local there, or unset DYNAMODB_ENDPOINT (make run then starts an engine of its own)", err.Error())
+	assert.NotContains(t, out.String(), "Serving", "nothing is served")
 }

@@ -38,13 +38,11 @@ var appsSynopsis = map[string]string{
 	"apps deliveries":    "apps deliveries APP_ID",
 }
 
-// apps runs one of the marketplace app commands: args[0] is "apps".
+// apps runs one of the marketplace app commands: args[0] is "apps", and
+// args[1] one of its verbs (run answers any other with the verbs).
 func (c *cli) apps(ctx context.Context, args []string) error {
 	cmd := strings.Join(args[:min(2, len(args))], " ")
 	rest := args[min(2, len(args)):]
-	if _, ok := appsSynopsis[cmd]; !ok {
-		return usageError{msg: fmt.Sprintf("unknown command %q; the apps commands: %s", strings.Join(args, " "), strings.Join(sortedSynopses(), "; "))}
-	}
 	store := marketplace.New(c.tokens, c.deps.Clock, dynamo.IsLocalEndpoint(c.cfg.Endpoint))
 	switch cmd {
 	case "apps create":

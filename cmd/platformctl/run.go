@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -92,6 +93,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 		}
 		return exitOK
 	}
+	if lines := groupSynopses(args[0]); lines != nil {
+		// A group without a verb it knows ("platformctl apps") is answered
+		// here, before any connection: with the group's commands.
+		if code, done := groupUsage(args, lines, errOut); done {
+			return code
+		}
+	}
 	cfg, deps, err := app.ConnectWith(ctx, getenv, io.Discard, awschain.NewClient)
 	if err != nil {
 		fmt.Fprintln(errOut, "platformctl:", err)
@@ -142,9 +150,59 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 		fmt.Fprintln(errOut, ue.line())
 		return exitUsage
 	default:
-		fmt.Fprintln(errOut, "platformctl:", cmdErr)
+		fmt.Fprintln(errOut, "platformctl:", dynamo.Unreachable(cmdErr, cfg.Endpoint))
 		return exitError
 	}
+}
+
+// groups are the commands that take a verb ("tokens create").
+var groups = []string{"accounts", "users", "portal", "tokens", "contacts", "apps"}
+
+// groupSynopses are the usage lines of the commands of group ("tokens":
+// "tokens create --account ID ...", ...), nil when group is no group of
+// commands.
+func groupSynopses(group string) []string {
+	if !slices.Contains(groups, group) {
+		return nil
+	}
+	if group == "apps" {
+		return sortedSynopses()
+	}
+	var out []string
+	for _, l := range strings.Split(usage, "\n") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, group+" ") {
+			syn, _, _ := strings.Cut(l, "  ")
+			out = append(out, syn)
+		}
+	}
+	return out
+}
+
+// groupUsage answers a group command line whose verb is missing, a request
+// for help, or unknown, by listing the group's commands; done is false
+// when the verb is one of the group's.
+func groupUsage(args, lines []string, errOut io.Writer) (code int, done bool) {
+	group := args[0]
+	code = exitUsage
+	var head string
+	switch {
+	case len(args) == 1:
+		head = fmt.Sprintf("platformctl %s: give one of its commands:", group)
+	case args[1] == "-h" || args[1] == "--help" || args[1] == "help":
+		head, code = fmt.Sprintf("platformctl %s commands:", group), exitOK
+	default:
+		for _, l := range lines {
+			if strings.HasPrefix(l+" ", group+" "+args[1]+" ") {
+				return 0, false
+			}
+		}
+		head = fmt.Sprintf("platformctl: unknown command %q; the %s commands:", strings.Join(args[:2], " "), group)
+	}
+	fmt.Fprintln(errOut, head)
+	for _, l := range lines {
+		fmt.Fprintln(errOut, "  platformctl "+l)
+	}
+	return code, true
 }
 
 // usageError is a command line the command cannot take (an unknown flag, a

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -316,4 +317,48 @@ func TestEventsListPrintsTheEventsOfTheCLIsChangesNewestFirstAndPages(t *testing
 	assert.Contains(t, errOut, "--after is not a cursor")
 	code, _, _ = c.run("events", "list", "--company", "coE", "--account", "acctE")
 	assert.Equal(t, exitUsage, code, "one owner")
+}
+
+func TestAGroupOfCommandsWithoutAKnownVerbListsItsCommands(t *testing.T) {
+	// No engine is needed: the command line is answered before connecting.
+	c := ctl{t: t, env: map[string]string{"DYNAMODB_ENDPOINT": "http://127.0.0.1:1", "TABLE_NAME": "none"}}
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"apps alone lists the apps commands", []string{"apps"}, exitUsage,
+			[]string{"platformctl apps: give one of its commands:", "platformctl apps create --company ID", "platformctl apps deliveries APP_ID"}},
+		{"tokens alone lists the tokens commands", []string{"tokens"}, exitUsage,
+			[]string{"platformctl tokens create --account ID", "platformctl tokens audit --account ID"}},
+		{"portal alone lists portal invite", []string{"portal"}, exitUsage, []string{"platformctl portal invite --company ID"}},
+		{"a group's help lists its commands and succeeds", []string{"contacts", "--help"}, exitOK, []string{"platformctl contacts reindex"}},
+		{"an unknown verb is named with the group's commands", []string{"apps", "remove"}, exitUsage,
+			[]string{`unknown command "apps remove"; the apps commands:`, "platformctl apps delete APP_ID"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := c.run(tc.args...)
+			assert.Equal(t, tc.code, code)
+			assert.Empty(t, out, "usage goes to stderr")
+			for _, want := range tc.want {
+				assert.Contains(t, errOut, want)
+			}
+			assert.NotContains(t, errOut, `unknown command "`+tc.args[0]+`"`)
+		})
+	}
+}
+
+func TestACommandOnAnEndpointWhereNothingAnswersSaysSoInOneLine(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	endpoint := "http://" + ln.Addr().String()
+	require.NoError(t, ln.Close())
+	c := ctl{t: t, env: map[string]string{"DYNAMODB_ENDPOINT": endpoint, "TABLE_NAME": "none"}}
+
+	code, out, errOut := c.run("tokens", "list", "--account", "acct1")
+	assert.Equal(t, exitError, code)
+	assert.Empty(t, out)
+	assert.Equal(t, "platformctl: nothing answers at DYNAMODB_ENDPOINT "+endpoint+" (connect: connection refused): start DynamoDB Local there, or unset DYNAMODB_ENDPOINT (make run then starts an engine of its own)\n", errOut)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/events"
+	"github.com/bizplatform/api/shared/failures"
 	"github.com/bizplatform/api/shared/httpserve"
 	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/pipeline"
@@ -171,6 +172,8 @@ func NewServer(cfg config.Config, deps Deps, areas ...Area) (*Server, error) {
 		Clock:   deps.Clock,
 		Routes:  router,
 		Metrics: core.Meter.RequestLines(functionOf(owner, areas)),
+		// Not through areaDeps' table: a refused request is recorded too.
+		Failures: failures.New(deps.Table, deps.Clock),
 	}, router.Checked())
 	return &Server{Core: core, Handler: httpserve.WithDeadline(handler, cfg.RequestTimeout), Router: router}, nil
 }

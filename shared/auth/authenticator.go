@@ -200,9 +200,14 @@ func bearer(header string) (string, error) {
 	if header == "" {
 		return "", apierror.Unauthorized("Missing bearer token: send Authorization: Bearer <token>")
 	}
-	scheme, value, ok := strings.Cut(header, " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(value) == "" {
+	scheme, value, _ := strings.Cut(header, " ")
+	if !strings.EqualFold(scheme, "Bearer") {
 		return "", apierror.Unauthorized("Invalid authorization header: use the Bearer scheme")
+	}
+	if strings.TrimSpace(value) == "" {
+		// The scheme is right; what is missing is the token itself, most
+		// often a shell variable ($TOKEN) that was never set.
+		return "", apierror.Unauthorized("The bearer token is empty: send Authorization: Bearer <token> (is the variable holding it set?)")
 	}
 	return strings.TrimSpace(value), nil
 }

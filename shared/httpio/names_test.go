@@ -116,3 +116,44 @@ func TestDecodeValueTakesOnlyTheExactNamesTheTypeDeclares(t *testing.T) {
 	require.NoError(t, DecodeValue(json.RawMessage(`{"priceId":"a","nested":{"mode":"x"}}`), "items[0]", &item))
 	assert.Equal(t, "x", *item.Nested.Mode)
 }
+
+func TestAnUnknownNameFromAnotherOperationsHabitsPointsAtWhatToSendInstead(t *testing.T) {
+	var alt struct {
+		AltID   *string `json:"altId"`
+		AltType *string `json:"altType"`
+		Nested  *struct {
+			AltID   *string `json:"altId"`
+			AltType *string `json:"altType"`
+		} `json:"nested"`
+	}
+	var altIDOnly struct {
+		AltID *string `json:"altId"`
+	}
+	cases := []struct {
+		name string
+		dst  any
+		body string
+		want string
+		not  string
+	}{
+		{"locationId where the body names its account by altId points at altId and altType", &alt,
+			`{"locationId":"acct1"}`, "property locationId should not exist (this body names its account by altId, with altType account)", ""},
+		{"the hint is given at the path where the name was sent", &alt,
+			`{"nested":{"locationId":"acct1"}}`, "property nested.locationId should not exist (this body names its account by altId", ""},
+		{"no hint points at a field the type does not declare", &altIDOnly,
+			`{"locationId":"acct1"}`, "property locationId should not exist", "altType"},
+		{"a case mismatch still suggests the declared name", &alt,
+			`{"AltType":"account"}`, "did you mean altType?", "names its account"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := DecodeJSON(httptest.NewRequest(http.MethodPost, "/", strings.NewReader(tc.body)), tc.dst)
+			require.Error(t, err)
+			assert.True(t, apierror.HasCode(err, apierror.CodeValidation), "%v", err)
+			assert.Contains(t, err.Error(), tc.want)
+			if tc.not != "" {
+				assert.NotContains(t, err.Error(), tc.not)
+			}
+		})
+	}
+}

@@ -91,6 +91,15 @@ func (q Query) Required(name string) string {
 	return v
 }
 
+// OneOf returns a required enumerated parameter's value and records a
+// violation, naming the allowed values, when it is absent, blank or not
+// one of them.
+func (q Query) OneOf(name string, allowed ...string) string {
+	v := q.String(name)
+	q.errs.RequiredOneOf(name, &v, allowed...)
+	return v
+}
+
 // RequiredID returns the parameter and records a violation when it is absent
 // or not a well-formed id (so it can safely become part of a storage key).
 func (q Query) RequiredID(name string) string {

@@ -434,13 +434,40 @@ func (w *nameWalker) str() {
 
 // unknownName is the error for a property name the type does not declare
 // (at is its path), pointing at the declared name it differs from only in
-// case.
+// case, or at what the type declares in its place (insteadOf).
 func unknownName(s *shape, at, key string) error {
 	msg := fmt.Sprintf("property %s should not exist", clip(at))
 	if name := s.suggest(key); name != "" {
 		msg += fmt.Sprintf(" (names are case-sensitive: did you mean %s?)", name)
+	} else if hint := s.instead(key); hint != "" {
+		msg += " (" + hint + ")"
 	}
 	return apierror.Invalid(msg)
+}
+
+// insteadOf lists names that clients bring from the habits of other
+// operations of the public API, with what a type that does not take them
+// declares in their place. The hint is given only when the type declares
+// every name in uses, so it never points at a field that is not there.
+var insteadOf = map[string]struct {
+	uses []string
+	hint string
+}{
+	"locationId": {[]string{"altId", "altType"}, "this body names its account by altId, with altType account"},
+}
+
+// instead returns the hint for the unknown name, or "".
+func (s *shape) instead(name string) string {
+	h, ok := insteadOf[name]
+	if !ok || s == nil {
+		return ""
+	}
+	for _, use := range h.uses {
+		if _, declared := s.fields[use]; !declared {
+			return ""
+		}
+	}
+	return h.hint
 }
 
 func bytesContain(set string, c byte) bool { return strings.IndexByte(set, c) >= 0 }

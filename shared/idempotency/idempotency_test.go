@@ -239,8 +239,9 @@ func TestARequestRefusedByTheRateLimitLeavesNoClaim(t *testing.T) {
 	refused := tally(t, env, token, "limited", "limited-key")
 	refused.RequireError(t, http.StatusTooManyRequests)
 	// The claim waited for admission and was never sent: the refused
-	// admission's write (its state comes back with the failure), nothing else.
-	assert.Equal(t, map[string]int{"UpdateItem": 1}, calls.Take(), "no claim written, none deleted")
+	// admission's write (its state comes back with the failure) and the
+	// account's 429 counter (shared/failures), nothing else.
+	assert.Equal(t, map[string]int{"UpdateItem": 2}, calls.Take(), "no claim written, none deleted")
 	assert.Nil(t, record(t, env, acctA, "limited-key"), "no claim")
 	assert.Equal(t, 1, count(t, env, acctA, "limited"), "the handler did not run")
 

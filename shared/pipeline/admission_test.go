@@ -123,9 +123,10 @@ func TestAdmissionRunsAlongsideTheHandlerButGuardsItsEffects(t *testing.T) {
 		calls.Take()
 
 		env.Do(t, testenv.Request{Method: "GET", Path: "/mark/x", Token: token}).RequireError(t, http.StatusTooManyRequests)
-		// The failed conditional write alone (the state item comes back with
-		// the failure); not the handler's read.
-		assert.Equal(t, map[string]int{"UpdateItem": 1}, calls.Take(), "no handler read for a request refused anyway")
+		// The failed conditional write (the state item comes back with the
+		// failure) and the hour's 429 counter for the account's admins
+		// (failures.go); not the handler's read.
+		assert.Equal(t, map[string]int{"UpdateItem": 2}, calls.Take(), "no handler read for a request refused anyway")
 
 		env.Clock.Advance(10 * time.Second)
 		require.Equal(t, http.StatusOK, env.Do(t, testenv.Request{Method: "GET", Path: "/mark/x", Token: token}).Status)

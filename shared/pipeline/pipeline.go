@@ -87,6 +87,9 @@ type Options struct {
 	Routes Routes
 	// Metrics, when set, adds the request's metrics to its log line.
 	Metrics *metrics.RequestLines
+	// Failures keeps the failed requests of known accounts for their
+	// admins (failures.go); nil keeps none.
+	Failures FailureRecorder
 }
 
 // New wraps next (the router) in the pipeline.
@@ -113,6 +116,7 @@ func (p *pipeline) serve(w http.ResponseWriter, r *http.Request) {
 	r, id := httpserve.IdentifyRequest(r)
 	ctx, figures := metrics.Begin(r.Context())
 	r = r.WithContext(ctx)
+	w, captured := p.captureFailures(w)
 	rw := &responseWriter{Writer: httpserve.Writer{ResponseWriter: w}, requestID: id}
 	rw.Header()["X-Request-Id"] = []string{id} // canonical already
 
@@ -134,6 +138,7 @@ func (p *pipeline) serve(w http.ResponseWriter, r *http.Request) {
 		line.Metrics = p.opts.Metrics.Attrs(end, rw.operation, line.Status, line.Duration, figures)
 	}
 	line.Log(r.Context(), p.opts.Logger, "request")
+	p.recordFailure(r, rw, captured)
 }
 
 func (p *pipeline) handle(w *responseWriter, r *http.Request) {
@@ -186,7 +191,7 @@ func (p *pipeline) check(w *responseWriter, r *http.Request) (*http.Request, err
 		return nil, err
 	}
 	principal := session.Principal
-	w.account = principal.AdmissionID()
+	w.account, w.principal = principal.AdmissionID(), principal
 
 	a := &admission{done: make(chan struct{})}
 	if p.recentlyRefused(principal.AdmissionID()) {
@@ -386,6 +391,7 @@ type responseWriter struct {
 	// The log line's facts.
 	requestID string
 	account   string // the authenticated account; "" before authentication
+	principal *auth.Principal
 	operation string // the operation served ("GET /contacts/"); "" when none matched
 	cause     error  // the internal cause of a 5xx answer, never shown
 }

@@ -70,6 +70,17 @@ func (e *Errors) OneOf(field, v string, allowed ...string) bool {
 	return e.Check(slices.Contains(allowed, v), fmt.Sprintf("%s must be one of: %s", field, strings.Join(allowed, ", ")))
 }
 
+// RequiredOneOf records a violation when v is nil, blank or not one of
+// allowed; a missing value is told the allowed values too, so that a
+// client need not send a wrong one to learn them.
+func (e *Errors) RequiredOneOf(field string, v *string, allowed ...string) bool {
+	if v == nil || strings.TrimSpace(*v) == "" {
+		e.Addf("%s is required (one of: %s)", field, strings.Join(allowed, ", "))
+		return false
+	}
+	return e.OneOf(field, *v, allowed...)
+}
+
 // MaxLen records a violation when v is longer than n characters.
 func (e *Errors) MaxLen(field, v string, n int) bool {
 	return e.Check(len([]rune(v)) <= n, fmt.Sprintf("%s must be at most %d characters long", field, n))
@@ -134,16 +145,33 @@ func IsEmail(v string) bool {
 	return err == nil && addr.Address == v && strings.Contains(v[strings.LastIndexByte(v, '@'):], ".")
 }
 
-// AltType is the only altType value the API accepts.
+// AltType is the contract's altType value: what altId names is an account.
 const AltType = "account"
 
-// Alt checks an altId/altType pair: both required, altType "account", altId
-// a well-formed id. It does not check account access (see auth).
+// AltTypeLocation is the public platform's name for an account, which code
+// ported from it sends as altType: taken as AltType wherever altType is
+// read, as the official SDK's default Version is taken as the contract's
+// (pipeline.SDKDefaultVersion), and never answered.
+const AltTypeLocation = "location"
+
+// NormalAltType returns the contract's value for an altType a client sent:
+// AltType for AltTypeLocation, anything else as it is.
+func NormalAltType(v string) string {
+	if v == AltTypeLocation {
+		return AltType
+	}
+	return v
+}
+
+// Alt checks an altId/altType pair: both required, altType "account" (or
+// "location", which becomes "account" in *altType), altId a well-formed id.
+// It does not check account access (see auth).
 func (e *Errors) Alt(altID, altType *string) {
 	if e.Required("altId", altID) {
 		e.ID("altId", *altID)
 	}
-	if e.Required("altType", altType) {
-		e.OneOf("altType", *altType, AltType)
+	if altType != nil {
+		*altType = NormalAltType(*altType)
 	}
+	e.RequiredOneOf("altType", altType, AltType)
 }

@@ -48,7 +48,7 @@ func TestHexIDs(t *testing.T) {
 func TestErrorsCollectEveryViolationIntoOneValidationError(t *testing.T) {
 	var v Errors
 	assert.NoError(t, v.Err())
-	name, altType, altID := "", "location", "x#y"
+	name, altType, altID := "", "agency", "x#y"
 	v.Required("name", &name)
 	v.Alt(&altID, &altType)
 	v.OneOf("size", "xl", "s", "m")
@@ -62,4 +62,30 @@ func TestErrorsCollectEveryViolationIntoOneValidationError(t *testing.T) {
 		"altType must be one of: account",
 		"size must be one of: s, m",
 	}, e.Violations)
+}
+
+func TestARequiredEnumeratedValueNamesItsAllowedValues(t *testing.T) {
+	blank, wrong, right := " ", "huge", "m"
+	cases := []struct {
+		name string
+		v    *string
+		want string
+	}{
+		{"a missing value lists the allowed values", nil, "size is required (one of: s, m)"},
+		{"a blank value lists the allowed values", &blank, "size is required (one of: s, m)"},
+		{"a value not allowed lists the allowed values", &wrong, "size must be one of: s, m"},
+		{"an allowed value is taken", &right, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var v Errors
+			ok := v.RequiredOneOf("size", tc.v, "s", "m")
+			assert.Equal(t, tc.want == "", ok)
+			if tc.want == "" {
+				assert.NoError(t, v.Err())
+				return
+			}
+			assert.Contains(t, v.Err().Error(), tc.want)
+		})
+	}
 }
