@@ -96,8 +96,10 @@ lint: $(NODE_TOOLS)
 test: deps lint
 	$(WITH_ENGINE) $(MAKE) --no-print-directory test-browser test-go
 
+# -timeout 30m: internal/deploytest builds and runs every function
+# (~510 s on a loaded machine), near go test's default of 10 minutes.
 test-go:
-	go test -race -count=1 ./...
+	go test -race -count=1 -timeout 30m ./...
 
 # The inner loop: one area's (AREA=users, or ad-publishing) or one
 # package's (PKG=./shared/auth/) tests, RUN narrowing them (a test name, or

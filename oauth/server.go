@@ -43,7 +43,7 @@ const (
 )
 
 // Function is the OAuth server's Function dimension (functions/oauth).
-const Function = "oauth"
+const Function = metrics.OAuthFunction
 
 // Routes are the paths the server answers, as API Gateway routes them.
 var Routes = []string{"POST /oauth/token", "POST /oauth/locationToken", "GET /oauth/installedLocations"}
@@ -95,7 +95,7 @@ func New(core app.Core, accessTTL time.Duration, requestTimeout time.Duration) *
 		apps: apps, provider: fosite.NewOAuth2Provider(st, cfg), auth: auth.NewAuthenticator(core.Tokens, deps.Clock),
 		limiter: core.Limiter, accounts: accounts.NewRegistry(deps.Table, deps.Clock), clock: deps.Clock, logger: deps.Logger,
 		accessTTL: accessTTL,
-		metrics:   core.Meter.RequestLines(metrics.Named(Function), metrics.OAuthCodeExchanges, metrics.OAuthRefreshes, metrics.OAuthRefreshReuse),
+		metrics:   core.Meter.ServerLines(Function),
 	}
 	mux := http.NewServeMux()
 	mux.Handle("POST /oauth/token", s.serve(s.token))

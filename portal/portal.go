@@ -72,7 +72,7 @@ type Portal struct {
 }
 
 // Function is the portal's Function dimension (functions/portal).
-const Function = "portal"
+const Function = metrics.PortalFunction
 
 // New returns the portal on core's table. core.Tokens is the token store
 // the API's admission state is told about revocations through (the API
@@ -90,7 +90,7 @@ func New(core app.Core, opts Options) (*Portal, error) {
 	p := &Portal{ids: identity.New(deps.Table, deps.Clock, userdir.New(deps.Table)), tokens: core.Tokens, apps: marketplace.New(core.Tokens, deps.Clock, false),
 		failures: failures.New(deps.Table, deps.Clock),
 		clock:    deps.Clock, logger: deps.Logger, opts: opts, pages: pages, assets: assets,
-		metrics: core.Meter.RequestLines(metrics.Named(Function), metrics.PortalSignInFailures, metrics.PortalLockouts)}
+		metrics: core.Meter.ServerLines(Function)}
 	p.handler = httpserve.WithDeadline(p.routes(), opts.RequestTimeout)
 	return p, nil
 }

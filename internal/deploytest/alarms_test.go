@@ -7,10 +7,12 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/bizplatform/api/shared/metrics"
 )
 
 // stackNamespace is the template's metrics namespace, one per stack.
-var stackNamespace = map[string]any{"Fn::Sub": MetricsNamespaceDefault + "/${AWS::StackName}"}
+var stackNamespace = map[string]any{"Fn::Sub": metrics.DefaultNamespace + "/${AWS::StackName}"}
 
 // alarmTopic is what every alarm notifies: the stack's topic, or the
 // operator's.
@@ -83,7 +85,7 @@ func TestEveryFunctionHasItsErrorAndThrottleAlarms(t *testing.T) {
 					switch {
 					case m.namespace == "AWS/Lambda" && assert.ObjectsAreEqual(map[string]any{"Ref": name}, m.dims["FunctionName"]):
 						found[m.name] = true
-					case assert.ObjectsAreEqual(stackNamespace, m.namespace) && m.dims[DimFunction] == dir:
+					case assert.ObjectsAreEqual(stackNamespace, m.namespace) && m.dims[metrics.DimFunction] == dir:
 						found[m.name] = true
 					}
 				}
@@ -137,9 +139,9 @@ func TestEveryAlarmNotifiesTheTopicAndReadsAMetricThatIsWritten(t *testing.T) {
 					for d := range m.dims {
 						dims = append(dims, d)
 					}
-					function := fmt.Sprint(m.dims[DimFunction])
+					function := fmt.Sprint(m.dims[metrics.DimFunction])
 					assert.Contains(t, areaOf, function, "%s reads the metrics of a function that exists", a)
-					assert.True(t, contractMetric(function, m.name, dims), "%s reads %s %v of %s: not a metric the code writes", a, m.name, dims, function)
+					assert.True(t, metrics.Writes(function, m.name, dims), "%s reads %s %v of %s: not a metric the code writes", a, m.name, dims, function)
 					continue
 				}
 				ns := fmt.Sprint(m.namespace)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/bizplatform/api/shared/metrics"
 )
 
 // searchMetric is a dashboard SEARCH of every function's figure in the
@@ -47,7 +49,7 @@ func TestTheDashboardShowsEachConcernFromMetricsThatAreWritten(t *testing.T) {
 			if q, ok := m[0].(map[string]any); ok {
 				expr := fmt.Sprint(q["expression"])
 				if sm := searchMetric.FindStringSubmatch(expr); sm != nil {
-					assert.True(t, contractMetric("contacts", sm[1], []string{DimFunction}), "the dashboard searches %s, which no function writes", sm[1])
+					assert.True(t, metrics.Writes("contacts", sm[1], []string{metrics.DimFunction}), "the dashboard searches %s, which no function writes", sm[1])
 					shown[sm[1]] = true
 				} else {
 					assert.Regexp(t, `^SEARCH\('\{AWS/DynamoDB,Operation,TableName\} TableName="\$\{DataTable\}"`, expr)
@@ -57,8 +59,8 @@ func TestTheDashboardShowsEachConcernFromMetricsThatAreWritten(t *testing.T) {
 			ns, name := fmt.Sprint(m[0]), fmt.Sprint(m[1])
 			if ns == "BizPlatform/${AWS::StackName}" {
 				require.GreaterOrEqual(t, len(m), 4)
-				assert.Equal(t, DimFunction, m[2])
-				assert.True(t, contractMetric(fmt.Sprint(m[3]), name, []string{DimFunction}), "the dashboard shows %s of %v, which it does not write", name, m[3])
+				assert.Equal(t, metrics.DimFunction, m[2])
+				assert.True(t, metrics.Writes(fmt.Sprint(m[3]), name, []string{metrics.DimFunction}), "the dashboard shows %s of %v, which it does not write", name, m[3])
 			}
 			shown[name] = true
 		}

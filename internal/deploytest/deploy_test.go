@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/bizplatform/api/shared/metrics"
 )
 
 // The PreTraffic hook: functions/pretraffic, its template logical id.
@@ -42,7 +44,7 @@ func TestEveryFunctionDeploysThroughCodeDeployAndRollsBackOnItsOwnAlarms(t *test
 					if m.namespace == "AWS/Lambda" {
 						assert.Equal(t, map[string]any{"Ref": name}, m.dims["FunctionName"], "%s reads %s's own figures", alarm, name)
 					} else {
-						assert.Equal(t, dir, m.dims[DimFunction], "%s reads %s's own figures", alarm, name)
+						assert.Equal(t, dir, m.dims[metrics.DimFunction], "%s reads %s's own figures", alarm, name)
 					}
 				}
 			}

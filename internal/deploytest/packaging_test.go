@@ -224,13 +224,16 @@ func TestEveryFunctionBinaryAnswersItsEventsUnderTheLambdaRuntimeAPI(t *testing.
 				assert.NotContains(t, line, "bpt_", "no token in the log")
 			}
 			// Each request line carries its metrics, valid EMF, under the
-			// function's own name.
+			// function's own name, and the invocation's trace id: the
+			// runtime API passes an unsampled header (Sampled=0), as Lambda
+			// does with TracingMode PassThrough.
 			metricLines, err := emftest.MetricLines(logs.String())
 			require.NoError(t, err)
 			assert.Len(t, metricLines, len(events)+1, "one metric line per request")
 			for _, m := range metricLines {
 				assert.Equal(t, area, m["Function"])
 				assert.NotEqual(t, "unmatched", m["Operation"])
+				assert.Equal(t, "1-00000000-000000000000000000000000", m["trace_id"], "an unsampled trace still joins the lines")
 			}
 		})
 	}

@@ -74,7 +74,9 @@ func TestTemplateGlobalsFollowTheDesign(t *testing.T) {
 	assert.Equal(t, "provided.al2023", Path(fn, "Runtime"))
 	assert.Equal(t, []any{"arm64"}, Path(fn, "Architectures"))
 	assert.Equal(t, "bootstrap", Path(fn, "Handler"))
-	assert.Equal(t, "Active", Path(fn, "Tracing"))
+	assert.Equal(t, map[string]any{"Ref": "TracingMode"}, Path(fn, "Tracing"), "tracing is the operator's choice")
+	assert.Equal(t, "PassThrough", Path(tpl, "Parameters", "TracingMode", "Default"), "no trace is recorded unless switched on")
+	assert.ElementsMatch(t, []any{"PassThrough", "Active"}, Path(tpl, "Parameters", "TracingMode", "AllowedValues"))
 	assert.Equal(t, "JSON", Path(fn, "LoggingConfig", "LogFormat"))
 	vars, _ := Path(fn, "Environment", "Variables").(map[string]any)
 	for _, name := range []string{"TABLE_NAME", "RATE_LIMIT_BURST", "RATE_LIMIT_WINDOW_SECONDS", "RATE_LIMIT_DAILY", "LOG_LEVEL",

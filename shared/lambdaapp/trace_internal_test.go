@@ -19,6 +19,11 @@ func TestARequestCarriesItsInvocationsTrace(t *testing.T) {
 		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil).WithContext(ctx))
 		assert.Equal(t, "1-5759e988-bd862e3fe1be46a994272793", got)
 	})
+	t.Run("an unsampled header (tracing PassThrough) still names the trace", func(t *testing.T) {
+		ctx := context.WithValue(context.Background(), lambdaTraceKey, "Root=1-67891233-abcdef012345678912345678;Sampled=0") //nolint:staticcheck // the runtime's own key
+		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil).WithContext(ctx))
+		assert.Equal(t, "1-67891233-abcdef012345678912345678", got)
+	})
 	t.Run("else from the environment the runtime sets", func(t *testing.T) {
 		t.Setenv("_X_AMZN_TRACE_ID", "Root=1-67891233-abcdef012345678912345678;Sampled=0")
 		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))

@@ -36,10 +36,10 @@ type WebhookLines struct {
 
 // WebhookLines builds the deliverer's lines.
 func (m Meter) WebhookLines() *WebhookLines {
-	counts := []Metric{{WebhookDeliveries, Count}, {WebhookFailures, Count}, {WebhookAttempts, Count}, {WebhookGivenUp, Count}}
-	d := Directive{Namespace: m.Namespace(), Dimensions: [][]string{{DimFunction}}, Metrics: counts}
-	withAge := d
-	withAge.Metrics = append(append([]Metric{}, counts...), Metric{WebhookOldestPendingAgeSeconds, Seconds})
+	// WebhookMetrics ends with the age, which only some lines carry.
+	withAge := Directive{Namespace: m.Namespace(), Dimensions: [][]string{{DimFunction}}, Metrics: WebhookMetrics}
+	d := withAge
+	d.Metrics = WebhookMetrics[:len(WebhookMetrics)-1]
 	return &WebhookLines{function: m.Function(WebhookFunction), withAge: NewKind(withAge), withoutAge: NewKind(d)}
 }
 

@@ -56,7 +56,7 @@ func TestEachRequestLineCarriesTheRequestsMetricsUnderItsOperation(t *testing.T)
 	}{
 		{"an answered request counts its DynamoDB calls and no error",
 			testenv.Request{Method: "POST", Path: "/echo", Token: token, Body: `{"a":1}`}, 200, "POST /echo",
-			map[string]float64{"Requests": 1, "Status4xx": 0, "Status5xx": 0, "Status429": 0, "DynamoDBThrottles": 0, "IdempotentReplays": 0}},
+			map[string]float64{"Requests": 1, "Status4xx": 0, "Status5xx": 0}},
 		{"a request without a token is a 4xx of its operation",
 			testenv.Request{Method: "POST", Path: "/echo", Body: `{}`}, 401, "POST /echo",
 			map[string]float64{"Status4xx": 1, "Status5xx": 0}},
@@ -105,7 +105,7 @@ func TestAReplayedAnswerIsCountedAsAReplay(t *testing.T) {
 	require.Equal(t, http.StatusOK, first.Status)
 	again := env.Do(t, req)
 	require.Equal(t, http.StatusOK, again.Status)
-	assert.Equal(t, 0.0, requestLine(t, logs, first.Header.Get("X-Request-Id"))["IdempotentReplays"])
+	assert.NotContains(t, requestLine(t, logs, first.Header.Get("X-Request-Id")), "IdempotentReplays", "left out when 0")
 	assert.Equal(t, 1.0, requestLine(t, logs, again.Header.Get("X-Request-Id"))["IdempotentReplays"])
 }
 

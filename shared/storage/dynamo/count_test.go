@@ -82,5 +82,5 @@ func attrValue(attrs []slog.Attr, name string) int64 {
 			return a.Value.Int64()
 		}
 	}
-	return -1
+	return 0 // a line leaves a rare metric out when it is 0
 }

@@ -264,8 +264,10 @@ func metricNames() []string {
 	for _, m := range metrics.RequestMetrics {
 		names = append(names, m.Name)
 	}
-	for _, e := range []metrics.Event{metrics.OAuthCodeExchanges, metrics.OAuthRefreshes, metrics.OAuthRefreshReuse, metrics.PortalSignInFailures, metrics.PortalLockouts} {
-		names = append(names, e.Name())
+	for _, events := range metrics.ServerEvents {
+		for _, e := range events {
+			names = append(names, e.Name())
+		}
 	}
 	return names
 }
@@ -344,29 +346,25 @@ func (e gatewayEvent) request() *http.Request {
 	return r
 }
 
-// portalPatterns is how many route patterns the portal serves
-// (portal.routes: 21 pages, the consent paths, the consent page's GET and
-// POST, its assets and its two not-served catch-alls).
-var portalPatterns = 21 + len(portal.ConsentPaths) + 2 + 1 + 2
-
 // metricSeries counts the custom metrics the lines can create: each metric
 // name with each dimension-value combination. The API's: per function, the
-// request metrics under each operation, under "unmatched" and under the
-// function alone; the portal's and OAuth server's alike with their route
-// patterns, plus their events; the deliverer's five.
+// operation metrics under each of its operations, its "unmatched" and the
+// function alone, and the rest under the function alone; the portal's and
+// OAuth server's request metrics and events under their Function alone;
+// the deliverer's five.
 func metricSeries() int {
 	perFunction := map[string]int{}
 	for _, op := range operations.All {
 		perFunction[op.Area]++
 	}
-	n := len(metrics.RequestMetrics)
 	total := 0
 	for _, ops := range perFunction {
-		total += n * (ops + 2)
+		total += len(metrics.OperationMetrics)*(ops+2) + len(metrics.FunctionRequestMetrics)
 	}
-	total += n*(portalPatterns+2) + 2
-	total += n*(len(oauth.Routes)+1+2) + 3
-	return total + 5
+	for _, events := range metrics.ServerEvents {
+		total += len(metrics.RequestMetrics) + len(events)
+	}
+	return total + len(metrics.WebhookMetrics)
 }
 
 // monthly is what watching costs at requests a month.
