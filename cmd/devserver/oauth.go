@@ -13,7 +13,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/marketplace"
-	"github.com/bizplatform/api/shared/marketplace/delivery"
+	"github.com/bizplatform/api/webhooks"
 )
 
 // mountOAuth serves the OAuth server's routes on mux beside the API, as
@@ -43,14 +43,14 @@ func startDeliveries(ctx context.Context, cfg config.Config, srv *app.Server, ou
 		}
 		cfg.WebhookKeyFile = filepath.Join(root, filepath.FromSlash(marketplace.LocalKeyFile))
 	}
-	key, err := delivery.LoadKey(ctx, cfg, app.EnvAWSConfig)
+	key, err := webhooks.LoadKey(ctx, cfg, app.EnvAWSConfig)
 	if err != nil {
 		return nil, err
 	}
 	if cfg.WebhookKeyFile != "" {
 		fmt.Fprintf(out, "Marketplace webhooks are signed with the key in %s\n", cfg.WebhookKeyFile)
 	}
-	d := delivery.New(srv.Core.Deps.Table, srv.Core.Deps.Clock, key, nil, srv.Core.Deps.Logger, srv.Core.Meter)
+	d := webhooks.New(srv.Core.Deps.Table, srv.Core.Deps.Clock, key, nil, srv.Core.Deps.Logger, srv.Core.Meter)
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {

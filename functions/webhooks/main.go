@@ -5,7 +5,7 @@ package main
 
 import (
 	"github.com/bizplatform/api/shared/lambdaapp"
-	"github.com/bizplatform/api/shared/marketplace/delivery"
+	"github.com/bizplatform/api/webhooks"
 )
 
-func main() { lambdaapp.RunTask("webhooks", delivery.LambdaTask) }
+func main() { lambdaapp.RunTask("webhooks", webhooks.LambdaTask) }

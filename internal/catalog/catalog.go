@@ -57,14 +57,14 @@ const OAuthFunction = "OAuthFunction"
 
 // Webhooks is the directory of the webhook deliverer, functions/webhooks
 // (WebhookFunction): not behind the API, woken by the table's stream and a
-// schedule (shared/marketplace/delivery).
+// schedule (webhooks).
 const Webhooks = "webhooks"
 
 // WebhookFunction is its template logical id.
 const WebhookFunction = "WebhookFunction"
 
 // WebhookPackage is the package that does its work.
-const WebhookPackage = "shared/marketplace/delivery"
+const WebhookPackage = "webhooks"
 
 // PortalRoutes are the portal function's API Gateway routes: every method
 // on /portal and below, and the public platform's paths of the consent page

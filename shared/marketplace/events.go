@@ -45,7 +45,7 @@ type Event struct {
 	NextAt    string    `dynamodbav:"nextAttemptAt,omitempty" json:"nextAttemptAt,omitempty"`
 	Attempts  []Attempt `dynamodbav:"attempts" json:"attempts"`
 	// LeaseUntil is when the deliverer that claimed the current attempt
-	// gives it up (see delivery.Deliverer).
+	// gives it up (see webhooks.Deliverer).
 	LeaseUntil string `dynamodbav:"leaseUntil,omitempty" json:"-"`
 }
 

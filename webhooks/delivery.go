@@ -1,10 +1,11 @@
-// Package delivery sends marketplace apps' webhook events: at least once,
+// Package webhooks is the webhook deliverer, an application of its own
+// (functions/webhooks): it sends webhook events at least once,
 // signed with the platform's Ed25519 key (x-ghl-signature), retried with
 // backoff (1 minute doubling to 6 hours) for 3 days, then marked failed;
 // each attempt's result is recorded on the event. Deployed it runs in
 // WebhookFunction (on the table's stream and every minute), locally in the
 // local server's loop (Loop).
-package delivery
+package webhooks
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package delivery_test
+package webhooks_test
 
 import (
 	"context"
@@ -29,9 +29,9 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
-	"github.com/bizplatform/api/shared/marketplace/delivery"
 	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/webhooks"
 )
 
 // receiver is an app's webhook endpoint that fails its first failures
@@ -48,7 +48,7 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	rc.bodies = append(rc.bodies, body)
-	rc.sigs = append(rc.sigs, r.Header.Get(delivery.SignatureHeader))
+	rc.sigs = append(rc.sigs, r.Header.Get(webhooks.SignatureHeader))
 	if rc.failures > 0 {
 		rc.failures--
 		w.WriteHeader(http.StatusServiceUnavailable)
@@ -108,8 +108,8 @@ func (f *fixture) installAndUninstall(t *testing.T) {
 	require.NoError(t, f.apps.Uninstall(ctx, "acctHook", f.app.ID, auth.Operator))
 }
 
-func (f *fixture) deliverer() *delivery.Deliverer {
-	return delivery.New(f.env.Table, f.env.Clock, f.key, nil, slog.New(slog.NewJSONHandler(io.Discard, nil)), metrics.NewMeter("", ""))
+func (f *fixture) deliverer() *webhooks.Deliverer {
+	return webhooks.New(f.env.Table, f.env.Clock, f.key, nil, slog.New(slog.NewJSONHandler(io.Discard, nil)), metrics.NewMeter("", ""))
 }
 
 func (f *fixture) events(t *testing.T) []marketplace.Event {
@@ -158,7 +158,7 @@ func TestDeliveryIsRetriedWithBackoffWhileTheReceiverFailsAndStopsOnceItSucceeds
 	ctx := context.Background()
 	// Two events, three failures: the first event fails twice, the second
 	// once, then both succeed.
-	waits := []time.Duration{0, delivery.NextRetry(1), delivery.NextRetry(2)}
+	waits := []time.Duration{0, webhooks.NextRetry(1), webhooks.NextRetry(2)}
 	for i, wait := range waits {
 		f.env.Clock.Advance(wait)
 		_, err := d.Sweep(ctx)
@@ -167,9 +167,9 @@ func TestDeliveryIsRetriedWithBackoffWhileTheReceiverFailsAndStopsOnceItSucceeds
 		require.NoError(t, err)
 		assert.Zero(t, n, "nothing is due again before its backoff ends")
 	}
-	assert.Equal(t, time.Minute, delivery.NextRetry(1))
-	assert.Equal(t, 2*time.Minute, delivery.NextRetry(2))
-	assert.Equal(t, delivery.MaxRetry, delivery.NextRetry(20))
+	assert.Equal(t, time.Minute, webhooks.NextRetry(1))
+	assert.Equal(t, 2*time.Minute, webhooks.NextRetry(2))
+	assert.Equal(t, webhooks.MaxRetry, webhooks.NextRetry(20))
 	assert.Equal(t, 5, f.rc.received(), "3 failed attempts and 2 successful ones")
 	attempts := 0
 	for _, e := range f.events(t) {
@@ -181,7 +181,7 @@ func TestDeliveryIsRetriedWithBackoffWhileTheReceiverFailsAndStopsOnceItSucceeds
 		}
 	}
 	assert.Equal(t, 5, attempts)
-	f.env.Clock.Advance(delivery.MaxRetry)
+	f.env.Clock.Advance(webhooks.MaxRetry)
 	n, err := d.Sweep(ctx)
 	require.NoError(t, err)
 	assert.Zero(t, n, "stopped once it succeeded")
@@ -195,7 +195,7 @@ func TestAnEventIsMarkedFailedAfterThreeDaysOfFailures(t *testing.T) {
 	for range 40 {
 		_, err := d.Sweep(ctx)
 		require.NoError(t, err)
-		f.env.Clock.Advance(delivery.MaxRetry)
+		f.env.Clock.Advance(webhooks.MaxRetry)
 	}
 	for _, e := range f.events(t) {
 		assert.Equal(t, marketplace.DeliveryFailed, e.Status)
@@ -203,11 +203,11 @@ func TestAnEventIsMarkedFailedAfterThreeDaysOfFailures(t *testing.T) {
 		first, last := e.Attempts[0].At, e.Attempts[len(e.Attempts)-1].At
 		f, _ := time.Parse(time.RFC3339Nano, first)
 		l, _ := time.Parse(time.RFC3339Nano, last)
-		assert.LessOrEqual(t, l.Sub(f), delivery.GiveUp, "tried for 3 days at most")
-		assert.Greater(t, l.Sub(f), delivery.GiveUp-delivery.MaxRetry, "and for nearly 3 days")
+		assert.LessOrEqual(t, l.Sub(f), webhooks.GiveUp, "tried for 3 days at most")
+		assert.Greater(t, l.Sub(f), webhooks.GiveUp-webhooks.MaxRetry, "and for nearly 3 days")
 	}
 	received := f.rc.received()
-	f.env.Clock.Advance(delivery.MaxRetry)
+	f.env.Clock.Advance(webhooks.MaxRetry)
 	_, err := d.Sweep(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, received, f.rc.received(), "a failed event is not tried again")
@@ -244,14 +244,14 @@ func TestAnAttemptWhoseDelivererDiedIsTakenUpOnceItsLeaseEnds(t *testing.T) {
 	require.Len(t, items, 2)
 	// A deliverer claimed the first event's attempt, then died before
 	// posting it.
-	claimed := expression.Set(expression.Name("leaseUntil"), expression.Value(clock.Timestamp(f.env.Clock.Now().Add(delivery.Lease))))
+	claimed := expression.Set(expression.Name("leaseUntil"), expression.Value(clock.Timestamp(f.env.Clock.Now().Add(webhooks.Lease))))
 	require.NoError(t, f.env.Table.Update(ctx, items[0].Key, claimed, nil))
 
 	d := f.deliverer()
 	n, err := d.Sweep(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, 1, n, "the claimed attempt is left to its deliverer while the lease lasts")
-	f.env.Clock.Advance(delivery.Lease + time.Second)
+	f.env.Clock.Advance(webhooks.Lease + time.Second)
 	n, err = d.Sweep(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, 1, n, "then taken up")
@@ -264,7 +264,7 @@ func TestAnAttemptWhoseDelivererDiedIsTakenUpOnceItsLeaseEnds(t *testing.T) {
 
 func TestTheDeployedDelivererRefusesAWebhookHostThatResolvesToAPrivateAddress(t *testing.T) {
 	f := newFixture(t, 0, 1) // the receiver listens on 127.0.0.1
-	d := delivery.New(f.env.Table, f.env.Clock, f.key, delivery.PublicOnlyClient(), slog.New(slog.NewJSONHandler(io.Discard, nil)), metrics.NewMeter("", ""))
+	d := webhooks.New(f.env.Table, f.env.Clock, f.key, webhooks.PublicOnlyClient(), slog.New(slog.NewJSONHandler(io.Discard, nil)), metrics.NewMeter("", ""))
 	_, err := d.Sweep(context.Background())
 	require.NoError(t, err)
 	assert.Zero(t, f.rc.received(), "nothing posted to a loopback address")
@@ -291,9 +291,9 @@ func TestAnEventAStreamRecordNamesIsDeliveredFromItsOwnItemBeforeTheIndexShowsIt
 
 	record := `{"Records":[{"eventName":"INSERT","eventSource":"aws:dynamodb","dynamodb":{"Keys":{"PK":{"S":"` + hidden.PK + `"},"SK":{"S":"` + hidden.SK + `"}}}},` +
 		`{"eventName":"INSERT","eventSource":"aws:dynamodb","dynamodb":{"Keys":{"PK":{"S":"ACCOUNT#acctHook"},"SK":{"S":"TOKEN#x"}}}}]}`
-	keys := delivery.StreamKeys(json.RawMessage(record))
+	keys := webhooks.StreamKeys(json.RawMessage(record))
 	assert.Equal(t, []storage.Key{hidden.Key}, keys, "only webhook events are taken from a stream batch")
-	assert.Empty(t, delivery.StreamKeys(json.RawMessage(`{"source":"aws.events","detail-type":"Scheduled Event"}`)), "the schedule's event names nothing")
+	assert.Empty(t, webhooks.StreamKeys(json.RawMessage(`{"source":"aws.events","detail-type":"Scheduled Event"}`)), "the schedule's event names nothing")
 
 	n, err := d.DeliverNamed(ctx, keys)
 	require.NoError(t, err)
@@ -400,7 +400,7 @@ func (f *fixture) install(t testing.TB, app marketplace.App, scopes []string) {
 // subscribed app and delivered to its local receiver by sweeps, until the
 // receiver has every one.
 //
-//	go test -run '^$' -bench Delivery -benchtime 1x ./shared/marketplace/delivery/
+//	go test -run '^$' -bench Delivery -benchtime 1x ./webhooks/
 func BenchmarkDeliveryToALocalReceiver(b *testing.B) {
 	n := benchEvents()
 	ctx := context.Background()
@@ -509,9 +509,9 @@ func TestA429sRetryAfterPostponesTheNextAttemptBeyondTheBackoff(t *testing.T) {
 		want  time.Duration
 	}{
 		{"seconds longer than the backoff are waited", "7200", 2 * time.Hour},
-		{"a shorter wait keeps the backoff", "5", delivery.FirstRetry},
-		{"an unreadable value keeps the backoff", "soon", delivery.FirstRetry},
-		{"a wait is bounded by the longest backoff", "864000", delivery.MaxRetry},
+		{"a shorter wait keeps the backoff", "5", webhooks.FirstRetry},
+		{"an unreadable value keeps the backoff", "soon", webhooks.FirstRetry},
+		{"a wait is bounded by the longest backoff", "864000", webhooks.MaxRetry},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
