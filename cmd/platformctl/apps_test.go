@@ -204,7 +204,7 @@ func TestAppsChooseTheEventTypesTheyReceiveFromTheRegistry(t *testing.T) {
 		want string
 	}{
 		{"an unknown type is refused", []string{"apps", "update", app.AppID, "--events", "TaskDeleted"}, `"TaskDeleted" is not an event type`},
-		{"update needs --events", []string{"apps", "update", app.AppID}, "--events is required"},
+		{"update needs something to change", []string{"apps", "update", app.AppID}, "say what to change: --events, --require-pkce"},
 		{"update needs the app", []string{"apps", "update", "--events", "TaskDelete"}, "give the app id"},
 	}
 	for _, tc := range cases {
