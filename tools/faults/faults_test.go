@@ -260,15 +260,20 @@ func TestAWriteInterruptedByTheOutageLeavesTheOldOrTheNewRecordNeverAMix(t *test
 	t.Logf("writes cut by the outage: %d had been applied, %d had not", applied, notApplied)
 }
 
-func TestACreateWhoseAnswerIsLostAnswers503AndIsStoredOnceNotTwice(t *testing.T) {
+// A create is one transaction with its event and a ClientRequestToken, so
+// the client marks it idempotent (markIdempotentWrites): an answer lost on
+// the way back is retried with the same token, which DynamoDB answers
+// without writing again. The caller gets its 201 and one template.
+func TestACreateWhoseAnswerIsLostIsRetriedAndStoredOnceNotTwice(t *testing.T) {
 	h := newHarness(t)
 	title := "Lost answer " + strconv.FormatInt(time.Now().UnixNano(), 36)
 	body := fmt.Sprintf(`{"locationId":%q,"type":"html","title":%q,"name":"n","builderVersion":"2","parentId":"demoFldAlpha00000002","isPlainText":false}`, alpha, title)
 
-	// The engine stores the template; its answer never arrives.
-	h.proxy.cutNextAnswer("PutItem")
+	// The engine stores the template and its event; its answer never arrives.
+	h.proxy.cutNextAnswer("TransactWriteItems")
 	a := h.call(t, "POST", "/emails/builder", body)
-	require503(t, "create with a lost answer", a)
+	require.Equal(t, http.StatusCreated, a.status, "the retry with the same request token answers: %s", a.body)
+	assert.False(t, h.proxy.takeCut("TransactWriteItems"), "the answer was cut once")
 
 	stored := 0
 	for _, it := range h.partition(t) {
