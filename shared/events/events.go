@@ -315,6 +315,9 @@ func Page(ctx context.Context, table *storage.Table, owner Owner, f Filter, limi
 		Key: expression.Key(storage.AttrPK).Equal(expression.Value(owner.PK())).
 			And(expression.Key(storage.AttrSK).Between(expression.Value(from), expression.Value(to))),
 		Descending: true,
+		// A listing a moment behind the latest write is not wrong (the
+		// next call shows the event): half the read units.
+		Eventual: true,
 	}
 	var conds []expression.ConditionBuilder
 	if len(f.Types) > 0 {
