@@ -33,6 +33,7 @@ FUNCTIONS := \
 	surveys:SurveysFunction \
 	campaigns:CampaignsFunction \
 	ad-publishing:AdPublishingFunction \
+	events:EventsFunction \
 	portal:PortalFunction \
 	oauth:OAuthFunction \
 	webhooks:WebhookFunction \

@@ -13,6 +13,7 @@ import (
 	"github.com/bizplatform/api/areas/conversations"
 	"github.com/bizplatform/api/areas/customfields"
 	"github.com/bizplatform/api/areas/emails"
+	eventsarea "github.com/bizplatform/api/areas/events"
 	"github.com/bizplatform/api/areas/medias"
 	"github.com/bizplatform/api/areas/payments"
 	"github.com/bizplatform/api/areas/products"
@@ -41,6 +42,7 @@ var Areas = []app.Area{
 	surveys.Area,
 	campaigns.Area,
 	adpublishing.Area,
+	eventsarea.Area,
 }
 
 // Portal is the directory of the one function that serves no API area:

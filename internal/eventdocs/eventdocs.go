@@ -194,6 +194,20 @@ func Webhooks(types []events.Type) string {
 	return b.String()
 }
 
+// Registry is areas/events/registry.go: the registry's names and scopes,
+// which GET /events checks and filters by. Generated rather than read from
+// the catalog so that the events function links no other area.
+func Registry(types []events.Type) string {
+	var b strings.Builder
+	b.WriteString("// Code generated from the event registry (catalog.EventTypes) by go test ./internal/eventdocs -update; DO NOT EDIT.\n\n")
+	b.WriteString("package events\n\n// Types are the event registry's types, in its order.\nvar Types = []Type{\n")
+	for _, typ := range types {
+		fmt.Fprintf(&b, "\t{Name: %q, Scope: %q},\n", typ.Name, typ.Scope)
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
 // Markdown is docs/events.md.
 func Markdown(types []events.Type) string {
 	var b strings.Builder
@@ -223,8 +237,34 @@ app's ` + "`appId`" + ` added last (the official SDK's WebhookManager needs it):
 one of 8 shards of a fan-out index until the deliverer's sweep (every
 minute) hands it to those apps. An operator lists an account's events with
 ` + "`platformctl events list --account ID`" + `. Company events (` + "`UserCreate`" + `)
-are kept but not yet sent; account admins' own endpoints and ` + "`GET /events`" + `
-are not built yet.
+are kept but not yet sent; account admins' own endpoints are not built yet.
+
+**Catching up: ` + "`GET /events?locationId=...`" + `** (an extension beyond the
+spec, tagged ` + "`Extensions`" + ` and marked ` + "`x-extension: true`" + ` in
+` + "`api/openapi.yaml`" + `; served by EventsFunction, package ` + "`areas/events`" + `)
+lists an account's events newest first, each exactly as delivered (without
+an app's ` + "`appId`" + `), in ` + "`{\"events\":[...],\"meta\":{\"nextCursor\":...,\"count\":n}}`" + `.
+Query: ` + "`type`" + ` (a comma list of the names below; another name is a 422
+listing them), ` + "`from`" + ` (included), ` + "`to`" + ` (excluded), ` + "`startAfter`" + `
+(RFC 3339 times; 422 when malformed), ` + "`limit`" + ` (1-100, default 20) and
+` + "`cursor`" + ` (the previous page's ` + "`meta.nextCursor`" + `, null on the last page;
+opaque, bound to its account: one that does not parse or names another
+account is a 422). There is no ` + "`status`" + ` filter: an event is one record
+for all its receivers and holds no delivery status.
+
+*Scope, decided:* the operations table gives each operation one scope, so
+the listing needs ` + "`events.readonly`" + ` (a new scope, offered in the portal
+like the others); it admits the call, and each event is then shown only
+if the token also holds the event's own scope (or its ` + "`.write`" + `), as for
+delivery: with ` + "`events.readonly`" + ` and ` + "`contacts.readonly`" + ` a token sees
+` + "`TaskDelete`" + ` but not ` + "`CouponDelete`" + `. So holding ` + "`events.readonly`" + `
+alone reveals nothing, and an integration asks for it explicitly.
+
+*Cost:* a page is one eventually consistent Query of the account's events
+partition with ` + "`Limit`" + ` = limit + 1, filtered by type and scope; a filter
+that keeps few events stops after 10 Queries and returns a cursor rather
+than reading on. Measured on DynamoDB Local (` + "`areas/events`" + `
+` + "`TestListEvents`" + `): a page of 20 events costs 2.5 read units.
 
 | event | made by | scope |
 |---|---|---|

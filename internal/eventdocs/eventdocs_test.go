@@ -14,16 +14,18 @@ import (
 	"github.com/bizplatform/api/shared/scopes"
 )
 
-var update = flag.Bool("update", false, "rewrite docs/events.md and api/openapi.yaml's webhooks")
+var update = flag.Bool("update", false, "rewrite docs/events.md, api/openapi.yaml's webhooks and areas/events/registry.go")
 
 const (
 	catalogue = "../../docs/events.md"
 	document  = "../../api/openapi.yaml"
+	registry  = "../../areas/events/registry.go"
 )
 
 func TestTheCatalogueAndTheWebhooksAreDerivedFromTheRegistry(t *testing.T) {
 	types := catalog.EventTypes()
 	wantDoc := eventdocs.Markdown(types)
+	wantRegistry := eventdocs.Registry(types)
 	raw, err := os.ReadFile(document)
 	require.NoError(t, err)
 	spec := string(raw)
@@ -32,7 +34,13 @@ func TestTheCatalogueAndTheWebhooksAreDerivedFromTheRegistry(t *testing.T) {
 	if *update {
 		require.NoError(t, os.WriteFile(catalogue, []byte(wantDoc), 0o644))
 		require.NoError(t, os.WriteFile(document, []byte(wantSpec), 0o644))
+		require.NoError(t, os.WriteFile(registry, []byte(wantRegistry), 0o644))
 	}
+	t.Run("GET /events checks and filters by the registry's types", func(t *testing.T) {
+		got, err := os.ReadFile(registry)
+		require.NoError(t, err)
+		assert.Equal(t, wantRegistry, string(got), "run go test ./internal/eventdocs -update")
+	})
 	t.Run("docs/events.md is the registry's catalogue", func(t *testing.T) {
 		got, err := os.ReadFile(catalogue)
 		require.NoError(t, err)

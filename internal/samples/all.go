@@ -226,4 +226,13 @@ var All = []Request{
 		Answer: `{"success":true}; again: 404`,
 		Kinds:  map[string]Kind{"locationId": ID},
 	},
+	{
+		Op:       operations.ListEvents,
+		Path:     "/events",
+		Query:    "locationId=demoLocAlpha00000001&type=TaskDelete,CouponDelete&limit=20",
+		Status:   http.StatusOK,
+		Answer:   `{"events":[...newest first, each as delivered],"meta":{"nextCursor":null,"count":0}} (the demo data makes no events; each write does)`,
+		Kinds:    map[string]Kind{"?locationId": ID, "?type": Enum, "?limit": Integer},
+		Optional: []string{"?type", "?limit"},
+	},
 }

@@ -63,6 +63,11 @@ var (
 
 	SearchAdsReportingList     = Operation{Name: "SearchAdsReportingList", Method: "GET", Path: "/ad-publishing/searchads/reporting/list", Area: "ad-publishing", Scope: "adPublishing.readonly", ValidationStatus: 422}
 	DeleteSocialAdsIntegration = Operation{Name: "DeleteSocialAdsIntegration", Method: "DELETE", Path: "/ad-publishing/socialads/integration", Area: "ad-publishing", Scope: "adPublishing.write", ValidationStatus: 422}
+
+	// ListEvents is an extension beyond the spec (docs/events.md). Its scope
+	// admits the listing; each event is then shown only to a token holding
+	// the event's own scope.
+	ListEvents = Operation{Name: "ListEvents", Method: "GET", Path: "/events", Area: "events", Scope: "events.readonly", ValidationStatus: 422}
 )
 
 // All lists every operation.
@@ -82,13 +87,14 @@ var All = []Operation{
 	ListSurveys,
 	ListCampaigns,
 	SearchAdsReportingList, DeleteSocialAdsIntegration,
+	ListEvents,
 }
 
 // Areas lists the areas in a stable order.
 var Areas = []string{
 	"contacts", "payments", "products", "store", "custom-fields", "associations",
 	"brand-boards", "emails", "voice-ai", "conversations", "medias", "users",
-	"surveys", "campaigns", "ad-publishing",
+	"surveys", "campaigns", "ad-publishing", "events",
 }
 
 // OfArea returns the operations served by area.

@@ -116,6 +116,10 @@ var scopeTable = map[string]string{
 	"GET /campaigns/":                                                          "campaigns.readonly",
 	"GET /ad-publishing/searchads/reporting/list":                              "adPublishing.readonly",
 	"DELETE /ad-publishing/socialads/integration":                              "adPublishing.write",
+	// An extension beyond the contract, with a scope of its own
+	// (docs/events.md): it admits the listing, the events' own scopes
+	// filter it.
+	"GET /events": "events.readonly",
 }
 
 const marketplaceOnly = "POST /payments/integrations/provider/whitelabel"
