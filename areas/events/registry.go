@@ -1,4 +1,4 @@
-// Code generated from the event registry (catalog.EventTypes) by go test ./internal/eventdocs -update; DO NOT EDIT.
+// Code generated from the event registry (catalog.EventTypes) by go generate ./...; DO NOT EDIT.
 
 package events
 

@@ -2,7 +2,7 @@
 // (catalog.EventTypes): docs/events.md and the webhooks section of
 // api/openapi.yaml, each event's JSON schema drawn from the Go type of its
 // fields. Its test fails when either file differs from what it derives
-// (go test ./internal/eventdocs -update rewrites them).
+// (go generate ./... rewrites them).
 package eventdocs
 
 import (
@@ -199,7 +199,7 @@ func Webhooks(types []events.Type) string {
 // the catalog so that the events function links no other area.
 func Registry(types []events.Type) string {
 	var b strings.Builder
-	b.WriteString("// Code generated from the event registry (catalog.EventTypes) by go test ./internal/eventdocs -update; DO NOT EDIT.\n\n")
+	b.WriteString("// Code generated from the event registry (catalog.EventTypes) by go generate ./...; DO NOT EDIT.\n\n")
 	b.WriteString("package events\n\n// Types are the event registry's types, in its order.\nvar Types = []Type{\n")
 	for _, typ := range types {
 		fmt.Fprintf(&b, "\t{Name: %q, Scope: %q},\n", typ.Name, typ.Scope)
@@ -213,7 +213,7 @@ func Markdown(types []events.Type) string {
 	var b strings.Builder
 	b.WriteString(`# Events
 
-<!-- generated from the event registry (catalog.EventTypes) by go test ./internal/eventdocs -update; do not edit -->
+<!-- generated from the event registry (catalog.EventTypes) by go generate ./...; do not edit -->
 
 Every change an operation (or ` + "`platformctl users create`" + `) commits makes
 exactly one event, written in the change's own DynamoDB transaction: a

@@ -15,6 +15,8 @@
 //	openapi      in api/openapi.yaml, each operation's scope, security,
 //	             token kind, common parameters and common answers, from the
 //	             operations table (the prose and schemas are by hand)
+//	eventdocs    docs/events.md, api/openapi.yaml's webhooks and
+//	             areas/events/registry.go, from the event registry
 //
 // Every file is a pure function of the code (fixed seeds, fixed dates), so
 // running a generator again changes nothing; each generator's test fails
@@ -26,6 +28,7 @@ package gen
 //go:generate go run ./samtemplate
 //go:generate go run ./apidoc
 //go:generate go run ./openapi
+//go:generate go run ./eventdocs
 
 import (
 	"fmt"
