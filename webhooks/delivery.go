@@ -9,6 +9,7 @@ package webhooks
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/ed25519"
 	"encoding/json"
@@ -328,7 +329,7 @@ func (d *Deliverer) record(ctx context.Context, it marketplace.EventItem, a mark
 	switch {
 	case delivered(a):
 		status = marketplace.DeliveryDelivered
-	case next.Sub(parseTime(it.CreatedAt)) > GiveUp:
+	case next.Sub(parseTime(cmp.Or(it.RetryFrom, it.CreatedAt))) > GiveUp:
 		status = marketplace.DeliveryFailed
 	}
 	if status == marketplace.DeliveryPending {

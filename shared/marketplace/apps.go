@@ -165,8 +165,13 @@ func (a *Apps) validate(n *NewApp) error {
 
 // urlProblem is the outside-URL rule (https, a public host), or on a local
 // engine an http URL on 127.0.0.1 or localhost.
-func (a *Apps) urlProblem(s string) string {
-	if a.localURLs && isLoopbackHTTP(s) {
+func (a *Apps) urlProblem(s string) string { return URLProblem(s, a.localURLs) }
+
+// URLProblem is the outside-URL rule of every URL the platform calls or
+// sends to (https, a public host), or, when local (a local engine), also an
+// http URL on 127.0.0.1 or localhost; "" when s keeps it.
+func URLProblem(s string, local bool) string {
+	if local && isLoopbackHTTP(s) {
 		return ""
 	}
 	return validate.OutsideURLProblem(s)

@@ -3,7 +3,10 @@ package marketplace
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/ids"
@@ -35,15 +38,21 @@ const EventLifetime = 30 * 24 * time.Hour
 // Event is one webhook event of an app, with its delivery.
 type Event struct {
 	ID    string `dynamodbav:"eventId" json:"webhookId"`
-	AppID string `dynamodbav:"appId" json:"appId"`
-	Type  string `dynamodbav:"type" json:"type"`
-	URL   string `dynamodbav:"url" json:"url"`
+	AppID string `dynamodbav:"appId" json:"appId,omitempty"`
+	// EndpointID is the account's own endpoint the event is for (package
+	// endpoints); "" for an app's event.
+	EndpointID string `dynamodbav:"endpointId,omitempty" json:"endpointId,omitempty"`
+	Type       string `dynamodbav:"type" json:"type"`
+	URL        string `dynamodbav:"url" json:"url"`
 	// Body is the JSON body exactly as it is signed and sent.
 	Body      string    `dynamodbav:"body" json:"-"`
 	CreatedAt string    `dynamodbav:"createdAt" json:"createdAt"`
 	Status    string    `dynamodbav:"status" json:"status"`
 	NextAt    string    `dynamodbav:"nextAttemptAt,omitempty" json:"nextAttemptAt,omitempty"`
 	Attempts  []Attempt `dynamodbav:"attempts" json:"attempts"`
+	// RetryFrom is when a redelivery asked for the event again: its 3 days
+	// of retries count from then, not from CreatedAt.
+	RetryFrom string `dynamodbav:"retryFrom,omitempty" json:"redeliveredAt,omitempty"`
 	// LeaseUntil is when the deliverer that claimed the current attempt
 	// gives it up (see webhooks.Deliverer).
 	LeaseUntil string `dynamodbav:"leaseUntil,omitempty" json:"-"`
@@ -148,4 +157,32 @@ func (a *Apps) Events(ctx context.Context, appID string) ([]Event, error) {
 		out[i] = it.Event
 	}
 	return out, nil
+}
+
+// ErrNotRedeliverable is Requeue's answer for an event still being
+// delivered (pending): it will be attempted again anyway.
+var ErrNotRedeliverable = errors.New("the event is still being delivered: it is not redelivered before its attempts end")
+
+// Requeue makes the ended (delivered or failed) event at key due again now,
+// for a redelivery: its attempts so far are kept, and its retries run for
+// another 3 days from now. An event still pending is left alone
+// (ErrNotRedeliverable); one that is gone reports storage's failed condition.
+func Requeue(ctx context.Context, table *storage.Table, key storage.Key, now time.Time) error {
+	stamp := now.UTC().Format(time.RFC3339Nano)
+	upd := expression.Set(expression.Name("status"), expression.Value(DeliveryPending)).
+		Set(expression.Name("nextAttemptAt"), expression.Value(stamp)).
+		Set(expression.Name("retryFrom"), expression.Value(stamp)).
+		Set(expression.Name(storage.AttrGSI1PK), expression.Value(DueIndexPK)).
+		Set(expression.Name(storage.AttrGSI1SK), expression.Value(DueSK(now, key))).
+		Remove(expression.Name(storage.AttrExpiresAt)).Remove(expression.Name("leaseUntil"))
+	cond := expression.AttributeExists(expression.Name(storage.AttrPK)).
+		And(expression.Name("status").NotEqual(expression.Value(DeliveryPending)))
+	err := table.Update(ctx, key, upd, &cond)
+	if storage.IsConditionFailed(err) {
+		it, gerr := storage.Get[EventItem](ctx, table, key)
+		if gerr == nil && it != nil && it.Status == DeliveryPending {
+			return ErrNotRedeliverable
+		}
+	}
+	return err
 }

@@ -1,0 +1,407 @@
+// Package endpoints holds an account's own webhook endpoints: URLs its
+// admins add (in the portal, or with `platformctl webhooks`) to receive the
+// account's events, for integrations built on private tokens, as marketplace
+// apps receive theirs. Each endpoint's events are delivered by the webhook
+// deliverer (package webhooks) like an app's, one delivery item per event in
+// the endpoint's own partition (marketplace.EventsPK), so the endpoint's
+// deliveries can be listed and redelivered. Every change to an endpoint
+// writes an audit entry beside the token changes, in the same transaction.
+package endpoints
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/ids"
+	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/validate"
+)
+
+// Limits of an account's endpoints.
+const (
+	// MaxPerAccount bounds an account's endpoints: each event is written
+	// once per endpoint that takes it.
+	MaxPerAccount = 10
+	// MaxDescription bounds an endpoint's description, in characters.
+	MaxDescription = 200
+	// MaxURL bounds an endpoint's URL, in bytes.
+	MaxURL = 2048
+)
+
+// Why an endpoint is disabled.
+const (
+	// DisabledByAdmin: an admin turned it off.
+	DisabledByAdmin = "admin"
+	// DisabledFailing: every attempt to it failed for FailingLimit.
+	DisabledFailing = "failing"
+)
+
+// FailingLimit is how long an endpoint may fail every attempt before the
+// deliverer disables it (the 3 days an event is retried).
+const FailingLimit = 3 * 24 * time.Hour
+
+// Audit actions on endpoints, in the account's audit list; the subject is
+// the endpoint (its id, and its URL as its name).
+const (
+	AuditAdded       = "webhook-added"
+	AuditUpdated     = "webhook-updated"
+	AuditRemoved     = "webhook-removed"
+	AuditDisabled    = "webhook-disabled"
+	AuditRedelivered = "webhook-redelivered"
+)
+
+// Endpoint is one of an account's webhook endpoints.
+type Endpoint struct {
+	ID          string   `dynamodbav:"id" json:"id"`
+	AccountID   string   `dynamodbav:"accountId" json:"locationId"`
+	URL         string   `dynamodbav:"url" json:"url"`
+	Description string   `dynamodbav:"description,omitempty" json:"description,omitempty"`
+	Events      []string `dynamodbav:"events" json:"events"`
+	Enabled     bool     `dynamodbav:"enabled" json:"enabled"`
+	CreatedAt   string   `dynamodbav:"createdAt" json:"createdAt"`
+	UpdatedAt   string   `dynamodbav:"updatedAt" json:"updatedAt"`
+	// DisabledReason says why a disabled endpoint is (DisabledByAdmin,
+	// DisabledFailing); DisabledAt when.
+	DisabledReason string `dynamodbav:"disabledReason,omitempty" json:"disabledReason,omitempty"`
+	DisabledAt     string `dynamodbav:"disabledAt,omitempty" json:"disabledAt,omitempty"`
+	// FailingSince is the first failed attempt since the last delivered
+	// one; "" while the endpoint answers.
+	FailingSince string `dynamodbav:"failingSince,omitempty" json:"failingSince,omitempty"`
+	Version      int64  `dynamodbav:"version" json:"-"`
+}
+
+// Takes reports whether the endpoint receives events of type typ now.
+func (e Endpoint) Takes(typ string) bool { return e.Enabled && slices.Contains(e.Events, typ) }
+
+// Errors of the store, each a message an admin can act on.
+var (
+	ErrNoEndpoint = errors.New("no such webhook endpoint in this account")
+	ErrTooMany    = fmt.Errorf("an account has at most %d webhook endpoints: remove one first", MaxPerAccount)
+	ErrNoEvent    = errors.New("no such delivery for this endpoint (deliveries are kept 30 days)")
+)
+
+// Store keeps endpoints in their account's partition.
+type Store struct {
+	table *storage.Table
+	items *storage.AccountItems[Endpoint]
+	clock clock.Clock
+	// known are the event types an endpoint may choose.
+	known []string
+	// localURLs allows http URLs on the loopback host (a local engine).
+	localURLs bool
+}
+
+// New returns the store of table; known are the event types that exist
+// (catalog.EventTypes' names), localURLs whether http://127.0.0.1 URLs are
+// allowed (a local engine only).
+func New(table *storage.Table, c clock.Clock, known []string, localURLs bool) *Store {
+	items := storage.NewAccountItems(table, "WEBHOOK#", func(e Endpoint) (string, string) { return e.AccountID, e.ID })
+	return &Store{table: table, items: items, clock: c, known: known, localURLs: localURLs}
+}
+
+// Input is what an admin sets on an endpoint; a nil field is left as it is
+// (on Add: URL and Events are required, Enabled defaults to true).
+type Input struct {
+	URL         *string
+	Description *string
+	Events      *[]string
+	Enabled     *bool
+}
+
+// check records the rules input breaks; creating asks for URL and Events.
+func (s *Store) check(in Input, creating bool) error {
+	var v validate.Errors
+	if in.URL != nil {
+		u := strings.TrimSpace(*in.URL)
+		switch {
+		case u == "":
+			v.Add("url must not be empty")
+		case len(u) > MaxURL:
+			v.Add(fmt.Sprintf("url must be at most %d bytes", MaxURL))
+		default:
+			if p := marketplace.URLProblem(u, s.localURLs); p != "" {
+				v.Add("url " + p)
+			}
+		}
+	} else if creating {
+		v.Add("url is required")
+	}
+	if in.Description != nil {
+		v.MaxLen("description", *in.Description, MaxDescription)
+		v.Text("description", *in.Description)
+	}
+	if in.Events != nil {
+		if v.Check(len(*in.Events) > 0, "events must name at least one event type (docs/events.md lists them)") {
+			for _, t := range *in.Events {
+				v.Check(slices.Contains(s.known, t), fmt.Sprintf("%q is not an event type (docs/events.md lists them)", t))
+			}
+		}
+	} else if creating {
+		v.Add("events must name at least one event type (docs/events.md lists them)")
+	}
+	return v.Err()
+}
+
+// List returns the account's endpoints, ordered by id.
+func (s *Store) List(ctx context.Context, accountID string) ([]Endpoint, error) {
+	return s.items.List(ctx, accountID)
+}
+
+// Get returns the account's endpoint id (ErrNoEndpoint when it has none).
+func (s *Store) Get(ctx context.Context, accountID, id string) (Endpoint, error) {
+	if validate.IDProblem("webhook", id) != "" {
+		return Endpoint{}, ErrNoEndpoint
+	}
+	e, err := s.items.Get(ctx, accountID, id)
+	if err != nil {
+		return Endpoint{}, err
+	}
+	if e == nil {
+		return Endpoint{}, ErrNoEndpoint
+	}
+	return *e, nil
+}
+
+// Add adds an endpoint to the account, with its audit entry.
+func (s *Store) Add(ctx context.Context, accountID string, in Input, by auth.Actor) (Endpoint, error) {
+	if err := s.check(in, true); err != nil {
+		return Endpoint{}, err
+	}
+	have, err := s.items.List(ctx, accountID)
+	if err != nil {
+		return Endpoint{}, err
+	}
+	if len(have) >= MaxPerAccount {
+		return Endpoint{}, ErrTooMany
+	}
+	now := s.clock.Now()
+	stamp := now.UTC().Format(time.RFC3339Nano)
+	e := Endpoint{
+		ID: ids.Hex24(), AccountID: accountID, URL: strings.TrimSpace(*in.URL), Events: dedupe(*in.Events),
+		Enabled: true, CreatedAt: stamp, UpdatedAt: stamp,
+	}
+	if in.Description != nil {
+		e.Description = strings.TrimSpace(*in.Description)
+	}
+	if in.Enabled != nil && !*in.Enabled {
+		e.Enabled, e.DisabledReason, e.DisabledAt = false, DisabledByAdmin, stamp
+	}
+	_, err = s.items.CreateAlong(ctx, e, func(tx *storage.Tx) {
+		auth.AddAuditEntry(tx, storage.AccountPK(accountID), now, by, AuditAdded, e.ID, e.URL, describe(e))
+	})
+	return e, err
+}
+
+// Update changes the account's endpoint id as in says, with its audit
+// entry. Enabling an endpoint clears why it was disabled and its failures.
+func (s *Store) Update(ctx context.Context, accountID, id string, in Input, by auth.Actor) (Endpoint, error) {
+	if err := s.check(in, false); err != nil {
+		return Endpoint{}, err
+	}
+	if _, err := s.Get(ctx, accountID, id); err != nil {
+		return Endpoint{}, err
+	}
+	now := s.clock.Now()
+	stamp := now.UTC().Format(time.RFC3339Nano)
+	changed, err := s.items.Update(ctx, accountID, id, func(e *Endpoint) error {
+		before := *e
+		if in.URL != nil {
+			e.URL = strings.TrimSpace(*in.URL)
+		}
+		if in.Description != nil {
+			e.Description = strings.TrimSpace(*in.Description)
+		}
+		if in.Events != nil {
+			e.Events = dedupe(*in.Events)
+		}
+		if in.Enabled != nil && *in.Enabled != e.Enabled {
+			e.Enabled = *in.Enabled
+			if e.Enabled {
+				e.DisabledReason, e.DisabledAt, e.FailingSince = "", "", ""
+			} else {
+				e.DisabledReason, e.DisabledAt = DisabledByAdmin, stamp
+			}
+		}
+		if e.URL == before.URL && e.Description == before.Description && slices.Equal(e.Events, before.Events) && e.Enabled == before.Enabled {
+			return storage.ErrNoChange
+		}
+		e.UpdatedAt = stamp
+		return nil
+	}, storage.Alongside(func(tx *storage.Tx, e *Endpoint) {
+		auth.AddAuditEntry(tx, storage.AccountPK(accountID), now, by, AuditUpdated, e.ID, e.URL, describe(*e))
+	}))
+	if err != nil {
+		return Endpoint{}, err
+	}
+	if changed == nil {
+		return Endpoint{}, ErrNoEndpoint
+	}
+	return *changed, nil
+}
+
+// Remove removes the account's endpoint id, with its audit entry. Its
+// deliveries stay until their TTL, and are no longer attempted.
+func (s *Store) Remove(ctx context.Context, accountID, id string, by auth.Actor) error {
+	if validate.IDProblem("webhook", id) != "" {
+		return ErrNoEndpoint
+	}
+	now := s.clock.Now()
+	ok, err := s.items.DeleteAlong(ctx, accountID, id, func(tx *storage.Tx, old Endpoint) {
+		auth.AddAuditEntry(tx, storage.AccountPK(accountID), now, by, AuditRemoved, old.ID, old.URL, "")
+	})
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return ErrNoEndpoint
+	}
+	return nil
+}
+
+// describe is an audit entry's detail: what the endpoint is set to.
+func describe(e Endpoint) string {
+	state := "enabled"
+	if !e.Enabled {
+		state = "disabled"
+	}
+	return state + "; events: " + strings.Join(e.Events, ", ")
+}
+
+func dedupe(in []string) []string {
+	var out []string
+	for _, s := range in {
+		if s = strings.TrimSpace(s); s != "" && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Delivery is one event of an endpoint, with its attempts.
+type Delivery = marketplace.Event
+
+// DeliveriesPage is at most limit of the endpoint's deliveries (those in
+// status when it is not ""), newest first, older than before (the cursor a
+// page gave; "" for the newest), and the cursor of the next page ("" when
+// there is none).
+func (s *Store) DeliveriesPage(ctx context.Context, accountID, id, status string, limit int32, before string) ([]Delivery, string, error) {
+	if _, err := s.Get(ctx, accountID, id); err != nil {
+		return nil, "", err
+	}
+	pk := marketplace.EventsPK(id)
+	key := storage.PartitionPrefix(pk, "EVENT#")
+	if before != "" {
+		if !strings.HasPrefix(before, "EVENT#") || len(before) > 80 {
+			return nil, "", ErrBadCursor
+		}
+		key = expression.Key(storage.AttrPK).Equal(expression.Value(pk)).
+			And(expression.Key(storage.AttrSK).Between(expression.Value("EVENT#"), expression.Value(before)))
+	}
+	q := storage.Query{Key: key, Descending: true}
+	if status != "" {
+		f := expression.Name("status").Equal(expression.Value(status))
+		q.Filter = &f
+	}
+	var (
+		out    []Delivery
+		last   string
+		cursor storage.Cursor
+	)
+	// A filter may leave a page short: read on, a few pages at most.
+	for range 10 {
+		items, next, err := storage.QueryPage[marketplace.EventItem](ctx, s.table, q, limit, cursor)
+		if err != nil {
+			return nil, "", err
+		}
+		for _, it := range items {
+			if it.SK == before || int32(len(out)) == limit {
+				continue
+			}
+			out, last = append(out, it.Event), it.SK
+		}
+		if next == nil {
+			return out, "", nil
+		}
+		if int32(len(out)) == limit {
+			break
+		}
+		cursor = next
+	}
+	return out, last, nil
+}
+
+// ErrBadCursor answers a cursor this listing did not give.
+var ErrBadCursor = errors.New("not a cursor of this listing")
+
+// Redeliver makes the endpoint's delivery eventID due again now (kept
+// attempts, 3 more days of retries), with an audit entry.
+func (s *Store) Redeliver(ctx context.Context, accountID, id, eventID string, by auth.Actor) error {
+	e, err := s.Get(ctx, accountID, id)
+	if err != nil {
+		return err
+	}
+	if validate.IDProblem("event", eventID) != "" {
+		return ErrNoEvent
+	}
+	items, err := storage.QueryAll[marketplace.EventItem](ctx, s.table, storage.Query{
+		Key: storage.PartitionPrefix(marketplace.EventsPK(id), "EVENT#"),
+		Filter: func() *expression.ConditionBuilder {
+			f := expression.Name("eventId").Equal(expression.Value(eventID))
+			return &f
+		}(),
+	})
+	if err != nil {
+		return err
+	}
+	if len(items) == 0 {
+		return ErrNoEvent
+	}
+	return s.requeue(ctx, e, []marketplace.EventItem{items[0]}, by, "event "+eventID)
+}
+
+// RedeliverFailed makes every delivery of the endpoint that failed, made
+// since since, due again now, with one audit entry, and returns how many.
+func (s *Store) RedeliverFailed(ctx context.Context, accountID, id string, since time.Time, by auth.Actor) (int, error) {
+	e, err := s.Get(ctx, accountID, id)
+	if err != nil {
+		return 0, err
+	}
+	failed := expression.Name("status").Equal(expression.Value(marketplace.DeliveryFailed))
+	items, err := storage.QueryAll[marketplace.EventItem](ctx, s.table, storage.Query{
+		Key: expression.Key(storage.AttrPK).Equal(expression.Value(marketplace.EventsPK(id))).
+			And(expression.Key(storage.AttrSK).Between(expression.Value("EVENT#"+clock.Timestamp(since)), expression.Value("EVENT$"))),
+		Filter: &failed,
+	})
+	if err != nil {
+		return 0, err
+	}
+	if len(items) == 0 {
+		return 0, nil
+	}
+	return len(items), s.requeue(ctx, e, items, by, fmt.Sprintf("%d failed since %s", len(items), since.UTC().Format(time.RFC3339)))
+}
+
+// requeue makes items due again and writes the redelivery's audit entry.
+func (s *Store) requeue(ctx context.Context, e Endpoint, items []marketplace.EventItem, by auth.Actor, detail string) error {
+	now := s.clock.Now()
+	for _, it := range items {
+		if err := marketplace.Requeue(ctx, s.table, it.Key, now); err != nil && !storage.IsConditionFailed(err) {
+			return err
+		}
+	}
+	return auth.AddAuditEntry(s.table.Tx(), storage.AccountPK(e.AccountID), now, by, AuditRedelivered, e.ID, e.URL, detail).Commit(ctx)
+}
+
+func parseTime(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, s)
+	return t
+}
