@@ -130,11 +130,12 @@ func (d *Deliverer) FanOut(ctx context.Context) (int, error) {
 	}
 	return d.each(len(waiting), func(i int) error {
 		ev := waiting[i]
-		if _, err := marketplace.FanOut(ctx, d.table, receivers[ev.Owner.LocationID], ev, d.clock.Now()); err != nil {
+		handed, err := marketplace.FanOut(ctx, d.table, receivers[ev.Owner.LocationID], ev, d.clock.Now())
+		if err != nil {
 			return err
 		}
 		// An event gone meanwhile (its TTL) has nothing left to hand on.
-		if err := events.FannedOut(ctx, d.table, ev.Key()); err != nil && !storage.IsConditionFailed(err) {
+		if err := events.FannedOut(ctx, d.table, ev.Key(), handed); err != nil && !storage.IsConditionFailed(err) {
 			return err
 		}
 		return nil
@@ -350,6 +351,12 @@ func (d *Deliverer) record(ctx context.Context, it marketplace.EventItem, a mark
 	}
 	if err != nil {
 		return fmt.Errorf("record attempt of event %s: %w", it.ID, err)
+	}
+	if status != marketplace.DeliveryPending && it.Source != "" {
+		// The account event's counts, for GET /events?status=.
+		if err := events.DeliveryEnded(ctx, d.table, storage.Key{PK: it.Source, SK: it.SK}, status == marketplace.DeliveryFailed); err != nil {
+			return fmt.Errorf("count the delivery of event %s: %w", it.ID, err)
+		}
 	}
 	d.tally.add(status, delivered(a))
 	d.logger.LogAttrs(ctx, slog.LevelInfo, "webhook attempt", slog.String("event", it.ID), slog.String("app", it.AppID),

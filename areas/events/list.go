@@ -87,6 +87,10 @@ func (h *handler) parseList(q httpio.Query, v *validate.Errors) listRequest {
 			req.filter.Types = append(req.filter.Types, name)
 		}
 	}
+	if q.Has("status") {
+		req.filter.Status = q.String("status")
+		v.OneOf("status", req.filter.Status, events.Statuses...)
+	}
 	req.filter.Since = timeParam(q, v, "from")
 	req.filter.Until = timeParam(q, v, "to")
 	// startAfter excludes its own instant: the events strictly after it.

@@ -221,6 +221,12 @@ func TestListEvents(t *testing.T) {
 		assert.Equal(t, []string{"CouponDelete"}, typesOf(e.list(t, e.alpha, alphaQuery("startAfter", taskAt, "type", "TaskDelete,CouponDelete"))))
 	})
 
+	t.Run("status filters by delivery state: none is handed on before the deliverer runs", func(t *testing.T) {
+		assert.Len(t, e.list(t, e.alpha, alphaQuery("status", "pending", "limit", "100")).Events, total)
+		assert.Empty(t, e.list(t, e.alpha, alphaQuery("status", "delivered")).Events)
+		assert.Empty(t, e.list(t, e.alpha, alphaQuery("status", "failed")).Events)
+	})
+
 	t.Run("another account's locationId is refused with 403", func(t *testing.T) {
 		resp := e.Do(t, testenv.Request{Method: "GET", Path: "/events?locationId=" + demo.AccountBravo, Token: e.alpha})
 		resp.RequireError(t, 403)
@@ -242,6 +248,7 @@ func TestListEvents(t *testing.T) {
 		{"a malformed to is refused", "&to=2026-13-01T00:00:00Z", 422, "to must be an RFC 3339 time"},
 		{"a malformed startAfter is refused", "&startAfter=1700000000", 422, "startAfter must be an RFC 3339 time"},
 		{"a limit above 100 is refused", "&limit=101", 422, "limit must be between 1 and 100"},
+		{"an unknown status is refused, naming the allowed ones", "&status=lost", 422, "status must be one of: pending, delivered, failed, unrouted"},
 		{"a limit of 0 is refused", "&limit=0", 422, "limit must be between 1 and 100"},
 		{"a cursor that does not parse is refused", "&cursor=%21%21not-base64", 422, "cursor must be"},
 		{"a cursor of another account is refused", "&cursor=" + alphaCursor, 422, "cursor must be"},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,6 +24,7 @@ func (c *cli) listEvents(ctx context.Context, args []string) error {
 	until := fs.String("until", "", "RFC 3339 time: events before it")
 	limit := fs.Int("limit", 50, "events per page, 1 to 1000")
 	after := fs.String("after", "", "the cursor a previous page printed")
+	status := fs.String("status", "", "delivery state: "+strings.Join(events.Statuses, ", ")+" (all when empty)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -32,7 +34,10 @@ func (c *cli) listEvents(ctx context.Context, args []string) error {
 	if *limit < 1 || *limit > 1000 {
 		return usageError{"events list", "--limit must be 1 to 1000"}
 	}
-	f := events.Filter{}
+	if *status != "" && !slices.Contains(events.Statuses, *status) {
+		return usageError{"events list", "--status must be one of: " + strings.Join(events.Statuses, ", ")}
+	}
+	f := events.Filter{Status: *status}
 	if *types != "" {
 		for _, t := range strings.Split(*types, ",") {
 			f.Types = append(f.Types, strings.TrimSpace(t))

@@ -54,7 +54,7 @@ const usage = `usage: platformctl <command>
   contacts reindex --account ID | --all [--from ID] [--rewrite]
                  builds the contacts search index of existing contacts and recounts it,
                  while the API serves; run again to resume or repair
-  events list --account ID | --company ID [--type T[,U]] [--since T] [--until T] [--limit N] [--after CURSOR]
+  events list --account ID | --company ID [--type T[,U]] [--since T] [--until T] [--status S] [--limit N] [--after CURSOR]
                  the events every change made (docs/events.md), newest first, kept 30 days:
                  one JSON body a line, as signed; the next page's cursor on stderr
   apps create|list|update|rotate-secret|delete|webhook-key|deliveries   marketplace apps (OAuth clients);

@@ -317,6 +317,12 @@ func TestEventsListPrintsTheEventsOfTheCLIsChangesNewestFirstAndPages(t *testing
 	assert.Contains(t, errOut, "--after is not a cursor")
 	code, _, _ = c.run("events", "list", "--company", "coE", "--account", "acctE")
 	assert.Equal(t, exitUsage, code, "one owner")
+	code, out, _ = c.run("events", "list", "--company", "coE", "--status", "unrouted")
+	assert.Equal(t, exitOK, code)
+	assert.Equal(t, 3, strings.Count(out, "UserCreate"), "no app receives a company's events yet")
+	code, _, errOut = c.run("events", "list", "--company", "coE", "--status", "lost")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "--status must be one of: pending, delivered, failed, unrouted")
 }
 
 func TestAGroupOfCommandsWithoutAKnownVerbListsItsCommands(t *testing.T) {

@@ -249,8 +249,14 @@ listing them), ` + "`from`" + ` (included), ` + "`to`" + ` (excluded), ` + "`sta
 (RFC 3339 times; 422 when malformed), ` + "`limit`" + ` (1-100, default 20) and
 ` + "`cursor`" + ` (the previous page's ` + "`meta.nextCursor`" + `, null on the last page;
 opaque, bound to its account: one that does not parse or names another
-account is a 422). There is no ` + "`status`" + ` filter: an event is one record
-for all its receivers and holds no delivery status.
+account is a 422), and ` + "`status`" + `, the event's delivery state over all its
+receivers (apps and the account's own endpoints): ` + "`pending`" + ` (not yet
+handed on, or a delivery is still being tried), ` + "`delivered`" + ` (every
+delivery succeeded), ` + "`failed`" + ` (a delivery gave up after 3 days: redeliver
+it from the portal or ` + "`platformctl webhooks redeliver`" + `) or ` + "`unrouted`" + `
+(nothing receives it). The event item counts its deliveries (made,
+pending, failed): the fan-out sets them, each delivery's end and each
+redelivery updates them, one write each.
 
 *Scope, decided:* the operations table gives each operation one scope, so
 the listing needs ` + "`events.readonly`" + ` (a new scope, offered in the portal

@@ -394,7 +394,11 @@ func (s *Store) RedeliverFailed(ctx context.Context, accountID, id string, since
 func (s *Store) requeue(ctx context.Context, e Endpoint, items []marketplace.EventItem, by auth.Actor, detail string) error {
 	now := s.clock.Now()
 	for _, it := range items {
-		if err := marketplace.Requeue(ctx, s.table, it.Key, now); err != nil && !storage.IsConditionFailed(err) {
+		err := marketplace.Requeue(ctx, s.table, it.Key, now)
+		if len(items) > 1 && (errors.Is(err, marketplace.ErrNotRedeliverable) || errors.Is(err, marketplace.ErrNoDelivery)) {
+			continue // taken up meanwhile, or gone: the others are still redelivered
+		}
+		if err != nil {
 			return err
 		}
 	}

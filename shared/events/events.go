@@ -264,6 +264,9 @@ type Filter struct {
 	// Since and Until bound the events' times (zero: unbounded), Since
 	// included, Until excluded.
 	Since, Until time.Time
+	// Status keeps the events in this delivery state (one of Statuses;
+	// "": every state).
+	Status string
 	// Scopes, when not nil, keeps the events a holder of these scopes may
 	// read: those whose scope it holds, or the write scope of (a token that
 	// may change a resource may read its events).
@@ -326,10 +329,13 @@ func Page(ctx context.Context, table *storage.Table, owner Owner, f Filter, limi
 	if f.Scopes != nil {
 		conds = append(conds, in("scope", readable(f.Scopes)))
 	}
+	if f.Status != "" {
+		conds = append(conds, statusIs(f.Status))
+	}
 	if len(conds) > 0 {
 		c := conds[0]
-		if len(conds) > 1 {
-			c = c.And(conds[1])
+		for _, more := range conds[1:] {
+			c = c.And(more)
 		}
 		q.Filter = &c
 	}
@@ -408,9 +414,87 @@ func WaitingFanOut(ctx context.Context, table *storage.Table, n int, limit int32
 	return out, nil
 }
 
-// FannedOut takes the event out of the fan-out index.
-func FannedOut(ctx context.Context, table *storage.Table, key storage.Key) error {
-	return table.Update(ctx, key, expression.Remove(expression.Name(storage.AttrGSI1PK)).Remove(expression.Name(storage.AttrGSI1SK)), storage.ItemExists())
+// Delivery states of an account's event, as GET /events filters them:
+// counted over its deliveries, one to each app and endpoint that receives
+// it.
+const (
+	// StatusPending: not yet handed to its receivers, or a delivery is
+	// still being tried.
+	StatusPending = "pending"
+	// StatusDelivered: every delivery succeeded.
+	StatusDelivered = "delivered"
+	// StatusFailed: a delivery failed for 3 days (redeliver it).
+	StatusFailed = "failed"
+	// StatusUnrouted: no app or endpoint receives it.
+	StatusUnrouted = "unrouted"
+)
+
+// Statuses are the delivery states, in the order the docs list them.
+var Statuses = []string{StatusPending, StatusDelivered, StatusFailed, StatusUnrouted}
+
+// Attributes of an event item counting its deliveries: how many were made,
+// how many are still being tried, how many failed.
+const (
+	attrDeliveries = "deliveries"
+	attrPending    = "deliveriesPending"
+	attrFailed     = "deliveriesFailed"
+)
+
+// statusIs is the filter of the events in status. An event still in the
+// fan-out index is pending whatever its counters say.
+func statusIs(status string) expression.ConditionBuilder {
+	waiting := expression.AttributeExists(expression.Name(storage.AttrGSI1PK))
+	handed := expression.AttributeNotExists(expression.Name(storage.AttrGSI1PK))
+	zero := expression.Value(0)
+	switch status {
+	case StatusPending:
+		return waiting.Or(expression.Name(attrPending).GreaterThan(zero))
+	case StatusFailed:
+		return expression.Name(attrFailed).GreaterThan(zero)
+	case StatusUnrouted:
+		// Events never handed on (a company's) count no deliveries.
+		return handed.And(expression.Or(expression.Name(attrDeliveries).Equal(zero), expression.AttributeNotExists(expression.Name(attrDeliveries))))
+	default: // StatusDelivered
+		return handed.And(expression.Name(attrDeliveries).GreaterThan(zero)).
+			And(expression.Name(attrPending).Equal(zero)).And(expression.Name(attrFailed).Equal(zero))
+	}
+}
+
+// FannedOut takes the event out of the fan-out index, handed to n
+// receivers (each a delivery now being tried).
+func FannedOut(ctx context.Context, table *storage.Table, key storage.Key, n int) error {
+	upd := expression.Remove(expression.Name(storage.AttrGSI1PK)).Remove(expression.Name(storage.AttrGSI1SK)).
+		Set(expression.Name(attrDeliveries), expression.Value(n)).
+		Set(expression.Name(attrPending), expression.Value(n)).
+		Set(expression.Name(attrFailed), expression.Value(0))
+	return table.Update(ctx, key, upd, storage.ItemExists())
+}
+
+// DeliveryEnded counts one of the event's deliveries as ended, failed or
+// delivered. An event gone meanwhile (its TTL) is left so.
+func DeliveryEnded(ctx context.Context, table *storage.Table, key storage.Key, failed bool) error {
+	upd := expression.Add(expression.Name(attrPending), expression.Value(-1))
+	if failed {
+		upd = upd.Add(expression.Name(attrFailed), expression.Value(1))
+	}
+	return ignoreGone(table.Update(ctx, key, upd, storage.ItemExists()))
+}
+
+// DeliveryAgain counts one of the event's ended deliveries (failed or not)
+// as being tried again, for a redelivery.
+func DeliveryAgain(ctx context.Context, table *storage.Table, key storage.Key, wasFailed bool) error {
+	upd := expression.Add(expression.Name(attrPending), expression.Value(1))
+	if wasFailed {
+		upd = upd.Add(expression.Name(attrFailed), expression.Value(-1))
+	}
+	return ignoreGone(table.Update(ctx, key, upd, storage.ItemExists()))
+}
+
+func ignoreGone(err error) error {
+	if storage.IsConditionFailed(err) {
+		return nil
+	}
+	return err
 }
 
 // ForApp is the body as sent to one marketplace app: the event's, with the

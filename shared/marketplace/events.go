@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/ids"
 	"github.com/bizplatform/api/shared/storage"
 )
@@ -50,6 +51,10 @@ type Event struct {
 	Status    string    `dynamodbav:"status" json:"status"`
 	NextAt    string    `dynamodbav:"nextAttemptAt,omitempty" json:"nextAttemptAt,omitempty"`
 	Attempts  []Attempt `dynamodbav:"attempts" json:"attempts"`
+	// Source is the partition of the account's event this delivers (its
+	// sort key is the delivery's), whose delivery counts it keeps; "" for
+	// INSTALL and UNINSTALL.
+	Source string `dynamodbav:"source,omitempty" json:"-"`
 	// RetryFrom is when a redelivery asked for the event again: its 3 days
 	// of retries count from then, not from CreatedAt.
 	RetryFrom string `dynamodbav:"retryFrom,omitempty" json:"redeliveredAt,omitempty"`
@@ -163,11 +168,26 @@ func (a *Apps) Events(ctx context.Context, appID string) ([]Event, error) {
 // delivered (pending): it will be attempted again anyway.
 var ErrNotRedeliverable = errors.New("the event is still being delivered: it is not redelivered before its attempts end")
 
+// ErrNoDelivery is Requeue's answer for a delivery that is not (or no
+// longer) kept.
+var ErrNoDelivery = errors.New("no such delivery (deliveries are kept 30 days)")
+
 // Requeue makes the ended (delivered or failed) event at key due again now,
 // for a redelivery: its attempts so far are kept, and its retries run for
-// another 3 days from now. An event still pending is left alone
-// (ErrNotRedeliverable); one that is gone reports storage's failed condition.
+// another 3 days from now; its account event counts it as pending again. An
+// event still pending is left alone (ErrNotRedeliverable); one that is gone
+// ErrNoDelivery.
 func Requeue(ctx context.Context, table *storage.Table, key storage.Key, now time.Time) error {
+	it, err := storage.Get[EventItem](ctx, table, key)
+	if err != nil {
+		return err
+	}
+	if it == nil {
+		return ErrNoDelivery
+	}
+	if it.Status == DeliveryPending {
+		return ErrNotRedeliverable
+	}
 	stamp := now.UTC().Format(time.RFC3339Nano)
 	upd := expression.Set(expression.Name("status"), expression.Value(DeliveryPending)).
 		Set(expression.Name("nextAttemptAt"), expression.Value(stamp)).
@@ -175,14 +195,16 @@ func Requeue(ctx context.Context, table *storage.Table, key storage.Key, now tim
 		Set(expression.Name(storage.AttrGSI1PK), expression.Value(DueIndexPK)).
 		Set(expression.Name(storage.AttrGSI1SK), expression.Value(DueSK(now, key))).
 		Remove(expression.Name(storage.AttrExpiresAt)).Remove(expression.Name("leaseUntil"))
-	cond := expression.AttributeExists(expression.Name(storage.AttrPK)).
-		And(expression.Name("status").NotEqual(expression.Value(DeliveryPending)))
-	err := table.Update(ctx, key, upd, &cond)
-	if storage.IsConditionFailed(err) {
-		it, gerr := storage.Get[EventItem](ctx, table, key)
-		if gerr == nil && it != nil && it.Status == DeliveryPending {
+	// Only from the state read: two redeliveries at once requeue it once.
+	cond := expression.Name("status").Equal(expression.Value(it.Status))
+	if err := table.Update(ctx, key, upd, &cond); err != nil {
+		if storage.IsConditionFailed(err) {
 			return ErrNotRedeliverable
 		}
+		return err
 	}
-	return err
+	if it.Source == "" {
+		return nil
+	}
+	return events.DeliveryAgain(ctx, table, storage.Key{PK: it.Source, SK: key.SK}, it.Status == DeliveryFailed)
 }

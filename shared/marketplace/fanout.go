@@ -54,7 +54,7 @@ func FanOut(ctx context.Context, table *storage.Table, receivers []Receiver, ev 
 		err := table.Put(ctx, EventItem{
 			Key: key, GSI1PK: DueIndexPK, GSI1SK: DueSK(now, key),
 			Event: Event{
-				ID: ev.ID, AppID: r.App.ID, Type: ev.Type, URL: r.App.WebhookURL, Body: events.ForApp(ev.Body, r.App.ID),
+				ID: ev.ID, AppID: r.App.ID, Type: ev.Type, URL: r.App.WebhookURL, Body: events.ForApp(ev.Body, r.App.ID), Source: ev.Owner.PK(),
 				CreatedAt: now.UTC().Format(time.RFC3339Nano), Status: DeliveryPending,
 				NextAt: now.UTC().Format(time.RFC3339Nano), Attempts: []Attempt{},
 			},
