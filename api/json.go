@@ -28,6 +28,16 @@ func yamlToJSON(src []byte) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
+// CompactJSON writes a YAML node (an example of the document, say) as
+// compact JSON, keys in the YAML's order.
+func CompactJSON(n *yaml.Node) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := writeNode(&buf, n); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
 func writeNode(buf *bytes.Buffer, n *yaml.Node) error {
 	switch n.Kind {
 	case yaml.DocumentNode:

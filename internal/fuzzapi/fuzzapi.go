@@ -70,7 +70,7 @@ func Operation(f *testing.F, op operations.Operation, areas ...app.Area) {
 	f.Helper()
 	sample, ok := samples.Of(op)
 	if !ok {
-		f.Fatalf("%s has no sample request: add one to internal/samples", op.ID())
+		f.Fatalf("%s has no sample request: write its x-sample in api/openapi.yaml", op.ID())
 	}
 	for _, seed := range seeds(sample) {
 		f.Add(seed.path, seed.query, seed.body)

@@ -6,7 +6,8 @@
 //	             demo dataset (accounts, associations, brand-boards, emails
 //	             and voice-ai are written by hand)
 //	events       events/<area>/<name>.json, one API Gateway sample event per
-//	             operation (its sample request, internal/samples), the
+//	             operation (its sample request: its x-sample in
+//	             api/openapi.yaml, read by internal/samples), the
 //	             portal's, and events/env.json for sam local
 //	samtemplate  each area function's route events in template.yaml, from
 //	             the operations table (shared/operations)

@@ -1,5 +1,10 @@
 // Package samples holds one request per operation that succeeds once on a
-// freshly loaded demo dataset, and what each of its inputs is. From it:
+// freshly loaded demo dataset, and what each of its inputs is. They are
+// written in the contract, api/openapi.yaml: each operation's x-sample
+// (path, query, status, what it answers, and what the schemas cannot say
+// of its inputs) and its request body's example. The kind of each input
+// and whether it may be left out come from the operation's schemas. From
+// them:
 //
 //   - go generate ./... writes the sample events
 //     (events/<area>/<name>.json) and docs/api.md's example calls;
@@ -7,7 +12,7 @@
 //     request in every way its kind allows, and then sends the request
 //     itself, which must succeed.
 //
-// A new operation adds its request to All.
+// A new operation writes its x-sample (docs/areas.md, Adding an operation).
 package samples
 
 import (
@@ -52,13 +57,15 @@ type Request struct {
 	Status int
 	Answer string
 
-	// Kinds gives the kind of inputs whose kind their JSON type does not
-	// tell (a string that is an id, a number that is an integer): body
-	// paths with [] for any index ("items[].priceId"), "?name" for query
-	// parameters, "{name}" for path values (ID by default).
+	// Kinds gives the kind of inputs, as their schemas state it or the
+	// x-sample's kinds where a schema cannot (a pattern that is a list of
+	// words): body paths with [] for any index ("items[].priceId"), "?name"
+	// for query parameters, "{name}" for path values (ID by default). An
+	// input without one is of its JSON type's kind.
 	Kinds map[string]Kind
-	// Optional inputs may be left out; the battery does not remove them
-	// (or, for query parameters, send them empty).
+	// Optional inputs may be left out (the schema does not require them,
+	// or the x-sample says so); the battery does not remove them (or, for
+	// query parameters, send them empty).
 	Optional []string
 	// StrictNull operations tell null from absence: their optional body
 	// values refuse null unless listed in Nullable. (Elsewhere null is

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/bizplatform/api/api"
 	"github.com/bizplatform/api/shared/operations"
 )
 
@@ -22,7 +23,7 @@ func TestEveryOperationHasOneSampleInTheOrderOfTheOperationsTable(t *testing.T) 
 	for _, r := range All {
 		got = append(got, r.Op.ID())
 	}
-	assert.Equal(t, want, got, "the operations of the samples are operations.All, in order")
+	assert.Equal(t, want, got, "the operations of the samples are operations.All, in order (each sample is its operation's x-sample in api/openapi.yaml)")
 }
 
 func TestEverySampleIsARequestItsOperationTakes(t *testing.T) {
@@ -117,5 +118,168 @@ func TestAMarketplaceOnlyOperationsSampleCarriesTheMarketplaceToken(t *testing.T
 	for _, r := range All {
 		assert.Equal(t, r.Op.MarketplaceOnly, r.Token().Kind == "marketplace", r.Op.ID())
 		assert.Equal(t, "demoLocAlpha00000001", r.Token().Account, r.Op.ID())
+	}
+}
+
+func TestTheDocumentHoldsOneSamplePerOperationAndNoOther(t *testing.T) {
+	n := strings.Count(string(api.YAML()), "\n      "+sampleKey+":\n")
+	assert.Equal(t, len(operations.All), n,
+		"api/openapi.yaml has an x-sample on each operation of shared/operations and nowhere else")
+}
+
+// testDocument is a document of one operation, POST /things/{thingId},
+// with the sample and schemas given.
+func testDocument(sample, query, body string) []byte {
+	return []byte(`openapi: 3.1.0
+components:
+  schemas:
+    Id:
+      type: string
+      pattern: '^[A-Za-z0-9_-]+$'
+    HexId:
+      type: string
+      pattern: '^[0-9a-fA-F]{24}$'
+    Colour:
+      type: string
+      enum: [red, green]
+paths:
+  /things/{thingId}:
+    post:
+      parameters:
+        - name: thingId
+          in: path
+          required: true
+          schema:
+            $ref: '#/components/schemas/HexId'
+        - name: size
+          in: query
+          required: true
+          schema:
+            type: integer
+        - name: when
+          in: query
+          schema:
+            type: string
+            format: date
+` + query + `      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [ownerId, colour, parts]
+              properties:
+                ownerId:
+                  allOf:
+                    - $ref: '#/components/schemas/Id'
+                  description: The owner.
+                colour:
+                  $ref: '#/components/schemas/Colour'
+                site:
+                  type: string
+                  format: uri
+                note:
+                  type: [string, 'null']
+                parts:
+                  type: array
+                  items:
+                    type: object
+                    required: [count]
+                    properties:
+                      count:
+                        type: integer
+                      weight:
+                        type: number
+                      loose:
+                        type: boolean
+                extra:
+                  type: object
+` + body + `      x-sample:
+` + sample)
+}
+
+var thing = operations.Operation{Name: "MakeThing", Method: "POST", Path: "/things/{thingId}"}
+
+func TestASamplesInputKindsComeFromTheSchemaUnlessTheSampleNamesThem(t *testing.T) {
+	doc := testDocument(`        path: /things/a10200000000000000000201
+        query: size=2&when=2026-01-02
+        status: 201
+        answer: the thing
+        kinds:
+          extra.code: enum
+          note: id
+        optional: [extra.code]
+`, "", `            example:
+              ownerId: o1
+              colour: red
+              site: https://example.com/a
+              note: n
+              parts:
+                - count: 1
+                  weight: 2.5
+                  loose: false
+              extra:
+                code: x
+                free: y
+`)
+	all, err := load(doc, []operations.Operation{thing})
+	require.NoError(t, err)
+	require.Len(t, all, 1)
+	r := all[0]
+	assert.Equal(t, `{"ownerId":"o1","colour":"red","site":"https://example.com/a","note":"n","parts":[{"count":1,"weight":2.5,"loose":false}],"extra":{"code":"x","free":"y"}}`,
+		r.Body, "the body is the example as compact JSON, keys in the document's order")
+	assert.Equal(t, "size=2&when=2026-01-02", r.Query)
+	assert.Equal(t, 201, r.Status)
+	assert.Equal(t, "the thing", r.Answer)
+
+	for _, c := range []struct {
+		name  string
+		input string
+		kind  Kind
+		known bool
+	}{
+		{"a path value of the HexId schema is a hexadecimal id", "{thingId}", HexID, true},
+		{"an integer query parameter is an integer", "?size", Integer, true},
+		{"a query parameter of format date is a date", "?when", Date, true},
+		{"a property of the Id schema through allOf is an id", "ownerId", ID, true},
+		{"a property of an enum schema is an enum", "colour", Enum, true},
+		{"a property of format uri is a URL", "site", WebURL, true},
+		{"the sample's kind wins over the schema's", "note", ID, true},
+		{"an integer inside an array's items is an integer", "parts[].count", Integer, true},
+		{"a number is a number", "parts[].weight", Number, true},
+		{"a boolean is a boolean", "parts[].loose", Boolean, true},
+		{"the sample names the kind of what the schema does not describe", "extra.code", Enum, true},
+		{"what neither describes has no kind", "extra.free", 0, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			k, ok := r.Kinds[c.input]
+			assert.Equal(t, c.known, ok)
+			assert.Equal(t, c.kind, k)
+		})
+	}
+	assert.ElementsMatch(t, []string{"?when", "site", "note", "extra", "parts[].weight", "parts[].loose", "extra.code"}, r.Optional,
+		"what the schema does not require, and what the sample says, is optional; the rest is not")
+}
+
+func TestADocumentWithoutAProperSampleIsRefusedNamingWhereToWriteIt(t *testing.T) {
+	good := "        path: /things/a10200000000000000000201\n        query: size=2\n        status: 200\n        answer: the thing\n"
+	for _, c := range []struct {
+		name   string
+		doc    []byte
+		refuse string
+	}{
+		{"an operation without x-sample", bytes.Replace(testDocument(good, "", ""), []byte("      x-sample:\n"), []byte("      x-other:\n"), 1),
+			"paths./things/{thingId}.post.x-sample is missing"},
+		{"a misspelt key", testDocument(good+"        optinal: [site]\n", "", ""), `"optinal" is none of`},
+		{"a kind of input there is not", testDocument(good+"        kinds: {site: uri}\n", "", ""), `"uri" is not a kind of input`},
+		{"a query parameter the operation does not take", testDocument(strings.Replace(good, "size=2", "size=2&colour=red", 1), "", ""),
+			"the query parameter colour is not among the operation's parameters"},
+		{"a path that does not fit the route", testDocument(strings.Replace(good, "/things/", "/thing/", 1), "", ""), "does not fit the route"},
+		{"a status that is not one", testDocument(strings.Replace(good, "status: 200", "status: 2000", 1), "", ""), "status 2000 is not an HTTP status"},
+	} {
+		t.Run(c.name+" is refused", func(t *testing.T) {
+			_, err := load(c.doc, []operations.Operation{thing})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.refuse)
+		})
 	}
 }

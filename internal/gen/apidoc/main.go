@@ -86,7 +86,7 @@ func exampleCalls() (string, error) {
 		for _, op := range operations.OfArea(area) {
 			s, ok := samples.Of(op)
 			if !ok {
-				return "", fmt.Errorf("%s has no sample request: add one to internal/samples", op.ID())
+				return "", fmt.Errorf("%s has no sample request: write its x-sample in api/openapi.yaml", op.ID())
 			}
 			fmt.Fprintf(&b, "```sh\n%s\n# → %d %s\n```\n", curlCommand(s), s.Status, s.Answer)
 		}

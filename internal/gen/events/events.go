@@ -190,7 +190,7 @@ func events() ([]gen.File, error) {
 	for _, op := range operations.All {
 		s, ok := samples.Of(op)
 		if !ok {
-			return nil, fmt.Errorf("%s has no sample request: add one to internal/samples", op.ID())
+			return nil, fmt.Errorf("%s has no sample request: write its x-sample in api/openapi.yaml", op.ID())
 		}
 		ev, err := sampleEvent(s)
 		if err != nil {

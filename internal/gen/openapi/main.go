@@ -5,7 +5,8 @@
 // gives (400, 401, 403, 406, 409 for writes, 413, 415, 422 as its field
 // rules or a reused key answer, 429, 500, 503). The rest of each path item
 // (summary, prose, path and query parameters, body, the success answer,
-// 404) and the components are written by hand and kept as they are.
+// 404, the sample request: x-sample and the body's example) and the
+// components are written by hand and kept as they are.
 // go generate ./... runs it; docs/design.md says why the table is the
 // source.
 package main

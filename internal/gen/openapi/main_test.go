@@ -27,7 +27,8 @@ func TestTheCommittedFilesAreWhatTheGeneratorMakes(t *testing.T) {
 }
 
 // fixture is a document of one operation, DELETE /things/{id}, as the
-// hand-written parts leave it: prose, a path parameter, a 200 and a 404.
+// hand-written parts leave it: prose, a path parameter, its sample, a 200
+// and a 404.
 const fixture = `paths:
   /things/{id}:
     delete:
@@ -43,6 +44,9 @@ const fixture = `paths:
           in: path
           required: true
         - $ref: '#/components/parameters/Version'
+      x-sample:
+        path: /things/t1
+        status: 200
       responses:
         '404':
           $ref: '#/components/responses/NotFound'
@@ -69,6 +73,7 @@ func TestTheTableWritesItsPartOfEachOperation(t *testing.T) {
 		{"the 404 a person wrote stays", "        '404':\n          $ref: '#/components/responses/NotFound'\n        '406':\n"},
 		{"a write whose field rules answer 400 lists 422 for a reused key only", "        '422':\n          $ref: '#/components/responses/IdempotencyKeyReused'\n"},
 		{"a write lists 409", "        '409':\n          $ref: '#/components/responses/IdempotencyConflict'\n"},
+		{"the sample request stays as written", "        - name: id\n          in: path\n          required: true\n      x-sample:\n        path: /things/t1\n        status: 200\n      responses:\n"},
 		{"what follows the paths stays", "          $ref: '#/components/responses/Unavailable'\ncomponents: {}\n"},
 	}
 	for _, tt := range tests {
