@@ -18,8 +18,11 @@ func routes(d app.Deps) []route.Route {
 	return []route.Route{{Op: operations.ListEvents, Handle: h.list}}
 }
 
-// Type is an event type of the registry as the listing needs it.
+// Type is an event type of the registry as the listing (and the portal's
+// webhooks page) needs it.
 type Type struct {
 	Name  string
 	Scope string
+	// Summary says when the event is made.
+	Summary string
 }
