@@ -219,7 +219,12 @@ func hookProblems(err error) []fieldProblem {
 			field = "description"
 		}
 		// The store's messages name its fields; the form's say it in words.
-		msg = strings.TrimPrefix(msg, "url ")
+		if rest, ok := strings.CutPrefix(msg, "url "); ok {
+			msg = "The URL is refused: " + rest
+			if strings.HasPrefix(rest, "must ") || strings.HasPrefix(rest, "is ") {
+				msg = "The URL " + rest
+			}
+		}
 		msg = strings.Replace(msg, "events must name at least one event type", "choose at least one event type", 1)
 		out = append(out, fieldProblem{field, strings.ToUpper(msg[:1]) + msg[1:] + "."})
 	}
