@@ -109,16 +109,6 @@ var eventGroups = sync.OnceValue(func() []eventGroup {
 	return groups
 })
 
-// EventTypeNames are the event types an endpoint may choose: the
-// registry's (areas/events), for the endpoint store.
-func EventTypeNames() []string {
-	names := make([]string, len(eventsarea.Types))
-	for i, t := range eventsarea.Types {
-		names[i] = t.Name
-	}
-	return names
-}
-
 // List page notices, by the code a redirect names.
 var hookNotices = map[string]string{
 	"added":     "The endpoint %s is added: the account's events of the chosen types are sent to it from now on.",

@@ -26,3 +26,15 @@ type Type struct {
 	// Summary says when the event is made.
 	Summary string
 }
+
+// Names are the registry's event type names, in its order: the types an
+// account's webhook endpoint may choose (the portal, platformctl).
+func Names() []string { return names(Types) }
+
+func names(types []Type) []string {
+	out := make([]string, len(types))
+	for i, typ := range types {
+		out[i] = typ.Name
+	}
+	return out
+}

@@ -51,7 +51,7 @@ func webhooksUsage(cmd, msg string) error {
 func (c *cli) webhooks(ctx context.Context, args []string) error {
 	cmd := strings.Join(args[:2], " ")
 	rest := args[2:]
-	store := endpoints.New(c.deps.Table, c.deps.Clock, eventTypeNames(), dynamo.IsLocalEndpoint(c.cfg.Endpoint))
+	store := endpoints.New(c.deps.Table, c.deps.Clock, eventsarea.Names(), dynamo.IsLocalEndpoint(c.cfg.Endpoint))
 	var err error
 	switch cmd {
 	case "webhooks add":
@@ -86,14 +86,6 @@ func webhookError(cmd string, err error) error {
 		}
 	}
 	return err
-}
-
-func eventTypeNames() []string {
-	names := make([]string, len(eventsarea.Types))
-	for i, t := range eventsarea.Types {
-		names[i] = t.Name
-	}
-	return names
 }
 
 // hookArgs parses a webhooks command's ID argument (when withID) and its
