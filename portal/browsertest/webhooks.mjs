@@ -9,24 +9,8 @@
 // 1024, 1180, 1280 and 1440 px (actionsInView, or everyWidth for the
 // forms), with screenshots in .local/portal/webhooks-*.png. Run by make
 // test-browser.
-import { join } from "node:path";
 import assert from "node:assert/strict";
-import { accessible, actionsInView, alpha, launchBrowser, platformctl, run, shots, signIn, startReceiver, startServer } from "./harness.mjs";
-
-const widths = [390, 768, 1024, 1280, 1440];
-
-// everyWidth checks a page without tables at each width: axe-core, no
-// sideways panning, a screenshot.
-async function everyWidth(page, name) {
-  for (const width of widths) {
-    await page.setViewportSize({ width, height: 900 });
-    await accessible(page, `${name} at ${width} px`);
-    const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
-    assert.ok(scroll <= width, `${name} at ${width} px: the page is ${scroll} px wide`);
-    await page.screenshot({ path: join(shots, `webhooks-${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+import { accessible, actionsInView, alpha, everyWidth, launchBrowser, platformctl, run, signIn, startReceiver, startServer } from "./harness.mjs";
 
 // ddb calls DynamoDB Local's API (the local engine takes any signature):
 // the test writes what the deliverer would have, as the Go tests do.
@@ -57,7 +41,7 @@ async function seedDelivery(server, endpoint, n, status, at, answer) {
   const attempts = answer ? [{ M: { at: { S: stamp(at) }, status: { N: String(answer) } } }, { M: { at: { S: stamp(at) }, status: { N: String(answer) } } }] : [];
   const item = {
     PK: { S: `WEBHOOKS#${endpoint.id}` }, SK: { S: `EVENT#${stamp(at)}#${id}` },
-    eventId: { S: id }, endpointId: { S: endpoint.id }, type: { S: "TaskDelete" }, url: { S: endpoint.url }, body: { S: body },
+    eventId: { S: id }, endpointId: { S: endpoint.id }, accountId: { S: alpha }, type: { S: "TaskDelete" }, url: { S: endpoint.url }, body: { S: body },
     createdAt: { S: stamp(at) }, status: { S: status }, attempts: { L: attempts },
   };
   if (status === "pending") item.nextAttemptAt = { S: stamp(new Date(at.getTime() + 3600e3)) };
@@ -100,7 +84,7 @@ await run("webhooks", async (test, watch) => {
     await page.getByLabel("URL").fill("http://10.0.0.1/in");
     await page.getByLabel("Description").fill("CRM sync");
     await page.getByLabel("TaskDelete").check();
-    await everyWidth(page, "add-form");
+    await everyWidth(page, "webhooks-add-form");
     await page.getByRole("button", { name: "Add endpoint" }).click();
     await page.getByRole("alert").waitFor();
     assert.equal(await page.getByLabel("URL").getAttribute("aria-invalid"), "true");
@@ -109,7 +93,7 @@ await run("webhooks", async (test, watch) => {
     assert.equal(await page.getByLabel("URL").inputValue(), "http://10.0.0.1/in");
     assert.equal(await page.getByLabel("Description").inputValue(), "CRM sync");
     assert.ok(await page.getByLabel("TaskDelete").isChecked(), "the type ticked stays ticked");
-    await everyWidth(page, "refused");
+    await everyWidth(page, "webhooks-refused");
   });
 
   await test("an endpoint on the local receiver is added and listed", async () => {
@@ -127,7 +111,7 @@ await run("webhooks", async (test, watch) => {
     await page.getByRole("button", { name: `Edit ${url}` }).click();
     await page.getByRole("heading", { name: "Edit webhook endpoint" }).waitFor();
     await page.getByLabel("CouponDelete").check();
-    await everyWidth(page, "edit-form");
+    await everyWidth(page, "webhooks-edit-form");
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText(`The endpoint ${url} is saved.`).waitFor();
     const types = await page.getByRole("row", { name: new RegExp(url) }).locator("ul.event-types li").allInnerTexts();
@@ -206,7 +190,7 @@ await run("webhooks", async (test, watch) => {
     await page.getByText(/^1 failed deliveries since .* are queued again/).waitFor();
     await receiver.waitForHook((b) => b.webhookId === made.newFailed);
     assert.ok(!receiver.hooks.some((h) => JSON.parse(h.rawBody).webhookId === made.oldFailed), "the one before the time is not sent");
-    await everyWidth(page, "requeued");
+    await everyWidth(page, "webhooks-requeued");
   });
 
   await test("platformctl redelivers the older failed delivery", async () => {
@@ -229,7 +213,7 @@ await run("webhooks", async (test, watch) => {
   await test("removing asks first, then removes the endpoint", async () => {
     await page.getByRole("button", { name: `Remove ${made.down.url}` }).click();
     await page.getByRole("heading", { name: "Remove this webhook endpoint?" }).waitFor();
-    await everyWidth(page, "remove");
+    await everyWidth(page, "webhooks-remove");
     await page.getByRole("button", { name: "Remove endpoint" }).click();
     await page.getByText("The endpoint is removed").waitFor();
     assert.equal(await page.getByRole("row", { name: new RegExp(made.down.url) }).count(), 0);
