@@ -215,7 +215,9 @@ func hookProblems(err error) []fieldProblem {
 				msg = "The URL " + rest
 			}
 		}
+		// The form lists the types: no need to point at docs/events.md.
 		msg = strings.Replace(msg, "events must name at least one event type", "choose at least one event type", 1)
+		msg = strings.TrimSuffix(msg, " (docs/events.md lists them)")
 		out = append(out, fieldProblem{field, strings.ToUpper(msg[:1]) + msg[1:] + "."})
 	}
 	return out
@@ -385,9 +387,12 @@ func (p *Portal) deliveriesPage(w http.ResponseWriter, r *http.Request, v *visit
 		view.Notice = fmt.Sprintf(deliveryNotices[notice], q.Get("event"))
 	case notice == "requeued" && !since.IsZero():
 		n, _ := strconv.Atoi(q.Get("count"))
-		if n == 0 {
+		switch n {
+		case 0:
 			view.Notice = fmt.Sprintf("No delivery failed since %s: nothing was queued.", formatMinute(since))
-		} else {
+		case 1:
+			view.Notice = fmt.Sprintf("1 failed delivery since %s is queued again: the next attempt is within a minute.", formatMinute(since))
+		default:
 			view.Notice = fmt.Sprintf("%d failed deliveries since %s are queued again: the next attempts are within a minute.", n, formatMinute(since))
 		}
 	}

@@ -285,7 +285,7 @@ func TestAnEndpointsDeliveriesArePagedFilteredAndRedelivered(t *testing.T) {
 		resp := b.post(base[:len(base)-len("/deliveries")]+"/redeliver-failed", url.Values{"csrf": {csrf}, "since": {since}})
 		require.Equal(t, http.StatusSeeOther, resp.status, resp.body)
 		page := b.get(resp.header.Get("Location"))
-		assert.Contains(t, page.body, "1 failed deliveries since 2026-06-12 12:00 UTC are queued again")
+		assert.Contains(t, page.body, "1 failed delivery since 2026-06-12 12:00 UTC is queued again")
 		failed := b.get(base + "?status=failed").body
 		assert.Contains(t, failed, oldFailed, "the one before the time stays failed")
 		assert.NotContains(t, failed, newFailed)

@@ -310,6 +310,10 @@ func (c *cli) redeliverWebhook(ctx context.Context, store *endpoints.Store, args
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.out, "%d failed deliveries since %s queued again\n", n, since.UTC().Format(time.RFC3339))
+	what := fmt.Sprintf("%d failed deliveries", n)
+	if n == 1 {
+		what = "1 failed delivery"
+	}
+	fmt.Fprintf(c.out, "%s since %s queued again\n", what, since.UTC().Format(time.RFC3339))
 	return nil
 }

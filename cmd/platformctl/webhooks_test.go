@@ -139,7 +139,7 @@ func TestAnOperatorListsAnEndpointsDeliveriesAndRedeliversThem(t *testing.T) {
 	t.Run("every failed delivery since a time is queued again, saying how many", func(t *testing.T) {
 		code, out, errOut := c.run("webhooks", "redeliver", e.ID, "--account", "acctD", "--failed-since", now.Add(-24*time.Hour).UTC().Format(time.RFC3339))
 		require.Equal(t, exitOK, code, errOut)
-		assert.Contains(t, out, "1 failed deliveries since")
+		assert.Contains(t, out, "1 failed delivery since")
 		code, out, _ = c.run("webhooks", "deliveries", e.ID, "--account", "acctD", "--status", "failed")
 		require.Equal(t, exitOK, code)
 		assert.Contains(t, out, old, "the one before the time stays failed")

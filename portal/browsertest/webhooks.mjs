@@ -187,7 +187,7 @@ await run("webhooks", async (test, watch) => {
     const since = minute(new Date(Date.now() - 2 * 24 * 3600e3));
     await page.getByLabel("Redeliver every failed delivery since (UTC)").fill(since);
     await page.getByRole("button", { name: "Redeliver failed" }).click();
-    await page.getByText(/^1 failed deliveries since .* are queued again/).waitFor();
+    await page.getByText(/^1 failed delivery since .* is queued again/).waitFor();
     await receiver.waitForHook((b) => b.webhookId === made.newFailed);
     assert.ok(!receiver.hooks.some((h) => JSON.parse(h.rawBody).webhookId === made.oldFailed), "the one before the time is not sent");
     await everyWidth(page, "webhooks-requeued");
@@ -196,7 +196,7 @@ await run("webhooks", async (test, watch) => {
   await test("platformctl redelivers the older failed delivery", async () => {
     const since = new Date(Date.now() - 6 * 24 * 3600e3).toISOString().replace(/\.\d+Z$/, "Z");
     const said = platformctl(server, "webhooks", "redeliver", made.endpoint.id, "--account", alpha, "--failed-since", since);
-    assert.match(said, /^1 failed deliveries since/);
+    assert.match(said, /^1 failed delivery since/);
     await receiver.waitForHook((b) => b.webhookId === made.oldFailed);
     const table = platformctl(server, "webhooks", "deliveries", made.endpoint.id, "--account", alpha, "--status", "failed");
     assert.equal(table.split("\n").length, 1, `no failed delivery is left: ${table}`);
