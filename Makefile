@@ -112,13 +112,15 @@ test-one: $(if $(TEST_DYNAMODB_ENDPOINT),,engine)
 	$(if $(TEST_DYNAMODB_ENDPOINT),,$(WITH_ENGINE)) go test -count=1 $(if $(RUN),-run '$(RUN)') $(TEST_PKG)
 
 # The portal's flows end to end in a real browser against the local server
-# (portal/browsertest/flows.mjs, and the consent page of marketplace apps at
-# 390 and 1280 px: consent.mjs); screenshots go to .local/portal/. Then
+# (portal/browsertest/flows.mjs, the failed requests and webhooks pages, and
+# the consent page of marketplace apps at 390 and 1280 px: consent.mjs);
+# screenshots go to .local/portal/. Then
 # marketplace apps through the official Node SDK (oauth/sdktest/sdk.mjs).
 test-browser: $(NODE_TOOLS) engine platformctl
 	go build -o bin/devserver ./cmd/devserver
 	node portal/browsertest/flows.mjs
 	node portal/browsertest/failures.mjs
+	node portal/browsertest/webhooks.mjs
 	node portal/browsertest/consent.mjs
 	node oauth/sdktest/sdk.mjs
 

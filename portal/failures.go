@@ -70,17 +70,7 @@ func (p *Portal) failuresPage(w http.ResponseWriter, r *http.Request, v *visit) 
 		data.Rows = append(data.Rows, failureRow{Failure: f, TokenName: names[f.TokenID]})
 	}
 	link := func(after string) string {
-		params := url.Values{}
-		for k, val := range map[string]string{"status": filter.Status, "token": filter.TokenID, "after": after} {
-			if val != "" {
-				params.Set(k, val)
-			}
-		}
-		u := accountPath(v.account.ID) + "/failures"
-		if len(params) > 0 {
-			u += "?" + params.Encode()
-		}
-		return u
+		return listLink(accountPath(v.account.ID)+"/failures", map[string]string{"status": filter.Status, "token": filter.TokenID, "after": after})
 	}
 	if next != "" {
 		data.Next = link(next)
@@ -95,6 +85,21 @@ func (p *Portal) failuresPage(w http.ResponseWriter, r *http.Request, v *visit) 
 	data.RateLimited, data.Limited = byDay(counts)
 	p.render(w, http.StatusOK, "failures", &view{Title: "Failed requests", Person: v.person, CSRF: v.session.CSRF, Account: v.account, Data: data})
 	return nil
+}
+
+// listLink is a list page's address with its filter and cursor (params'
+// non-empty values).
+func listLink(path string, params map[string]string) string {
+	q := url.Values{}
+	for k, val := range params {
+		if val != "" {
+			q.Set(k, val)
+		}
+	}
+	if len(q) > 0 {
+		path += "?" + q.Encode()
+	}
+	return path
 }
 
 // byDay sums hourly 429 counts (newest first) into days, newest first.

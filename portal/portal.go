@@ -1,6 +1,7 @@
 // Package portal is the web application where an account's admins manage
 // the account's API tokens: sign in, list the tokens, generate one (its
-// value shown once), rotate and revoke them, read the audit list. It serves
+// value shown once), rotate and revoke them, read the audit list; and the
+// account's own webhook endpoints with their deliveries (webhooks.go). It serves
 // server-rendered HTML under /portal, works without JavaScript, and has its
 // own request handling (sessions, CSRF checks, throttling, security headers,
 // error pages): the API's pipeline (Version header, bearer tokens, rate
@@ -23,16 +24,19 @@ import (
 	"strings"
 	"time"
 
+	eventsarea "github.com/bizplatform/api/areas/events"
 	"github.com/bizplatform/api/portal/identity"
 	"github.com/bizplatform/api/portal/userdir"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/endpoints"
 	"github.com/bizplatform/api/shared/failures"
 	"github.com/bizplatform/api/shared/httpserve"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/metrics"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 // Base is the path every page lives under.
@@ -52,6 +56,9 @@ type Options struct {
 	SecureCookies bool
 	// RequestTimeout bounds each request's storage work (0: none).
 	RequestTimeout time.Duration
+	// LocalURLs lets webhook endpoints be http URLs on the loopback host:
+	// on a local engine only (NewFromConfig sets it from the endpoint).
+	LocalURLs bool
 }
 
 // Portal serves the pages.
@@ -62,13 +69,15 @@ type Portal struct {
 	// failures are the accounts' failed API requests, which the API's
 	// pipeline records.
 	failures *failures.Store
-	clock    clock.Clock
-	logger   *slog.Logger
-	metrics  *metrics.RequestLines
-	opts     Options
-	pages    map[string]*template.Template
-	assets   fs.FS
-	handler  http.Handler
+	// endpoints are the accounts' own webhook endpoints.
+	endpoints *endpoints.Store
+	clock     clock.Clock
+	logger    *slog.Logger
+	metrics   *metrics.RequestLines
+	opts      Options
+	pages     map[string]*template.Template
+	assets    fs.FS
+	handler   http.Handler
 }
 
 // Function is the portal's Function dimension (functions/portal).
@@ -88,8 +97,9 @@ func New(core app.Core, opts Options) (*Portal, error) {
 	}
 	deps := core.Deps
 	p := &Portal{ids: identity.New(deps.Table, deps.Clock, userdir.New(deps.Table)), tokens: core.Tokens, apps: marketplace.New(core.Tokens, deps.Clock, false),
-		failures: failures.New(deps.Table, deps.Clock),
-		clock:    deps.Clock, logger: deps.Logger, opts: opts, pages: pages, assets: assets,
+		failures:  failures.New(deps.Table, deps.Clock),
+		endpoints: endpoints.New(deps.Table, deps.Clock, eventsarea.Names(), opts.LocalURLs),
+		clock:     deps.Clock, logger: deps.Logger, opts: opts, pages: pages, assets: assets,
 		metrics: core.Meter.ServerLines(Function)}
 	p.handler = httpserve.WithDeadline(p.routes(), opts.RequestTimeout)
 	return p, nil
@@ -101,6 +111,7 @@ func NewFromConfig(cfg config.Config, deps app.Deps, opts Options) (*Portal, err
 	if opts.RequestTimeout == 0 {
 		opts.RequestTimeout = cfg.RequestTimeout
 	}
+	opts.LocalURLs = opts.LocalURLs || dynamo.IsLocalEndpoint(cfg.Endpoint)
 	return New(app.NewCore(cfg, deps), opts)
 }
 
@@ -138,6 +149,18 @@ func (p *Portal) routes() http.Handler {
 	handle("POST "+Base+"/accounts/{account}/tokens/{token}/edit", p.admin(p.editToken))
 	handle("GET "+Base+"/accounts/{account}/audit", p.admin(p.auditPage))
 	handle("GET "+Base+"/accounts/{account}/failures", p.admin(p.failuresPage))
+	hook := Base + "/accounts/{account}/webhooks/{webhook}"
+	handle("GET "+Base+"/accounts/{account}/webhooks", p.admin(p.webhooksPage))
+	handle("GET "+Base+"/accounts/{account}/webhooks/new", p.admin(p.newHookPage))
+	handle("POST "+Base+"/accounts/{account}/webhooks", p.admin(p.addHook))
+	handle("GET "+hook+"/edit", p.admin(p.editHookPage))
+	handle("POST "+hook+"/edit", p.admin(p.editHook))
+	handle("POST "+hook+"/state", p.admin(p.setHookState))
+	handle("GET "+hook+"/remove", p.admin(p.removeHookPage))
+	handle("POST "+hook+"/remove", p.admin(p.removeHook))
+	handle("GET "+hook+"/deliveries", p.admin(p.deliveriesPage))
+	handle("POST "+hook+"/redeliver", p.admin(p.redeliver))
+	handle("POST "+hook+"/redeliver-failed", p.admin(p.redeliverFailed))
 	handle("GET "+Base+"/accounts/{account}/apps/{app}/uninstall", p.admin(p.uninstallPage))
 	handle("POST "+Base+"/accounts/{account}/apps/{app}/uninstall", p.admin(p.uninstall))
 	for _, path := range ConsentPaths {

@@ -61,7 +61,9 @@ var templateFuncs = template.FuncMap{
 	"base":    func() string { return Base },
 	"account": accountPath,
 	"join":    strings.Join,
-	"scope":   scopeHTML,
+	// words writes an audit action as words: "webhook added".
+	"words": func(s string) string { return strings.ReplaceAll(s, "-", " ") },
+	"scope": scopeHTML,
 	"scopeCell": func(s scopeSummary, name string) scopeCell {
 		return scopeCell{Summary: s, Name: name}
 	},

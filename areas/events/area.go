@@ -18,8 +18,23 @@ func routes(d app.Deps) []route.Route {
 	return []route.Route{{Op: operations.ListEvents, Handle: h.list}}
 }
 
-// Type is an event type of the registry as the listing needs it.
+// Type is an event type of the registry as the listing (and the portal's
+// webhooks page) needs it.
 type Type struct {
 	Name  string
 	Scope string
+	// Summary says when the event is made.
+	Summary string
+}
+
+// Names are the registry's event type names, in its order: the types an
+// account's webhook endpoint may choose (the portal, platformctl).
+func Names() []string { return names(Types) }
+
+func names(types []Type) []string {
+	out := make([]string, len(types))
+	for i, typ := range types {
+		out[i] = typ.Name
+	}
+	return out
 }

@@ -29,14 +29,8 @@ type handler struct {
 	types []Type
 }
 
-// names are the registry's event type names.
-func (h *handler) names() []string {
-	out := make([]string, len(h.types))
-	for i, typ := range h.types {
-		out[i] = typ.Name
-	}
-	return out
-}
+// names are the handler's event type names.
+func (h *handler) names() []string { return names(h.types) }
 
 // readableTypes narrows asked (nil: every type) to the types whose scope
 // the holder of scopes may read. Filtering by type rather than by scope

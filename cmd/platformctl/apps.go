@@ -327,6 +327,12 @@ func (c *cli) deliveries(ctx context.Context, store *marketplace.Apps, args []st
 	if err != nil {
 		return err
 	}
+	return c.printDeliveries(events)
+}
+
+// printDeliveries writes events as a table with their deliveries' state:
+// attempts, the last one's answer, the next one.
+func (c *cli) printDeliveries(events []marketplace.Event) error {
 	tw := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "EVENT\tTYPE\tCREATED\tSTATUS\tATTEMPTS\tLAST RESULT\tNEXT ATTEMPT")
 	for _, e := range events {

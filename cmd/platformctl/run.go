@@ -59,6 +59,9 @@ const usage = `usage: platformctl <command>
                  one JSON body a line, as signed; the next page's cursor on stderr
   apps create|list|update|rotate-secret|delete|webhook-key|deliveries   marketplace apps (OAuth clients);
                  --events chooses the event types an app receives from the accounts it is installed in
+  webhooks add|list|update|remove|deliveries|redeliver   an account's own webhook endpoints (as its
+                 admins manage them in the portal): the event types each receives, its deliveries,
+                 and redelivery of one event (--event) or of every failed one since a time
 
 Environment: DYNAMODB_ENDPOINT (empty: AWS), TABLE_NAME (default platform), AWS_REGION,
 PORTAL_URL (the portal's base URL for invite links; default http://127.0.0.1:$PORT, PORT default 3000);
@@ -134,6 +137,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 		cmdErr = c.listEvents(ctx, args[2:])
 	case "apps create", "apps list", "apps rotate-secret", "apps delete", "apps webhook-key", "apps deliveries", "apps update":
 		cmdErr = c.apps(ctx, args)
+	case "webhooks add", "webhooks list", "webhooks update", "webhooks remove", "webhooks deliveries", "webhooks redeliver":
+		cmdErr = c.webhooks(ctx, args)
 	default:
 		if args[0] == "seed" {
 			cmdErr = c.seed(ctx, args[1:])
@@ -156,7 +161,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 }
 
 // groups are the commands that take a verb ("tokens create").
-var groups = []string{"accounts", "users", "portal", "tokens", "contacts", "apps"}
+var groups = []string{"accounts", "users", "portal", "tokens", "contacts", "apps", "webhooks"}
 
 // groupSynopses are the usage lines of the commands of group ("tokens":
 // "tokens create --account ID ...", ...), nil when group is no group of
@@ -165,8 +170,11 @@ func groupSynopses(group string) []string {
 	if !slices.Contains(groups, group) {
 		return nil
 	}
-	if group == "apps" {
+	switch group {
+	case "apps":
 		return sortedSynopses()
+	case "webhooks":
+		return webhooksSynopses()
 	}
 	var out []string
 	for _, l := range strings.Split(usage, "\n") {
@@ -226,6 +234,9 @@ func (e usageError) line() string {
 func synopsis(cmd string) string {
 	if cmd == "" {
 		return ""
+	}
+	if syn, ok := webhooksSynopsis[cmd]; ok {
+		return syn
 	}
 	for _, l := range strings.Split(usage, "\n") {
 		l = strings.TrimSpace(l)

@@ -194,15 +194,16 @@ func Webhooks(types []events.Type) string {
 	return b.String()
 }
 
-// Registry is areas/events/registry.go: the registry's names and scopes,
-// which GET /events checks and filters by. Generated rather than read from
-// the catalog so that the events function links no other area.
+// Registry is areas/events/registry.go: the registry's names, scopes and
+// summaries, which GET /events checks and filters by and the portal's
+// webhooks page offers. Generated rather than read from the catalog so that
+// the events function and the portal link no other area.
 func Registry(types []events.Type) string {
 	var b strings.Builder
 	b.WriteString("// Code generated from the event registry (catalog.EventTypes) by go generate ./...; DO NOT EDIT.\n\n")
 	b.WriteString("package events\n\n// Types are the event registry's types, in its order.\nvar Types = []Type{\n")
 	for _, typ := range types {
-		fmt.Fprintf(&b, "\t{Name: %q, Scope: %q},\n", typ.Name, typ.Scope)
+		fmt.Fprintf(&b, "\t{Name: %q, Scope: %q, Summary: %q},\n", typ.Name, typ.Scope, typ.Summary)
 	}
 	b.WriteString("}\n")
 	return b.String()

@@ -3,13 +3,11 @@
 // filtered by status and by token, checked with axe-core and for fitting
 // the screen at 390, 768, 1024, 1280 and 1440 px, with a screenshot at
 // each (.local/portal/failures-*.png). Run by make test-browser.
-import { join } from "node:path";
 import assert from "node:assert/strict";
-import { accessible, alpha, launchBrowser, run, shots, signIn, startServer } from "./harness.mjs";
+import { alpha, everyWidth, launchBrowser, run, signIn, startServer } from "./harness.mjs";
 
 const allScopes = "bpt_DemoAllScopesAlphaLocal0000000011xFMXT";
 const readOnly = "bpt_DemoReadOnlyAlphaLocal00000000032R8lSL";
-const widths = [390, 768, 1024, 1280, 1440];
 
 async function api(server, token, method, path, body) {
   const headers = { Authorization: `Bearer ${token}`, Version: "2021-07-28" };
@@ -17,24 +15,6 @@ async function api(server, token, method, path, body) {
   const res = await fetch(server.base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   await res.arrayBuffer();
   return { status: res.status, id: res.headers.get("x-request-id") };
-}
-
-// everyWidth checks the page at each width: axe-core, no sideways panning,
-// and a screenshot.
-async function everyWidth(page, name) {
-  for (const width of widths) {
-    await page.setViewportSize({ width, height: 900 });
-    await accessible(page, `${name} at ${width} px`);
-    const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
-    assert.ok(scroll <= width, `${name} at ${width} px: the page is ${scroll} px wide`);
-    // Every column in view: no table wider than its box, which would hide
-    // the token or the request id behind a sideways scroll.
-    const wider = await page.evaluate(() => [...document.querySelectorAll(".table-wrap")]
-      .filter((w) => w.querySelector("table").scrollWidth > w.clientWidth + 1).map((w) => w.getAttribute("aria-labelledby")));
-    assert.deepEqual(wider, [], `${name} at ${width} px: tables wider than their box`);
-    await page.screenshot({ path: join(shots, `failures-${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
 }
 
 // rows are the listed failures' statuses.
@@ -86,7 +66,7 @@ await run("failures", async (test, watch) => {
     await table.getByText("this body names its account by altId, with altType account", { exact: false }).waitFor();
     await table.getByText("GET /contacts/", { exact: true }).first().waitFor();
     assert.equal(await page.getByText(allScopes).count(), 0, "never a token's value");
-    await everyWidth(page, "list");
+    await everyWidth(page, "failures-list");
   });
 
   await test("a status filter lists that status only", async () => {
@@ -95,7 +75,7 @@ await run("failures", async (test, watch) => {
     await page.waitForURL(/status=403/);
     assert.deepEqual(await statuses(page), ["403", "403"]);
     assert.equal(await page.getByLabel("Status").inputValue(), "403", "the filter shows what it is set to");
-    await everyWidth(page, "by-status");
+    await everyWidth(page, "failures-by-status");
   });
 
   await test("a token filter lists that token's failures only", async () => {
@@ -111,6 +91,6 @@ await run("failures", async (test, watch) => {
     await page.getByLabel("Status").selectOption("5xx");
     await page.getByRole("button", { name: "Show" }).click();
     await page.getByText("No failed request of the last 7 days matches this filter.").waitFor();
-    await everyWidth(page, "none-match");
+    await everyWidth(page, "failures-none-match");
   });
 });

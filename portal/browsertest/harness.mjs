@@ -279,6 +279,28 @@ export async function actionsInView(page, name, least) {
   }
 }
 
+// The widths at which the pages without action buttons in tables (forms,
+// filtered lists) are checked.
+export const pageWidths = [390, 768, 1024, 1280, 1440];
+
+// everyWidth checks the page at each of pageWidths: axe-core, no sideways
+// panning, no table wider than its box (which would hide a column behind a
+// sideways scroll), and a screenshot, .local/portal/<name>-<width>.png; it
+// leaves the page at 1280 px.
+export async function everyWidth(page, name) {
+  for (const width of pageWidths) {
+    await page.setViewportSize({ width, height: 900 });
+    await accessible(page, `${name} at ${width} px`);
+    const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(scroll <= width, `${name} at ${width} px: the page is ${scroll} px wide`);
+    const wider = await page.evaluate(() => [...document.querySelectorAll(".table-wrap")]
+      .filter((w) => w.querySelector("table").scrollWidth > w.clientWidth + 1).map((w) => w.getAttribute("aria-labelledby")));
+    assert.deepEqual(wider, [], `${name} at ${width} px: tables wider than their box`);
+    await page.screenshot({ path: join(shots, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
 // notCutOff checks that a field shows its whole value: nothing scrolls
 // inside it, and it lies within the screen's width.
 export async function notCutOff(page, locator, what) {

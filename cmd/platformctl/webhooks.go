@@ -1,0 +1,319 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	eventsarea "github.com/bizplatform/api/areas/events"
+	"github.com/bizplatform/api/shared/accounts"
+	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/endpoints"
+	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/storage/dynamo"
+	"github.com/bizplatform/api/shared/validate"
+)
+
+// webhooksSynopsis is each webhooks command's usage line: an account's own
+// webhook endpoints, as its admins manage them in the portal.
+var webhooksSynopsis = map[string]string{
+	"webhooks add":        "webhooks add --account ID --url URL --events T,U [--description D] [--disabled]",
+	"webhooks list":       "webhooks list --account ID",
+	"webhooks update":     "webhooks update ID --account ID [--url URL] [--events T,U] [--description D] [--enabled=true|false]",
+	"webhooks remove":     "webhooks remove ID --account ID",
+	"webhooks deliveries": "webhooks deliveries ID --account ID [--status pending|delivered|failed] [--limit N] [--before CURSOR]",
+	"webhooks redeliver":  "webhooks redeliver ID --account ID (--event WEBHOOK_ID | --failed-since RFC3339)",
+}
+
+var webhooksVerbs = []string{"webhooks add", "webhooks list", "webhooks update", "webhooks remove", "webhooks deliveries", "webhooks redeliver"}
+
+func webhooksSynopses() []string {
+	out := make([]string, len(webhooksVerbs))
+	for i, cmd := range webhooksVerbs {
+		out[i] = webhooksSynopsis[cmd]
+	}
+	return out
+}
+
+// webhooksUsage is a usage error of a webhooks command, with its synopsis.
+func webhooksUsage(cmd, msg string) error {
+	return usageError{cmd, msg}
+}
+
+// webhooks runs one of the endpoint commands: args[0] is "webhooks", and
+// args[1] one of webhooksVerbs. The changes are the operator's in the
+// account's audit list.
+func (c *cli) webhooks(ctx context.Context, args []string) error {
+	cmd := strings.Join(args[:2], " ")
+	rest := args[2:]
+	store := endpoints.New(c.deps.Table, c.deps.Clock, eventsarea.Names(), dynamo.IsLocalEndpoint(c.cfg.Endpoint))
+	var err error
+	switch cmd {
+	case "webhooks add":
+		err = c.addWebhook(ctx, store, rest)
+	case "webhooks list":
+		err = c.listWebhooks(ctx, store, rest)
+	case "webhooks update":
+		err = c.updateWebhook(ctx, store, rest)
+	case "webhooks remove":
+		err = c.removeWebhook(ctx, store, rest)
+	case "webhooks deliveries":
+		err = c.webhookDeliveries(ctx, store, rest)
+	default:
+		err = c.redeliverWebhook(ctx, store, rest)
+	}
+	var ue usageError
+	if err == nil || errors.As(err, &ue) {
+		return err
+	}
+	return webhookError(cmd, err)
+}
+
+// webhookError is err in one line naming the command: the store's refusals
+// as the rules they name.
+func webhookError(cmd string, err error) error {
+	if a, ok := apierror.As(err); ok && a.Code == apierror.CodeValidation {
+		return fmt.Errorf("%s: %s", cmd, strings.Join(a.Violations, "; "))
+	}
+	for _, known := range []error{endpoints.ErrNoEndpoint, endpoints.ErrNoEvent, endpoints.ErrTooMany, marketplace.ErrNotRedeliverable, auth.ErrNoAccount} {
+		if errors.Is(err, known) {
+			return fmt.Errorf("%s: %w", cmd, err)
+		}
+	}
+	return err
+}
+
+// hookArgs parses a webhooks command's ID argument (when withID) and its
+// flags, in either order; --account is always required.
+func hookArgs(cmd string, fs *flag.FlagSet, args []string, withID bool) (string, error) {
+	var id string
+	if withID && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		id, args = args[0], args[1:]
+	}
+	if err := fs.Parse(args); err != nil {
+		return "", webhooksUsage(cmd, err.Error())
+	}
+	if withID && id == "" && fs.NArg() > 0 {
+		id = fs.Arg(0)
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return "", webhooksUsage(cmd, err.Error())
+		}
+	}
+	switch {
+	case fs.NArg() > 0:
+		return "", webhooksUsage(cmd, fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	case withID && id == "":
+		return "", webhooksUsage(cmd, "give the endpoint id")
+	case fs.Lookup("account").Value.String() == "":
+		return "", webhooksUsage(cmd, "--account is required")
+	}
+	return id, nil
+}
+
+// checkAccount refuses an account that does not exist: an endpoint of a
+// mistyped account would receive nothing, silently.
+func (c *cli) checkAccount(ctx context.Context, id string) error {
+	if validate.IDProblem("account", id) != "" {
+		return fmt.Errorf("account %q does not exist", id)
+	}
+	acct, err := accounts.NewRegistry(c.deps.Table, c.deps.Clock).Get(ctx, id)
+	if err != nil {
+		return err
+	}
+	if acct == nil {
+		return fmt.Errorf("account %s does not exist", id)
+	}
+	return nil
+}
+
+// set reports whether the flag name was given.
+func set(fs *flag.FlagSet, name string) bool {
+	found := false
+	fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
+	return found
+}
+
+func (c *cli) addWebhook(ctx context.Context, store *endpoints.Store, args []string) error {
+	const cmd = "webhooks add"
+	fs := c.flags(cmd)
+	account := fs.String("account", "", "the account whose events it receives")
+	u := fs.String("url", "", "where the events are sent (https, a public host)")
+	eventList := fs.String("events", "", "comma-separated event types (docs/events.md)")
+	description := fs.String("description", "", "what receives the events")
+	disabled := fs.Bool("disabled", false, "add it disabled: it receives nothing until enabled")
+	if _, err := hookArgs(cmd, fs, args, false); err != nil {
+		return err
+	}
+	if err := c.checkAccount(ctx, *account); err != nil {
+		return err
+	}
+	enabled := !*disabled
+	events := splitList(*eventList)
+	e, err := store.Add(ctx, *account, endpoints.Input{URL: u, Description: description, Events: &events, Enabled: &enabled}, auth.Operator)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.errOut, "webhook endpoint %s added to account %s (%s)\n", e.ID, e.AccountID, state(e))
+	return c.printJSON(e)
+}
+
+// state says whether the endpoint receives events, and why not.
+func state(e endpoints.Endpoint) string {
+	switch {
+	case e.Enabled:
+		return "enabled"
+	case e.DisabledReason == endpoints.DisabledFailing:
+		return "disabled after 3 days of failures"
+	default:
+		return "disabled by an admin"
+	}
+}
+
+func (c *cli) listWebhooks(ctx context.Context, store *endpoints.Store, args []string) error {
+	const cmd = "webhooks list"
+	fs := c.flags(cmd)
+	account := fs.String("account", "", "the account")
+	if _, err := hookArgs(cmd, fs, args, false); err != nil {
+		return err
+	}
+	list, err := store.List(ctx, *account)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tURL\tSTATE\tEVENTS\tDESCRIPTION")
+	for _, e := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.ID, e.URL, state(e), strings.Join(e.Events, ","), orDash(e.Description))
+	}
+	return tw.Flush()
+}
+
+func (c *cli) updateWebhook(ctx context.Context, store *endpoints.Store, args []string) error {
+	const cmd = "webhooks update"
+	fs := c.flags(cmd)
+	account := fs.String("account", "", "the account")
+	u := fs.String("url", "", "a new URL")
+	eventList := fs.String("events", "", "the event types, comma-separated, replacing the endpoint's")
+	description := fs.String("description", "", `a new description ("" clears it)`)
+	enabled := fs.Bool("enabled", true, "enable (true) or disable (false) it")
+	id, err := hookArgs(cmd, fs, args, true)
+	if err != nil {
+		return err
+	}
+	var in endpoints.Input
+	if set(fs, "url") {
+		in.URL = u
+	}
+	if set(fs, "events") {
+		events := splitList(*eventList)
+		in.Events = &events
+	}
+	if set(fs, "description") {
+		in.Description = description
+	}
+	if set(fs, "enabled") {
+		in.Enabled = enabled
+	}
+	if in == (endpoints.Input{}) {
+		return webhooksUsage(cmd, "give what to change: --url, --events, --description or --enabled")
+	}
+	e, err := store.Update(ctx, *account, id, in, auth.Operator)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.errOut, "webhook endpoint %s saved (%s)\n", e.ID, state(e))
+	return c.printJSON(e)
+}
+
+func (c *cli) removeWebhook(ctx context.Context, store *endpoints.Store, args []string) error {
+	const cmd = "webhooks remove"
+	fs := c.flags(cmd)
+	account := fs.String("account", "", "the account")
+	id, err := hookArgs(cmd, fs, args, true)
+	if err != nil {
+		return err
+	}
+	if err := store.Remove(ctx, *account, id, auth.Operator); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.out, "webhook endpoint %s removed: nothing more is sent to it\n", id)
+	return nil
+}
+
+func (c *cli) webhookDeliveries(ctx context.Context, store *endpoints.Store, args []string) error {
+	const cmd = "webhooks deliveries"
+	fs := c.flags(cmd)
+	account := fs.String("account", "", "the account")
+	status := fs.String("status", "", "only deliveries in this status: pending, delivered or failed")
+	limit := fs.Int("limit", 50, "deliveries per page, 1 to 1000")
+	before := fs.String("before", "", "the cursor a previous page printed")
+	id, err := hookArgs(cmd, fs, args, true)
+	if err != nil {
+		return err
+	}
+	switch *status {
+	case "", marketplace.DeliveryPending, marketplace.DeliveryDelivered, marketplace.DeliveryFailed:
+	default:
+		return webhooksUsage(cmd, "--status must be pending, delivered or failed")
+	}
+	if *limit < 1 || *limit > 1000 {
+		return webhooksUsage(cmd, "--limit must be 1 to 1000")
+	}
+	page, next, err := store.DeliveriesPage(ctx, *account, id, *status, int32(*limit), *before)
+	if errors.Is(err, endpoints.ErrBadCursor) {
+		return webhooksUsage(cmd, "--before is not a cursor webhooks deliveries printed")
+	}
+	if err != nil {
+		return err
+	}
+	if err := c.printDeliveries(page); err != nil {
+		return err
+	}
+	if next != "" {
+		fmt.Fprintf(c.errOut, "%d deliveries; the next page: --before '%s'\n", len(page), next)
+	} else {
+		fmt.Fprintf(c.errOut, "%d deliveries; no older one\n", len(page))
+	}
+	return nil
+}
+
+func (c *cli) redeliverWebhook(ctx context.Context, store *endpoints.Store, args []string) error {
+	const cmd = "webhooks redeliver"
+	fs := c.flags(cmd)
+	account := fs.String("account", "", "the account")
+	event := fs.String("event", "", "the webhookId of the delivery to send again")
+	failedSince := fs.String("failed-since", "", "RFC 3339 time: send again every failed delivery made since it")
+	id, err := hookArgs(cmd, fs, args, true)
+	if err != nil {
+		return err
+	}
+	if (*event == "") == (*failedSince == "") {
+		return webhooksUsage(cmd, "give --event or --failed-since")
+	}
+	if *event != "" {
+		if err := store.Redeliver(ctx, *account, id, *event, auth.Operator); err != nil {
+			return err
+		}
+		fmt.Fprintf(c.out, "delivery %s queued again\n", *event)
+		return nil
+	}
+	since, err := time.Parse(time.RFC3339, *failedSince)
+	if err != nil {
+		return webhooksUsage(cmd, "--failed-since must be an RFC 3339 time (2026-11-27T10:00:00Z)")
+	}
+	n, err := store.RedeliverFailed(ctx, *account, id, since, auth.Operator)
+	if err != nil {
+		return err
+	}
+	what := fmt.Sprintf("%d failed deliveries", n)
+	if n == 1 {
+		what = "1 failed delivery"
+	}
+	fmt.Fprintf(c.out, "%s since %s queued again\n", what, since.UTC().Format(time.RFC3339))
+	return nil
+}

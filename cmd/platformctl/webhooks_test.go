@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/bizplatform/api/internal/testenv"
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/endpoints"
+	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/storage"
+)
+
+func TestAnOperatorManagesAnAccountsWebhookEndpoints(t *testing.T) {
+	c, api := setup(t)
+	code, _, errOut := c.run("accounts", "create", "--id", "acctHooks", "--company", "coHooks", "--name", "Hooks")
+	require.Equal(t, exitOK, code, errOut)
+
+	code, out, errOut := c.run("webhooks", "add", "--account", "acctHooks", "--url", "http://127.0.0.1:9/in", "--events", "TaskDelete, CouponDelete", "--description", "CRM sync")
+	require.Equal(t, exitOK, code, errOut)
+	var added endpoints.Endpoint
+	require.NoError(t, json.Unmarshal([]byte(out), &added), "stdout is the endpoint as JSON")
+	assert.Equal(t, []string{"TaskDelete", "CouponDelete"}, added.Events)
+	assert.True(t, added.Enabled)
+	assert.Contains(t, errOut, "webhook endpoint "+added.ID+" added to account acctHooks (enabled)")
+
+	t.Run("list shows each endpoint with its state and types", func(t *testing.T) {
+		code, out, _ := c.run("webhooks", "list", "--account", "acctHooks")
+		require.Equal(t, exitOK, code)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		require.Len(t, lines, 2, out)
+		assert.Regexp(t, `^`+added.ID+`\s+http://127.0.0.1:9/in\s+enabled\s+TaskDelete,CouponDelete\s+CRM sync$`, lines[1])
+	})
+	t.Run("update changes only what it is given", func(t *testing.T) {
+		code, out, errOut := c.run("webhooks", "update", added.ID, "--account", "acctHooks", "--events", "UserCreate", "--enabled=false")
+		require.Equal(t, exitOK, code, errOut)
+		var e endpoints.Endpoint
+		require.NoError(t, json.Unmarshal([]byte(out), &e))
+		assert.Equal(t, []string{"UserCreate"}, e.Events)
+		assert.False(t, e.Enabled)
+		assert.Equal(t, endpoints.DisabledByAdmin, e.DisabledReason)
+		assert.Equal(t, "CRM sync", e.Description, "kept")
+		assert.Contains(t, errOut, "(disabled by an admin)")
+		code, out, _ = c.run("webhooks", "update", "--account", "acctHooks", added.ID, "--enabled=true", "--description", "")
+		require.Equal(t, exitOK, code)
+		var on endpoints.Endpoint
+		require.NoError(t, json.Unmarshal([]byte(out), &on))
+		assert.True(t, on.Enabled)
+		assert.Empty(t, on.Description, `--description "" clears it`)
+	})
+	t.Run("a rule the endpoint breaks is refused in one line naming it", func(t *testing.T) {
+		for args, want := range map[string]string{
+			"--url http://10.0.0.1/in --events TaskDelete":   "webhooks add: url ",
+			"--url https://hooks.example.com/ --events Nope": `webhooks add: "Nope" is not an event type`,
+			"--url https://hooks.example.com/ --events ,":    "webhooks add: events must name at least one event type",
+		} {
+			code, out, errOut := c.run(append([]string{"webhooks", "add", "--account", "acctHooks"}, strings.Fields(args)...)...)
+			assert.Equal(t, exitError, code, args)
+			assert.Empty(t, out)
+			assert.Contains(t, errOut, want, args)
+			assert.Equal(t, 1, strings.Count(strings.TrimSpace(errOut), "\n")+1, "one line: %s", errOut)
+		}
+		code, _, errOut := c.run("webhooks", "add", "--account", "acctNope", "--url", "https://hooks.example.com/", "--events", "TaskDelete")
+		assert.Equal(t, exitError, code)
+		assert.Contains(t, errOut, "account acctNope does not exist")
+	})
+	t.Run("another account's endpoint is no such endpoint", func(t *testing.T) {
+		code, _, errOut := c.run("webhooks", "remove", added.ID, "--account", "acctOther")
+		assert.Equal(t, exitError, code)
+		assert.Contains(t, errOut, "webhooks remove: no such webhook endpoint in this account")
+	})
+	t.Run("remove removes it, and each change is the operator's in the audit list", func(t *testing.T) {
+		code, out, errOut := c.run("webhooks", "remove", added.ID, "--account", "acctHooks")
+		require.Equal(t, exitOK, code, errOut)
+		assert.Contains(t, out, "removed")
+		code, out, _ = c.run("webhooks", "list", "--account", "acctHooks")
+		require.Equal(t, exitOK, code)
+		assert.Equal(t, 1, strings.Count(strings.TrimSpace(out), "\n")+1, "the header alone")
+		entries, err := api.Server.Tokens.Audit(context.Background(), "acctHooks", 10)
+		require.NoError(t, err)
+		var actions []string
+		for _, e := range entries {
+			actions = append(actions, e.Action)
+			assert.Equal(t, auth.Operator, e.By)
+		}
+		assert.Equal(t, []string{endpoints.AuditRemoved, endpoints.AuditUpdated, endpoints.AuditUpdated, endpoints.AuditAdded}, actions)
+	})
+}
+
+// seedDelivery writes a delivery of endpoint e made at, in status.
+func seedDelivery(t *testing.T, api *testenv.Env, e endpoints.Endpoint, n int, status string, at time.Time) string {
+	id := fmt.Sprintf("b%023d", n)
+	stamp := at.UTC().Format(time.RFC3339Nano)
+	key := storage.Key{PK: marketplace.EventsPK(e.ID), SK: "EVENT#" + clock.Timestamp(at) + "#" + id}
+	require.NoError(t, api.Table.Put(context.Background(), marketplace.EventItem{Key: key, Event: marketplace.Event{
+		ID: id, EndpointID: e.ID, Type: "TaskDelete", URL: e.URL, Body: `{"type":"TaskDelete"}`, CreatedAt: stamp, Status: status,
+		Attempts: []marketplace.Attempt{{At: stamp, Status: 502}},
+	}}, nil))
+	return id
+}
+
+func TestAnOperatorListsAnEndpointsDeliveriesAndRedeliversThem(t *testing.T) {
+	c, api := setup(t)
+	ctx := context.Background()
+	store := endpoints.New(api.Table, clock.System{}, []string{"TaskDelete"}, false)
+	e, err := store.Add(ctx, "acctD", endpoints.Input{URL: func() *string { s := "https://hooks.example.com/in"; return &s }(), Events: &[]string{"TaskDelete"}}, auth.Operator)
+	require.NoError(t, err)
+	now := time.Now()
+	old := seedDelivery(t, api, e, 1, marketplace.DeliveryFailed, now.Add(-5*24*time.Hour))
+	recent := seedDelivery(t, api, e, 2, marketplace.DeliveryFailed, now.Add(-2*time.Hour))
+	done := seedDelivery(t, api, e, 3, marketplace.DeliveryDelivered, now.Add(-time.Hour))
+
+	t.Run("deliveries are listed newest first with the receiver's answer, a page at a time", func(t *testing.T) {
+		code, out, errOut := c.run("webhooks", "deliveries", e.ID, "--account", "acctD", "--limit", "2")
+		require.Equal(t, exitOK, code, errOut)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		require.Len(t, lines, 3, out)
+		assert.True(t, strings.HasPrefix(lines[1], done), lines[1])
+		assert.Contains(t, lines[2], "HTTP 502")
+		assert.Contains(t, errOut, "2 deliveries; the next page: --before '")
+		cursor := strings.TrimSuffix(strings.SplitN(errOut, "--before '", 2)[1], "'\n")
+		code, out, errOut = c.run("webhooks", "deliveries", e.ID, "--account", "acctD", "--before", cursor)
+		require.Equal(t, exitOK, code, errOut)
+		assert.Contains(t, out, old)
+		assert.Contains(t, errOut, "1 deliveries; no older one")
+		code, out, _ = c.run("webhooks", "deliveries", e.ID, "--account", "acctD", "--status", "delivered")
+		require.Equal(t, exitOK, code)
+		assert.NotContains(t, out, old)
+		assert.Contains(t, out, done)
+	})
+	t.Run("every failed delivery since a time is queued again, saying how many", func(t *testing.T) {
+		code, out, errOut := c.run("webhooks", "redeliver", e.ID, "--account", "acctD", "--failed-since", now.Add(-24*time.Hour).UTC().Format(time.RFC3339))
+		require.Equal(t, exitOK, code, errOut)
+		assert.Contains(t, out, "1 failed delivery since")
+		code, out, _ = c.run("webhooks", "deliveries", e.ID, "--account", "acctD", "--status", "failed")
+		require.Equal(t, exitOK, code)
+		assert.Contains(t, out, old, "the one before the time stays failed")
+		assert.NotContains(t, out, recent)
+	})
+	t.Run("one delivery is queued again; a pending one is not queued twice", func(t *testing.T) {
+		code, out, errOut := c.run("webhooks", "redeliver", e.ID, "--account", "acctD", "--event", done)
+		require.Equal(t, exitOK, code, errOut)
+		assert.Contains(t, out, "delivery "+done+" queued again")
+		code, _, errOut = c.run("webhooks", "redeliver", e.ID, "--account", "acctD", "--event", done)
+		assert.Equal(t, exitError, code)
+		assert.Contains(t, errOut, "webhooks redeliver: the event is still being delivered")
+		code, _, errOut = c.run("webhooks", "redeliver", e.ID, "--account", "acctD", "--event", "b00000000000000000000099")
+		assert.Equal(t, exitError, code)
+		assert.Contains(t, errOut, "no such delivery for this endpoint")
+	})
+}
+
+func TestWebhooksUsageErrorsExitTwoNamingTheCommand(t *testing.T) {
+	c, _ := setup(t)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"add without an account", []string{"webhooks", "add", "--url", "https://x.example.com/"}, "webhooks add: --account is required (usage: platformctl webhooks add --account ID"},
+		{"update without an id", []string{"webhooks", "update", "--account", "a", "--enabled=false"}, "webhooks update: give the endpoint id"},
+		{"update without a change", []string{"webhooks", "update", "0123456789abcdef01234567", "--account", "a"}, "webhooks update: give what to change"},
+		{"redeliver without what", []string{"webhooks", "redeliver", "0123456789abcdef01234567", "--account", "a"}, "webhooks redeliver: give --event or --failed-since"},
+		{"redeliver with a time that is not one", []string{"webhooks", "redeliver", "0123456789abcdef01234567", "--account", "a", "--failed-since", "yesterday"}, "--failed-since must be an RFC 3339 time"},
+		{"deliveries in a status there is none of", []string{"webhooks", "deliveries", "0123456789abcdef01234567", "--account", "a", "--status", "lost"}, "--status must be pending, delivered or failed"},
+		{"an unknown verb", []string{"webhooks", "enable"}, "platformctl webhooks redeliver ID"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := c.run(tc.args...)
+			assert.Equal(t, exitUsage, code)
+			assert.Empty(t, out)
+			assert.Contains(t, errOut, tc.want)
+		})
+	}
+}

@@ -1,0 +1,509 @@
+package portal
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	eventsarea "github.com/bizplatform/api/areas/events"
+	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/endpoints"
+	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/operations"
+	"github.com/bizplatform/api/shared/validate"
+)
+
+// The account's own webhook endpoints (package endpoints): the list, the
+// add and edit forms, removal with a confirmation, and each endpoint's
+// deliveries with redelivery.
+
+// deliveriesPageSize is how many deliveries one page lists.
+const deliveriesPageSize = 25
+
+// hookRow is one endpoint as the pages show it.
+type hookRow struct {
+	endpoints.Endpoint
+	// State is "Enabled", "Disabled by an admin" or "Disabled after 3 days
+	// of failures"; Failing is the last.
+	State   string
+	Failing bool
+	// FailedSince is the first failed attempt, for the failing notice:
+	// where "Redeliver failed since" starts.
+	FailedSince string
+	// Since is FailedSince as the redelivery form's field takes it.
+	Since string
+}
+
+func newHookRow(e endpoints.Endpoint) hookRow {
+	row := hookRow{Endpoint: e, State: "Enabled"}
+	switch {
+	case e.Enabled:
+	case e.DisabledReason == endpoints.DisabledFailing:
+		row.State, row.Failing = "Disabled after 3 days of failures", true
+	default:
+		row.State = "Disabled by an admin"
+	}
+	since := e.FailingSince
+	if since == "" && row.Failing {
+		since = e.DisabledAt
+	}
+	if t, err := time.Parse(time.RFC3339Nano, since); err == nil {
+		if row.Failing && e.FailingSince == "" {
+			t = t.Add(-endpoints.FailingLimit)
+		}
+		row.FailedSince, row.Since = formatMinute(t), t.UTC().Format(sinceLayout)
+	}
+	return row
+}
+
+// sinceLayout is an <input type="datetime-local">'s value, read as UTC.
+const sinceLayout = "2006-01-02T15:04"
+
+// eventGroup is one group of the form's event type checkboxes: the area of
+// the API whose changes make them.
+type eventGroup struct {
+	Title string
+	Types []eventChoice
+}
+
+type eventChoice struct {
+	ID                   string // the checkbox's element id
+	Name, Scope, Summary string
+}
+
+// eventGroups are the registry's types grouped by the area whose
+// operations need their scope, in operations.Areas order; a type no
+// operation's scope matches goes last, under "Other events".
+var eventGroups = sync.OnceValue(func() []eventGroup {
+	areaOf := map[string]string{}
+	for _, area := range operations.Areas {
+		for _, op := range operations.OfArea(area) {
+			for _, s := range []string{op.Scope, strings.TrimSuffix(op.Scope, ".write") + ".readonly"} {
+				if _, ok := areaOf[s]; !ok {
+					areaOf[s] = area
+				}
+			}
+		}
+	}
+	byArea := map[string][]eventChoice{}
+	for i, t := range eventsarea.Types {
+		area := areaOf[t.Scope]
+		byArea[area] = append(byArea[area], eventChoice{ID: fmt.Sprintf("event-%d", i+1), Name: t.Name, Scope: t.Scope, Summary: t.Summary})
+	}
+	var groups []eventGroup
+	for _, area := range append(operations.Areas[:len(operations.Areas):len(operations.Areas)], "") {
+		if types := byArea[area]; len(types) > 0 {
+			title := "Other events"
+			if area != "" {
+				title = areaTitle(area)
+			}
+			groups = append(groups, eventGroup{Title: title, Types: types})
+		}
+	}
+	return groups
+})
+
+// List page notices, by the code a redirect names.
+var hookNotices = map[string]string{
+	"added":     "The endpoint %s is added: the account's events of the chosen types are sent to it from now on.",
+	"saved":     "The endpoint %s is saved.",
+	"unchanged": "The endpoint %s already had these settings: nothing was changed.",
+	"enabled":   "The endpoint %s is enabled: events are sent to it again. Failed deliveries are not sent again by themselves: redeliver them from its deliveries.",
+	"disabled":  "The endpoint %s is disabled: no event is sent to it until it is enabled.",
+}
+
+type webhooksData struct {
+	Rows []hookRow
+	// Full: the account has MaxPerAccount endpoints, so none can be added.
+	Full bool
+	Max  int
+}
+
+func (p *Portal) webhooksPage(w http.ResponseWriter, r *http.Request, v *visit) error {
+	list, err := p.endpoints.List(r.Context(), v.account.ID)
+	if err != nil {
+		return err
+	}
+	data := webhooksData{Full: len(list) >= endpoints.MaxPerAccount, Max: endpoints.MaxPerAccount}
+	for _, e := range list {
+		data.Rows = append(data.Rows, newHookRow(e))
+	}
+	view := &view{Title: "Webhooks", Person: v.person, CSRF: v.session.CSRF, Account: v.account, Data: data}
+	q := r.URL.Query()
+	if format, ok := hookNotices[q.Get("notice")]; ok {
+		for _, e := range list {
+			if e.ID == q.Get("webhook") {
+				view.Notice = fmt.Sprintf(format, e.URL)
+			}
+		}
+	}
+	if q.Get("notice") == "removed" {
+		view.Notice = "The endpoint is removed: nothing more is sent to it. Its deliveries are kept until they expire (30 days)."
+	}
+	p.render(w, http.StatusOK, "webhooks", view)
+	return nil
+}
+
+// hookFormData is the add or edit form of an endpoint.
+type hookFormData struct {
+	// Row is the endpoint edited; nil when adding one.
+	Row              *hookRow
+	URL, Description string
+	Checked          map[string]bool
+	Enabled          bool
+	Groups           []eventGroup
+	MaxDesc, MaxURL  int
+}
+
+func newHookForm(row *hookRow, url, description string, events []string, enabled bool) hookFormData {
+	checked := map[string]bool{}
+	for _, e := range events {
+		checked[e] = true
+	}
+	return hookFormData{Row: row, URL: clip(url, endpoints.MaxURL), Description: clip(description, endpoints.MaxDescription),
+		Checked: checked, Enabled: enabled, Groups: eventGroups(), MaxDesc: endpoints.MaxDescription, MaxURL: endpoints.MaxURL}
+}
+
+func (p *Portal) hookFormView(v *visit, data hookFormData) *view {
+	title := "Add a webhook endpoint"
+	if data.Row != nil {
+		title = "Edit webhook endpoint"
+	}
+	return &view{Title: title, Person: v.person, CSRF: v.session.CSRF, Account: v.account, Data: data}
+}
+
+func (p *Portal) newHookPage(w http.ResponseWriter, r *http.Request, v *visit) error {
+	p.render(w, http.StatusOK, "webhook-form", p.hookFormView(v, newHookForm(nil, "", "", nil, true)))
+	return nil
+}
+
+// hookInput reads the add or edit form.
+func hookInput(r *http.Request) (url, description string, events []string, enabled bool) {
+	return strings.TrimSpace(r.PostFormValue("url")), strings.TrimSpace(r.PostFormValue("description")),
+		r.PostForm["event"], r.PostFormValue("enabled") == "on"
+}
+
+// hookProblems are the store's refusal as the form shows it: each rule
+// beside the field it is about; nil when err is not a refusal of the input.
+func hookProblems(err error) []fieldProblem {
+	if errors.Is(err, endpoints.ErrTooMany) {
+		return []fieldProblem{{Message: err.Error() + "."}}
+	}
+	a, ok := apierror.As(err)
+	if !ok || a.Code != apierror.CodeValidation {
+		return nil
+	}
+	var out []fieldProblem
+	for _, msg := range a.Violations {
+		field := "events"
+		switch {
+		case strings.HasPrefix(msg, "url "):
+			field = "url"
+		case strings.HasPrefix(msg, "description "):
+			field = "description"
+		}
+		// The store's messages name its fields; the form's say it in words.
+		if rest, ok := strings.CutPrefix(msg, "url "); ok {
+			msg = "The URL is refused: " + rest
+			if strings.HasPrefix(rest, "must ") || strings.HasPrefix(rest, "is ") {
+				msg = "The URL " + rest
+			}
+		}
+		// The form lists the types: no need to point at docs/events.md.
+		msg = strings.Replace(msg, "events must name at least one event type", "choose at least one event type", 1)
+		msg = strings.TrimSuffix(msg, " (docs/events.md lists them)")
+		out = append(out, fieldProblem{field, strings.ToUpper(msg[:1]) + msg[1:] + "."})
+	}
+	return out
+}
+
+func (p *Portal) addHook(w http.ResponseWriter, r *http.Request, v *visit) error {
+	u, description, events, enabled := hookInput(r)
+	e, err := p.endpoints.Add(r.Context(), v.account.ID, endpoints.Input{URL: &u, Description: &description, Events: &events, Enabled: &enabled}, actor(v))
+	if problems := hookProblems(err); problems != nil {
+		p.render(w, http.StatusUnprocessableEntity, "webhook-form", p.hookFormView(v, newHookForm(nil, u, description, events, enabled)).withProblems(problems))
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return redirect{hooksPath(v.account.ID) + "?notice=added&webhook=" + e.ID}
+}
+
+// accountHook is the path's endpoint of the visit's account: another
+// account's endpoint is no such endpoint.
+func (p *Portal) accountHook(r *http.Request, v *visit) (hookRow, error) {
+	e, err := p.endpoints.Get(r.Context(), v.account.ID, r.PathValue("webhook"))
+	if errors.Is(err, endpoints.ErrNoEndpoint) {
+		return hookRow{}, hookNotFound(v.account.ID)
+	}
+	return newHookRow(e), err
+}
+
+func (p *Portal) editHookPage(w http.ResponseWriter, r *http.Request, v *visit) error {
+	row, err := p.accountHook(r, v)
+	if err != nil {
+		return err
+	}
+	p.render(w, http.StatusOK, "webhook-form", p.hookFormView(v, newHookForm(&row, row.URL, row.Description, row.Events, row.Enabled)))
+	return nil
+}
+
+func (p *Portal) editHook(w http.ResponseWriter, r *http.Request, v *visit) error {
+	row, err := p.accountHook(r, v)
+	if err != nil {
+		return err
+	}
+	u, description, events, enabled := hookInput(r)
+	changed, err := p.endpoints.Update(r.Context(), v.account.ID, row.ID, endpoints.Input{URL: &u, Description: &description, Events: &events, Enabled: &enabled}, actor(v))
+	if problems := hookProblems(err); problems != nil {
+		p.render(w, http.StatusUnprocessableEntity, "webhook-form", p.hookFormView(v, newHookForm(&row, u, description, events, enabled)).withProblems(problems))
+		return nil
+	}
+	return p.afterUpdate(v, row, changed, err, "saved")
+}
+
+// afterUpdate answers an update of before: the list with its notice, or
+// "unchanged" when the endpoint already was as asked (the store then
+// answers it as it was, writing nothing).
+func (p *Portal) afterUpdate(v *visit, before hookRow, changed endpoints.Endpoint, err error, notice string) error {
+	switch {
+	case errors.Is(err, endpoints.ErrNoEndpoint):
+		return hookNotFound(v.account.ID)
+	case err != nil:
+		return err
+	case changed.URL == before.URL && changed.Description == before.Description &&
+		slices.Equal(changed.Events, before.Events) && changed.Enabled == before.Enabled:
+		notice = "unchanged"
+	}
+	return redirect{hooksPath(v.account.ID) + "?notice=" + notice + "&webhook=" + before.ID}
+}
+
+// setHookState enables or disables the path's endpoint (the list's
+// buttons).
+func (p *Portal) setHookState(w http.ResponseWriter, r *http.Request, v *visit) error {
+	row, err := p.accountHook(r, v)
+	if err != nil {
+		return err
+	}
+	var enabled bool
+	switch r.PostFormValue("enabled") {
+	case "true":
+		enabled = true
+	case "false":
+	default:
+		return errBadForm
+	}
+	changed, err := p.endpoints.Update(r.Context(), v.account.ID, row.ID, endpoints.Input{Enabled: &enabled}, actor(v))
+	return p.afterUpdate(v, row, changed, err, map[bool]string{true: "enabled", false: "disabled"}[enabled])
+}
+
+func (p *Portal) removeHookPage(w http.ResponseWriter, r *http.Request, v *visit) error {
+	row, err := p.accountHook(r, v)
+	if err != nil {
+		return err
+	}
+	p.render(w, http.StatusOK, "webhook-remove", &view{Title: "Remove webhook endpoint", Person: v.person, CSRF: v.session.CSRF, Account: v.account, Data: row})
+	return nil
+}
+
+func (p *Portal) removeHook(w http.ResponseWriter, r *http.Request, v *visit) error {
+	err := p.endpoints.Remove(r.Context(), v.account.ID, r.PathValue("webhook"), actor(v))
+	if errors.Is(err, endpoints.ErrNoEndpoint) {
+		return hookNotFound(v.account.ID)
+	}
+	if err != nil {
+		return err
+	}
+	return redirect{hooksPath(v.account.ID) + "?notice=removed"}
+}
+
+// deliveryRow is one delivery as the deliveries page shows it.
+type deliveryRow struct {
+	endpoints.Delivery
+	// Answer is the last attempt's: the receiver's status code, or the
+	// error ("" before the first attempt).
+	Answer string
+	// Redeliverable: delivered or failed (a pending one is still being
+	// delivered).
+	Redeliverable bool
+}
+
+func newDeliveryRow(d endpoints.Delivery) deliveryRow {
+	row := deliveryRow{Delivery: d, Redeliverable: d.Status != marketplace.DeliveryPending}
+	if n := len(d.Attempts); n > 0 {
+		last := d.Attempts[n-1]
+		switch {
+		case last.Status != 0:
+			row.Answer = strconv.Itoa(last.Status) + " " + http.StatusText(last.Status)
+			if last.RetryAfter > 0 {
+				row.Answer += fmt.Sprintf(" (Retry-After %d s)", last.RetryAfter)
+			}
+		default:
+			row.Answer = last.Error
+		}
+	}
+	return row
+}
+
+type deliveriesData struct {
+	Hook        hookRow
+	Rows        []deliveryRow
+	Status      string // the filter as given
+	Statuses    []string
+	Next, First string // the older page's and the newest page's links
+	// Since is the redelivery form's time, as its field takes it.
+	Since string
+}
+
+// deliveryNotices are the deliveries page's notices, by the code a
+// redirect names.
+var deliveryNotices = map[string]string{
+	"redelivered": "The delivery %s is queued again: the next attempt is within a minute, and its attempts so far are kept.",
+}
+
+func (p *Portal) deliveriesPage(w http.ResponseWriter, r *http.Request, v *visit) error {
+	row, err := p.accountHook(r, v)
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	since := time.Time{}
+	if s, err := time.Parse(sinceLayout, q.Get("since")); err == nil {
+		since = s
+	}
+	view, err := p.deliveriesView(r, v, row, q.Get("status"), q.Get("before"), since)
+	if err != nil {
+		return err
+	}
+	switch notice := q.Get("notice"); {
+	case notice == "redelivered" && validate.IDProblem("event", q.Get("event")) == "":
+		view.Notice = fmt.Sprintf(deliveryNotices[notice], q.Get("event"))
+	case notice == "requeued" && !since.IsZero():
+		n, _ := strconv.Atoi(q.Get("count"))
+		switch n {
+		case 0:
+			view.Notice = fmt.Sprintf("No delivery failed since %s: nothing was queued.", formatMinute(since))
+		case 1:
+			view.Notice = fmt.Sprintf("1 failed delivery since %s is queued again: the next attempt is within a minute.", formatMinute(since))
+		default:
+			view.Notice = fmt.Sprintf("%d failed deliveries since %s are queued again: the next attempts are within a minute.", n, formatMinute(since))
+		}
+	}
+	p.render(w, http.StatusOK, "webhook-deliveries", view)
+	return nil
+}
+
+// deliveriesView is the deliveries page of row: a page of deliveries in
+// status, older than before; since is the redelivery form's time (zero:
+// where the endpoint's failures began, or a week ago).
+func (p *Portal) deliveriesView(r *http.Request, v *visit, row hookRow, status, before string, since time.Time) (*view, error) {
+	statuses := []string{marketplace.DeliveryFailed, marketplace.DeliveryPending, marketplace.DeliveryDelivered}
+	if status != "" && !slices.Contains(statuses, status) {
+		return nil, errBadFilter
+	}
+	found, next, err := p.endpoints.DeliveriesPage(r.Context(), v.account.ID, row.ID, status, deliveriesPageSize, before)
+	if errors.Is(err, endpoints.ErrBadCursor) {
+		return nil, errBadFilter
+	}
+	if err != nil {
+		return nil, err
+	}
+	data := deliveriesData{Hook: row, Status: status, Statuses: statuses}
+	for _, d := range found {
+		data.Rows = append(data.Rows, newDeliveryRow(d))
+	}
+	link := func(before string) string {
+		return listLink(hooksPath(v.account.ID)+"/"+row.ID+"/deliveries", map[string]string{"status": status, "before": before})
+	}
+	if next != "" {
+		data.Next = link(next)
+	}
+	if before != "" {
+		data.First = link("")
+	}
+	switch {
+	case !since.IsZero():
+		data.Since = since.UTC().Format(sinceLayout)
+	case row.Since != "":
+		data.Since = row.Since
+	default:
+		data.Since = p.clock.Now().Add(-7 * 24 * time.Hour).UTC().Format(sinceLayout)
+	}
+	return &view{Title: "Deliveries", Person: v.person, CSRF: v.session.CSRF, Account: v.account, Data: &data}, nil
+}
+
+// redeliver queues one delivery of the path's endpoint again.
+func (p *Portal) redeliver(w http.ResponseWriter, r *http.Request, v *visit) error {
+	row, err := p.accountHook(r, v)
+	if err != nil {
+		return err
+	}
+	event := r.PostFormValue("event")
+	err = p.endpoints.Redeliver(r.Context(), v.account.ID, row.ID, event, actor(v))
+	back := hooksPath(v.account.ID) + "/" + row.ID + "/deliveries"
+	switch {
+	case errors.Is(err, endpoints.ErrNoEndpoint):
+		return hookNotFound(v.account.ID)
+	case errors.Is(err, endpoints.ErrNoEvent):
+		return &pageError{Status: http.StatusNotFound, Title: "No such delivery",
+			Message: "This endpoint has no delivery with that id (deliveries are kept 30 days), so nothing was queued.", Back: back, BackLabel: "Back to its deliveries"}
+	case errors.Is(err, marketplace.ErrNotRedeliverable):
+		return &pageError{Status: http.StatusConflict, Title: "This delivery is still being attempted",
+			Message: "A pending delivery is tried again on its own until it is delivered or its 3 days of retries end; it is not queued twice. Nothing was changed.", Back: back, BackLabel: "Back to its deliveries"}
+	case err != nil:
+		return err
+	}
+	return redirect{back + "?notice=redelivered&event=" + url.QueryEscape(event)}
+}
+
+// redeliverFailed queues every failed delivery of the path's endpoint made
+// since the form's time again.
+func (p *Portal) redeliverFailed(w http.ResponseWriter, r *http.Request, v *visit) error {
+	row, err := p.accountHook(r, v)
+	if err != nil {
+		return err
+	}
+	raw := strings.TrimSpace(r.PostFormValue("since"))
+	since, perr := time.Parse(sinceLayout, raw)
+	if perr != nil {
+		since, perr = time.Parse(sinceLayout+":05", raw)
+	}
+	if perr != nil || since.After(p.clock.Now()) {
+		msg := "Give the date and time (UTC) the failed deliveries to send again were made since, such as 2026-06-15T12:00."
+		if perr == nil {
+			msg = "The time is in the future: no delivery was made since then. Give a time in the past."
+		}
+		view, err := p.deliveriesView(r, v, row, "", "", time.Time{})
+		if err != nil {
+			return err
+		}
+		view.Data.(*deliveriesData).Since = clip(raw, 40)
+		p.render(w, http.StatusUnprocessableEntity, "webhook-deliveries", view.withProblems([]fieldProblem{{"since", msg}}))
+		return nil
+	}
+	n, err := p.endpoints.RedeliverFailed(r.Context(), v.account.ID, row.ID, since, actor(v))
+	if errors.Is(err, endpoints.ErrNoEndpoint) {
+		return hookNotFound(v.account.ID)
+	}
+	if err != nil {
+		return err
+	}
+	return redirect{fmt.Sprintf("%s/%s/deliveries?notice=requeued&count=%d&since=%s", hooksPath(v.account.ID), row.ID, n, url.QueryEscape(since.UTC().Format(sinceLayout)))}
+}
+
+func hooksPath(accountID string) string { return accountPath(accountID) + "/webhooks" }
+
+// hookNotFound is the answer for an endpoint id the account does not have:
+// another account's endpoint looks exactly like one that does not exist.
+func hookNotFound(accountID string) *pageError {
+	return &pageError{Status: http.StatusNotFound, Title: "No such webhook endpoint",
+		Message: "This account has no webhook endpoint with that id, so nothing was changed.",
+		Back:    hooksPath(accountID), BackLabel: "Back to webhooks"}
+}
