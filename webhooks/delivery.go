@@ -27,6 +27,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/endpoints"
 	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/metrics"
@@ -63,6 +64,8 @@ type Deliverer struct {
 	logger *slog.Logger
 	lines  *metrics.WebhookLines
 	tally  tally
+	// endpoints are the accounts' own webhook endpoints.
+	endpoints *endpoints.Store
 }
 
 // New returns a deliverer signing with key; client nil is a client with the
@@ -72,7 +75,10 @@ func New(table *storage.Table, c clock.Clock, key ed25519.PrivateKey, client *ht
 	if client == nil {
 		client = &http.Client{Timeout: attemptTimeout, CheckRedirect: noRedirect}
 	}
-	return &Deliverer{table: table, clock: c, key: key, client: client, logger: logger, lines: meter.WebhookLines()}
+	return &Deliverer{
+		table: table, clock: c, key: key, client: client, logger: logger, lines: meter.WebhookLines(),
+		endpoints: endpoints.New(table, c, nil, false),
+	}
 }
 
 // NextRetry is the pause after the nth failed attempt (n from 1).
@@ -103,10 +109,11 @@ func (d *Deliverer) Sweep(ctx context.Context) (int, error) {
 }
 
 // FanOut hands each waiting account event (up to a batch per shard of the
-// fan-out index) to the apps that receive it (marketplace.FanOut), then
+// fan-out index) to the apps that receive it (marketplace.FanOut) and to
+// the account's own endpoints that take it (endpoints.Store.FanOut), then
 // takes it out of the index, and returns how many events it handed on. An
-// account's receivers are read once a run; the events are handed on up to
-// parallel at once.
+// account's receivers and endpoints are read once a run; the events are
+// handed on up to parallel at once.
 func (d *Deliverer) FanOut(ctx context.Context) (int, error) {
 	var waiting []events.Recorded
 	for n := range events.FanOutShards {
@@ -117,6 +124,7 @@ func (d *Deliverer) FanOut(ctx context.Context) (int, error) {
 		waiting = append(waiting, page...)
 	}
 	receivers := map[string][]marketplace.Receiver{}
+	own := map[string][]endpoints.Endpoint{}
 	for _, ev := range waiting {
 		account := ev.Owner.LocationID
 		if _, ok := receivers[account]; ok {
@@ -126,11 +134,19 @@ func (d *Deliverer) FanOut(ctx context.Context) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		receivers[account] = rs
+		eps, err := d.endpoints.List(ctx, account)
+		if err != nil {
+			return 0, err
+		}
+		receivers[account], own[account] = rs, eps
 	}
 	return d.each(len(waiting), func(i int) error {
 		ev := waiting[i]
-		if _, err := marketplace.FanOut(ctx, d.table, receivers[ev.Owner.LocationID], ev, d.clock.Now()); err != nil {
+		account := ev.Owner.LocationID
+		if _, err := marketplace.FanOut(ctx, d.table, receivers[account], ev, d.clock.Now()); err != nil {
+			return err
+		}
+		if _, err := d.endpoints.FanOut(ctx, own[account], ev, d.clock.Now()); err != nil {
 			return err
 		}
 		// An event gone meanwhile (its TTL) has nothing left to hand on.

@@ -237,7 +237,10 @@ app's ` + "`appId`" + ` added last (the official SDK's WebhookManager needs it):
 one of 8 shards of a fan-out index until the deliverer's sweep (every
 minute) hands it to those apps. An operator lists an account's events with
 ` + "`platformctl events list --account ID`" + `. Company events (` + "`UserCreate`" + `)
-are kept but not yet sent; account admins' own endpoints are not built yet.
+are kept but not yet sent. An account's admins' own endpoints (portal,
+` + "`platformctl webhooks`" + `) receive every type they chose of their account,
+whatever its scope (they are the account's), with the body unchanged (no
+` + "`appId`" + `), signed and retried the same way.
 
 **Catching up: ` + "`GET /events?locationId=...`" + `** (an extension beyond the
 spec, tagged ` + "`Extensions`" + ` and marked ` + "`x-extension: true`" + ` in

@@ -42,8 +42,10 @@ type Event struct {
 	// EndpointID is the account's own endpoint the event is for (package
 	// endpoints); "" for an app's event.
 	EndpointID string `dynamodbav:"endpointId,omitempty" json:"endpointId,omitempty"`
-	Type       string `dynamodbav:"type" json:"type"`
-	URL        string `dynamodbav:"url" json:"url"`
+	// AccountID is the endpoint's account (its key's), "" for an app's.
+	AccountID string `dynamodbav:"accountId,omitempty" json:"-"`
+	Type      string `dynamodbav:"type" json:"type"`
+	URL       string `dynamodbav:"url" json:"url"`
 	// Body is the JSON body exactly as it is signed and sent.
 	Body      string    `dynamodbav:"body" json:"-"`
 	CreatedAt string    `dynamodbav:"createdAt" json:"createdAt"`
@@ -85,6 +87,16 @@ func EventsPK(appID string) string { return "WEBHOOKS#" + appID }
 // key, so that the earliest come first.
 func DueSK(next time.Time, key storage.Key) string { return clock.Timestamp(next) + "#" + key.SK }
 
+// Pending is a new delivery of e, stored at key and due now.
+func Pending(key storage.Key, e Event, now time.Time) EventItem {
+	stamp := now.UTC().Format(time.RFC3339Nano)
+	e.CreatedAt, e.Status, e.NextAt = stamp, DeliveryPending, stamp
+	if e.Attempts == nil {
+		e.Attempts = []Attempt{}
+	}
+	return EventItem{Key: key, GSI1PK: DueIndexPK, GSI1SK: DueSK(now, key), Event: e}
+}
+
 // payload is an INSTALL or UNINSTALL body, the public platform's fields.
 type payload struct {
 	Type                string `json:"type"`
@@ -119,14 +131,7 @@ func addEvent(tx *storage.Tx, app App, typ string, company companyRef, accountID
 		Timestamp: now.UTC().Format("2006-01-02T15:04:05.000Z"), WebhookID: id,
 	})
 	key := storage.Key{PK: EventsPK(app.ID), SK: "EVENT#" + clock.Timestamp(now) + "#" + id}
-	tx.Put(EventItem{
-		Key: key, GSI1PK: DueIndexPK, GSI1SK: DueSK(now, key),
-		Event: Event{
-			ID: id, AppID: app.ID, Type: typ, URL: app.WebhookURL, Body: string(body),
-			CreatedAt: now.UTC().Format(time.RFC3339Nano), Status: DeliveryPending,
-			NextAt: now.UTC().Format(time.RFC3339Nano), Attempts: []Attempt{},
-		},
-	}, storage.ItemAbsent())
+	tx.Put(Pending(key, Event{ID: id, AppID: app.ID, Type: typ, URL: app.WebhookURL, Body: string(body)}, now), storage.ItemAbsent())
 }
 
 // companyRef is a company as events name it: its id and its name (the id

@@ -51,14 +51,8 @@ func FanOut(ctx context.Context, table *storage.Table, receivers []Receiver, ev 
 			continue
 		}
 		key := storage.Key{PK: EventsPK(r.App.ID), SK: ev.Key().SK}
-		err := table.Put(ctx, EventItem{
-			Key: key, GSI1PK: DueIndexPK, GSI1SK: DueSK(now, key),
-			Event: Event{
-				ID: ev.ID, AppID: r.App.ID, Type: ev.Type, URL: r.App.WebhookURL, Body: events.ForApp(ev.Body, r.App.ID),
-				CreatedAt: now.UTC().Format(time.RFC3339Nano), Status: DeliveryPending,
-				NextAt: now.UTC().Format(time.RFC3339Nano), Attempts: []Attempt{},
-			},
-		}, storage.ItemAbsent())
+		e := Event{ID: ev.ID, AppID: r.App.ID, Type: ev.Type, URL: r.App.WebhookURL, Body: events.ForApp(ev.Body, r.App.ID)}
+		err := table.Put(ctx, Pending(key, e, now), storage.ItemAbsent())
 		if err != nil && !storage.IsConditionFailed(err) {
 			return handed, err
 		}
