@@ -5,11 +5,16 @@ import (
 	"crypto/ed25519"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -17,6 +22,10 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/endpoints"
 	"github.com/bizplatform/api/shared/events"
+	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/metrics"
+	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/webhooks"
 )
 
 // verifier is an account's endpoint: it checks each request's Ed25519
@@ -146,5 +155,144 @@ func TestAnAccountsEndpointGetsExactlyTheTypesItChoseOfItsOwnAccount(t *testing.
 		assert.Empty(t, d.AppID)
 		require.Len(t, d.Attempts, 1)
 		assert.Equal(t, http.StatusOK, d.Attempts[0].Status)
+	}
+}
+
+// TestAReceiverThatRefusesForAWhileGetsEveryEventOnceAfterItRecovers makes
+// events while the receiver refuses them every way it can (nothing
+// listening, 503, 429 with a Retry-After, no answer in time, the
+// connection dropped), then answers: after the backoff each event arrives
+// exactly once, none lost, for an account's endpoint as for an app.
+func TestAReceiverThatRefusesForAWhileGetsEveryEventOnceAfterItRecovers(t *testing.T) {
+	cases := []struct {
+		name string
+		// setup adds the receiver at url and returns its id (its
+		// deliveries' partition).
+		setup func(t *testing.T, f *fixture, url string) string
+	}{
+		{"an account's endpoint that chose the type", func(t *testing.T, f *fixture, url string) string {
+			e, err := f.endpoints().Add(context.Background(), "acctHook", endpoints.Input{URL: &url, Events: &[]string{"TaskDelete"}}, admin)
+			require.NoError(t, err)
+			return e.ID
+		}},
+		{"a marketplace app subscribed to the type", func(t *testing.T, f *fixture, url string) string {
+			a, _, err := f.apps.Create(context.Background(), marketplace.NewApp{CompanyID: "coHook", Name: "Flaky", RedirectURIs: []string{"https://flaky.example.com/cb"},
+				Scopes: []string{"contacts.readonly"}, WebhookURL: url, Events: []string{"TaskDelete"}})
+			require.NoError(t, err)
+			f.install(t, a, a.Scopes)
+			return a.ID
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			f := newFixture(t, 0, 0)
+			// A port nothing listens on yet: attempts are refused.
+			l, err := net.Listen("tcp", "127.0.0.1:0")
+			require.NoError(t, err)
+			addr := l.Addr().String()
+			require.NoError(t, l.Close())
+			id := tc.setup(t, f, "http://"+addr+"/in")
+			v := &verifier{key: f.key.Public().(ed25519.PublicKey)}
+			quick := &http.Client{Timeout: 300 * time.Millisecond, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+			d := webhooks.New(f.env.Table, f.env.Clock, f.key, quick, slog.New(slog.NewJSONHandler(io.Discard, nil)), metrics.NewMeter("", ""))
+
+			want := map[string]bool{}
+			made := 0
+			phase := func(answer func(w http.ResponseWriter, r *http.Request) bool) {
+				v.mu.Lock()
+				v.answer = answer
+				v.mu.Unlock()
+				for range 2 {
+					made++
+					want[f.write(t, taskDelete, "acctHook", fmt.Sprint("t", made))] = true
+					_, err := d.Sweep(ctx)
+					require.NoError(t, err)
+					f.env.Clock.Advance(20 * time.Minute)
+				}
+			}
+			phase(nil) // refused: nothing listens
+			srv := httptest.NewUnstartedServer(v)
+			srv.Listener.Close()
+			srv.Listener, err = net.Listen("tcp", addr)
+			require.NoError(t, err)
+			srv.Start()
+			t.Cleanup(srv.Close)
+			phase(func(w http.ResponseWriter, _ *http.Request) bool {
+				w.WriteHeader(http.StatusServiceUnavailable)
+				return true
+			})
+			phase(func(w http.ResponseWriter, _ *http.Request) bool {
+				w.Header().Set("Retry-After", "3600")
+				w.WriteHeader(http.StatusTooManyRequests)
+				return true
+			})
+			phase(func(_ http.ResponseWriter, r *http.Request) bool {
+				select { // no answer within the client's timeout
+				case <-r.Context().Done():
+				case <-time.After(2 * time.Second):
+				}
+				return true
+			})
+			phase(func(w http.ResponseWriter, _ *http.Request) bool {
+				c, _, err := w.(http.Hijacker).Hijack()
+				if err == nil {
+					c.Close() // the connection dropped, no answer
+				}
+				return true
+			})
+			refused := v.requests
+			assert.Positive(t, refused, "the receiver was tried while it refused")
+			for _, ev := range v.events() {
+				assert.NotEqual(t, "TaskDelete", ev["type"], "nothing accepted while it refused")
+			}
+
+			v.mu.Lock()
+			v.answer = nil // recovered
+			v.mu.Unlock()
+			for range 24 { // a day of sweeps, an hour apart: past every backoff
+				_, err := d.Sweep(ctx)
+				require.NoError(t, err)
+				f.env.Clock.Advance(time.Hour)
+			}
+			got := map[string]int{}
+			for _, ev := range v.events() {
+				if ev["type"] == "TaskDelete" {
+					got[ev["webhookId"].(string)]++
+				}
+			}
+			require.Len(t, want, 10)
+			for id := range want {
+				assert.Equal(t, 1, got[id], "event %s arrives exactly once", id)
+			}
+			assert.Len(t, got, len(want), "and nothing else")
+
+			items, err := storage.QueryPartition[marketplace.EventItem](ctx, f.env.Table, marketplace.EventsPK(id), "EVENT#")
+			require.NoError(t, err)
+			seen := map[string]bool{}
+			for _, it := range items {
+				if it.Type != "TaskDelete" {
+					continue
+				}
+				assert.Equal(t, marketplace.DeliveryDelivered, it.Status)
+				for _, a := range it.Attempts {
+					switch {
+					case a.Status != 0:
+						seen[fmt.Sprint(a.Status)] = true
+					case strings.Contains(a.Error, "refused"):
+						seen["refused"] = true
+					case strings.HasPrefix(a.Error, "no answer within"):
+						seen["timeout"] = true
+					case strings.Contains(a.Error, "EOF"):
+						seen["dropped"] = true
+					default:
+						seen[a.Error] = true
+					}
+				}
+			}
+			for _, k := range []string{"refused", "503", "429", "timeout", "dropped", "200"} {
+				assert.True(t, seen[k], "an attempt %s is recorded (seen: %v)", k, seen)
+			}
+		})
 	}
 }
