@@ -187,17 +187,97 @@ func dueBound(now time.Time) string { return clock.Timestamp(now) + "$" }
 const parallel = 16
 
 // attemptAll attempts the events, up to parallel at once, and returns how
-// many it attempted and the first error.
+// many it attempted and the first error. The account endpoints they are
+// for are read once, first: a delivery of one removed or disabled is not
+// sent but ends as failed; then each endpoint whose attempts changed its
+// state (failing, answering again, failing too long) is written once.
 func (d *Deliverer) attemptAll(ctx context.Context, items []marketplace.EventItem) (int, error) {
+	targets, err := d.targets(ctx, items)
+	if err != nil {
+		return 0, err
+	}
 	var attempted atomic.Int64
-	_, err := d.each(len(items), func(i int) error {
-		ok, err := d.attempt(ctx, items[i])
+	_, err = d.each(len(items), func(i int) error {
+		ok, err := d.attempt(ctx, items[i], targets[items[i].EndpointID])
 		if ok {
 			attempted.Add(1)
 		}
 		return err
 	})
+	for _, t := range targets {
+		if nerr := d.note(ctx, t); err == nil {
+			err = nerr
+		}
+	}
 	return int(attempted.Load()), err
+}
+
+// target is an account endpoint as one run of attempts read it, and how
+// its attempts ended.
+type target struct {
+	// ep is nil when the endpoint was removed.
+	ep *endpoints.Endpoint
+
+	mu        sync.Mutex
+	delivered bool
+	// firstFailure is the run's first failed attempt (zero: none).
+	firstFailure time.Time
+}
+
+func (t *target) count(a marketplace.Attempt, at time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if delivered(a) {
+		t.delivered = true
+	} else if t.firstFailure.IsZero() || at.Before(t.firstFailure) {
+		t.firstFailure = at
+	}
+}
+
+// targets reads the endpoints the items are for, by endpoint id.
+func (d *Deliverer) targets(ctx context.Context, items []marketplace.EventItem) (map[string]*target, error) {
+	out := map[string]*target{}
+	for _, it := range items {
+		if it.EndpointID == "" {
+			continue
+		}
+		if _, ok := out[it.EndpointID]; ok {
+			continue
+		}
+		e, err := d.endpoints.Get(ctx, it.AccountID, it.EndpointID)
+		switch {
+		case errors.Is(err, endpoints.ErrNoEndpoint):
+			out[it.EndpointID] = &target{}
+		case err != nil:
+			return nil, err
+		default:
+			out[it.EndpointID] = &target{ep: &e}
+		}
+	}
+	return out, nil
+}
+
+// note writes what the run's attempts changed about t's endpoint, when
+// they changed anything (endpoints.Endpoint.Noting): a delivery clears its
+// failures; a failure starts them, or disables an endpoint that has failed
+// every attempt for endpoints.FailingLimit.
+func (d *Deliverer) note(ctx context.Context, t *target) error {
+	if t.ep == nil || !t.delivered && t.firstFailure.IsZero() {
+		return nil
+	}
+	now := d.clock.Now()
+	if !t.ep.Noting(t.delivered, now) {
+		return nil
+	}
+	if t.delivered {
+		return d.endpoints.Answered(ctx, t.ep.AccountID, t.ep.ID)
+	}
+	disabled, err := d.endpoints.Failed(ctx, t.ep.AccountID, t.ep.ID, t.firstFailure, now)
+	if disabled {
+		d.logger.LogAttrs(ctx, slog.LevelWarn, "webhook endpoint disabled", slog.String("account", t.ep.AccountID),
+			slog.String("endpoint", t.ep.ID), slog.String("failing_since", t.ep.FailingSince))
+	}
+	return err
 }
 
 // each runs do(0..n-1), up to parallel at once, and returns how many ended
@@ -253,8 +333,10 @@ func StreamKeys(event json.RawMessage) []storage.Key {
 
 // attempt claims the event's current attempt, posts it and records the
 // result. It reports false when another deliverer has the attempt or it is
-// not due any more (the index is read eventually consistent).
-func (d *Deliverer) attempt(ctx context.Context, it marketplace.EventItem) (bool, error) {
+// not due any more (the index is read eventually consistent). An account
+// endpoint's event (t not nil) goes to the endpoint's URL as read now, and
+// is not sent, but ends as failed, when the endpoint is disabled or gone.
+func (d *Deliverer) attempt(ctx context.Context, it marketplace.EventItem, t *target) (bool, error) {
 	now := d.clock.Now()
 	// Fixed-width stamps, so that the condition's string order is time order.
 	lease := clock.Timestamp(now.Add(Lease))
@@ -269,8 +351,24 @@ func (d *Deliverer) attempt(ctx context.Context, it marketplace.EventItem) (bool
 	if err != nil {
 		return false, err
 	}
+	end := ""
+	switch {
+	case t != nil && t.ep == nil:
+		end = "the endpoint was removed"
+	case t != nil && !t.ep.Enabled:
+		end = "the endpoint is disabled: enable it, then redeliver its failed events"
+	}
+	if end != "" {
+		return true, d.record(ctx, it, marketplace.Attempt{At: now.UTC().Format(time.RFC3339Nano), Error: end}, lease, true)
+	}
+	if t != nil {
+		it.URL = t.ep.URL
+	}
 	result := d.post(ctx, it.Event)
-	return true, d.record(ctx, it, result, lease)
+	if t != nil {
+		t.count(result, now)
+	}
+	return true, d.record(ctx, it, result, lease, false)
 }
 
 // post sends the event's body, signed, and returns the attempt's result.
@@ -332,8 +430,8 @@ func delivered(a marketplace.Attempt) bool { return a.Status >= 200 && a.Status 
 
 // record writes the attempt's result, on condition that the attempt is
 // still this deliverer's: delivered, or due again after the backoff, or
-// failed after GiveUp.
-func (d *Deliverer) record(ctx context.Context, it marketplace.EventItem, a marketplace.Attempt, lease string) error {
+// failed after GiveUp or when end.
+func (d *Deliverer) record(ctx context.Context, it marketplace.EventItem, a marketplace.Attempt, lease string, end bool) error {
 	now := d.clock.Now()
 	n := len(it.Attempts) + 1
 	attempts := expression.Name("attempts")
@@ -345,7 +443,7 @@ func (d *Deliverer) record(ctx context.Context, it marketplace.EventItem, a mark
 	switch {
 	case delivered(a):
 		status = marketplace.DeliveryDelivered
-	case next.Sub(parseTime(cmp.Or(it.RetryFrom, it.CreatedAt))) > GiveUp:
+	case end, next.Sub(parseTime(cmp.Or(it.RetryFrom, it.CreatedAt))) > GiveUp:
 		status = marketplace.DeliveryFailed
 	}
 	if status == marketplace.DeliveryPending {
@@ -369,7 +467,7 @@ func (d *Deliverer) record(ctx context.Context, it marketplace.EventItem, a mark
 	}
 	d.tally.add(status, delivered(a))
 	d.logger.LogAttrs(ctx, slog.LevelInfo, "webhook attempt", slog.String("event", it.ID), slog.String("app", it.AppID),
-		slog.String("type", it.Type), slog.Int("attempt", n), slog.Int("http_status", a.Status), slog.String("result", status))
+		slog.String("endpoint", it.EndpointID), slog.String("type", it.Type), slog.Int("attempt", n), slog.Int("http_status", a.Status), slog.String("result", status))
 	return nil
 }
 

@@ -296,3 +296,160 @@ func TestAReceiverThatRefusesForAWhileGetsEveryEventOnceAfterItRecovers(t *testi
 		})
 	}
 }
+
+func TestAnEndpointThatFailedEverythingForThreeDaysIsDisabledAndCatchesUpOnceEnabled(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, 0, 0)
+	v, e, _ := f.endpointTo(t, "acctHook", []string{"TaskDelete"})
+	v.answer = func(w http.ResponseWriter, _ *http.Request) bool {
+		w.WriteHeader(http.StatusBadGateway)
+		return true
+	}
+	d := f.deliverer()
+	start := f.env.Clock.Now()
+	var made, after []string // before and after the disabling
+	read := func() endpoints.Endpoint {
+		got, err := f.endpoints().Get(ctx, "acctHook", e.ID)
+		require.NoError(t, err)
+		return got
+	}
+	// An event every 12 hours, sweeps every hour, for 4 days.
+	var disabledAt time.Time
+	requestsThen := 0
+	for hour := range 4 * 24 {
+		if hour%12 == 0 {
+			id := f.write(t, taskDelete, "acctHook", fmt.Sprint("t", hour))
+			if disabledAt.IsZero() {
+				made = append(made, id)
+			} else {
+				after = append(after, id)
+			}
+		}
+		_, err := d.Sweep(ctx)
+		require.NoError(t, err)
+		if hour == 0 {
+			assert.Equal(t, start.UTC().Format(time.RFC3339Nano), read().FailingSince, "the first failure is noted")
+		}
+		if disabledAt.IsZero() && !read().Enabled {
+			disabledAt = f.env.Clock.Now()
+			requestsThen = v.requests
+		}
+		f.env.Clock.Advance(time.Hour)
+	}
+	require.False(t, disabledAt.IsZero(), "disabled")
+	assert.Greater(t, disabledAt.Sub(start), endpoints.FailingLimit, "after failing for 3 days")
+	assert.LessOrEqual(t, disabledAt.Sub(start), endpoints.FailingLimit+time.Hour, "at its first failure after that")
+	off := read()
+	assert.Equal(t, endpoints.DisabledFailing, off.DisabledReason)
+	assert.Equal(t, disabledAt.UTC().Format(time.RFC3339Nano), off.DisabledAt)
+	assert.Equal(t, requestsThen, v.requests, "nothing is posted to a disabled endpoint")
+
+	entries, err := f.env.Server.Tokens.Audit(ctx, "acctHook", 10)
+	require.NoError(t, err)
+	require.NotEmpty(t, entries)
+	assert.Equal(t, endpoints.AuditDisabled, entries[0].Action, "the disabling is audited")
+	assert.Equal(t, endpoints.Deliverer, entries[0].By)
+	assert.Equal(t, e.ID, entries[0].TokenID)
+
+	deliveries, _, err := f.endpoints().DeliveriesPage(ctx, "acctHook", e.ID, "", 50, "")
+	require.NoError(t, err)
+	require.NotEmpty(t, after)
+	require.Len(t, deliveries, len(made), "no event made after the disabling is handed to it")
+	endedByDisabling := 0
+	for _, dl := range deliveries {
+		assert.Equal(t, marketplace.DeliveryFailed, dl.Status, "every delivery ended as failed")
+		if strings.HasPrefix(dl.Attempts[len(dl.Attempts)-1].Error, "the endpoint is disabled") {
+			endedByDisabling++
+		}
+	}
+	assert.Positive(t, endedByDisabling, "those pending when it was disabled end, saying why")
+
+	// An admin fixes the receiver, enables the endpoint and redelivers
+	// what failed: each event arrives once.
+	v.mu.Lock()
+	v.answer = nil
+	v.mu.Unlock()
+	on, err := f.endpoints().Update(ctx, "acctHook", e.ID, endpoints.Input{Enabled: ptr(true)}, admin)
+	require.NoError(t, err)
+	assert.Empty(t, on.FailingSince)
+	n, err := f.endpoints().RedeliverFailed(ctx, "acctHook", e.ID, start, admin)
+	require.NoError(t, err)
+	assert.Equal(t, len(made), n)
+	_, err = d.Sweep(ctx)
+	require.NoError(t, err)
+	got := map[string]int{}
+	for _, ev := range v.events() {
+		got[ev["webhookId"].(string)]++
+	}
+	for _, id := range made {
+		assert.Equal(t, 1, got[id], "event %s caught up once", id)
+	}
+	assert.Len(t, got, len(made), "those made while it was disabled are not sent (GET /events has them)")
+}
+
+func TestAnEndpointsFailuresAreWrittenOnlyWhenTheyStartOrStop(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, 0, 0)
+	v, e, _ := f.endpointTo(t, "acctHook", []string{"TaskDelete"})
+	d := f.deliverer()
+	read := func() endpoints.Endpoint {
+		got, err := f.endpoints().Get(ctx, "acctHook", e.ID)
+		require.NoError(t, err)
+		return got
+	}
+	sweep := func() {
+		_, err := d.Sweep(ctx)
+		require.NoError(t, err)
+	}
+	f.write(t, taskDelete, "acctHook", "t1")
+	sweep()
+	assert.Equal(t, e.Version, read().Version, "a delivered attempt to an answering endpoint writes nothing to it")
+
+	v.answer = func(w http.ResponseWriter, _ *http.Request) bool {
+		w.WriteHeader(http.StatusInternalServerError)
+		return true
+	}
+	failedAt := f.env.Clock.Now()
+	f.write(t, taskDelete, "acctHook", "t2")
+	f.write(t, taskDelete, "acctHook", "t3")
+	sweep()
+	failing := read()
+	assert.Equal(t, failedAt.UTC().Format(time.RFC3339Nano), failing.FailingSince, "the first failure is noted")
+	assert.Equal(t, e.Version+1, failing.Version, "once for both failures")
+	f.env.Clock.Advance(webhooks.FirstRetry)
+	sweep()
+	assert.Equal(t, failing, read(), "a further failure within the limit writes nothing")
+
+	v.answer = nil
+	f.env.Clock.Advance(webhooks.NextRetry(2))
+	sweep()
+	answering := read()
+	assert.Empty(t, answering.FailingSince, "a delivered attempt clears the failures")
+	assert.True(t, answering.Enabled)
+	assert.Equal(t, 3, len(v.events()))
+}
+
+func TestTheDeliveriesOfARemovedEndpointEndWithoutBeingSent(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, 0, 0)
+	v, e, _ := f.endpointTo(t, "acctHook", []string{"TaskDelete"})
+	v.answer = func(w http.ResponseWriter, _ *http.Request) bool {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		return true
+	}
+	f.write(t, taskDelete, "acctHook", "t1")
+	d := f.deliverer()
+	_, err := d.Sweep(ctx)
+	require.NoError(t, err)
+	require.Equal(t, 1, v.requests)
+	require.NoError(t, f.endpoints().Remove(ctx, "acctHook", e.ID, admin))
+	f.env.Clock.Advance(webhooks.FirstRetry)
+	_, err = d.Sweep(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 1, v.requests, "not sent again")
+	items, err := storage.QueryPartition[marketplace.EventItem](ctx, f.env.Table, marketplace.EventsPK(e.ID), "EVENT#")
+	require.NoError(t, err)
+	require.Len(t, items, 1)
+	assert.Equal(t, marketplace.DeliveryFailed, items[0].Status, "out of the due index")
+	assert.Equal(t, "the endpoint was removed", items[0].Attempts[1].Error)
+}

@@ -240,7 +240,13 @@ minute) hands it to those apps. An operator lists an account's events with
 are kept but not yet sent. An account's admins' own endpoints (portal,
 ` + "`platformctl webhooks`" + `) receive every type they chose of their account,
 whatever its scope (they are the account's), with the body unchanged (no
-` + "`appId`" + `), signed and retried the same way.
+` + "`appId`" + `), signed and retried the same way, to the endpoint's URL
+as it is at each attempt. An endpoint that has failed every attempt for 3
+days is disabled (reason ` + "`failing`" + `, an audit entry by the webhook
+deliverer); its pending deliveries then end as failed without being sent,
+as do a removed endpoint's, and once an admin enables it again
+"redeliver failed since" sends them. The endpoint's record is written only
+when its failures start or stop.
 
 **Catching up: ` + "`GET /events?locationId=...`" + `** (an extension beyond the
 spec, tagged ` + "`Extensions`" + ` and marked ` + "`x-extension: true`" + ` in
