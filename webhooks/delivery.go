@@ -18,6 +18,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -90,8 +91,8 @@ func NextRetry(n int) time.Duration {
 	return min(d, MaxRetry)
 }
 
-// Sweep attempts every event due now (up to a batch) and returns how many
-// it attempted.
+// Sweep attempts every event due now (up to a batch per partition of the
+// due index) and returns how many it attempted.
 //
 // It first hands the accounts' waiting events to the apps that receive
 // them (FanOut), each of which is then due at once.
@@ -99,13 +100,27 @@ func (d *Deliverer) Sweep(ctx context.Context) (int, error) {
 	if _, err := d.FanOut(ctx); err != nil {
 		return 0, err
 	}
-	due := expression.Key(storage.AttrGSI1PK).Equal(expression.Value(marketplace.DueIndexPK)).
-		And(expression.Key(storage.AttrGSI1SK).LessThan(expression.Value(dueBound(d.clock.Now()))))
-	items, _, err := storage.QueryPage[marketplace.EventItem](ctx, d.table, storage.Query{Index: storage.IndexGSI1, Key: due}, batch, nil)
+	items, err := d.due(ctx)
 	if err != nil {
 		return 0, err
 	}
 	return d.attemptAll(ctx, items)
+}
+
+// due reads the events due now, up to a batch from each partition of the
+// due index (marketplace.DuePKs), the partitions at once.
+func (d *Deliverer) due(ctx context.Context) ([]marketplace.EventItem, error) {
+	bound := expression.Value(dueBound(d.clock.Now()))
+	pks := marketplace.DuePKs()
+	pages := make([][]marketplace.EventItem, len(pks))
+	_, err := d.each(len(pks), func(i int) error {
+		due := expression.Key(storage.AttrGSI1PK).Equal(expression.Value(pks[i])).
+			And(expression.Key(storage.AttrGSI1SK).LessThan(bound))
+		items, _, err := storage.QueryPage[marketplace.EventItem](ctx, d.table, storage.Query{Index: storage.IndexGSI1, Key: due}, batch, nil)
+		pages[i] = items
+		return err
+	})
+	return slices.Concat(pages...), err
 }
 
 // FanOut hands each waiting account event (up to a batch per shard of the

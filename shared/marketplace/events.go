@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"hash/fnv"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -26,10 +28,38 @@ const (
 	DeliveryFailed    = "failed"
 )
 
-// DueIndexPK is the sparse index partition (GSI1) of the events still to
-// deliver; GSI1SK is the next attempt's time, then the event's key. An
-// event leaves the index when it is delivered or failed.
+// DueIndexPK is the sparse index (GSI1) of the events still to deliver,
+// spread over DueShards partitions (DuePK); GSI1SK is the next attempt's
+// time, then the event's key. An event leaves the index when it is
+// delivered or failed. DueIndexPK itself is the one partition the index
+// had before it was spread: still read (DuePKs), so that events pending in
+// a table from before are delivered.
 const DueIndexPK = "WEBHOOKS#DUE"
+
+// DueShards is how many partitions the due index has: one partition takes
+// about 1,000 writes a second, and each delivery writes it two or three
+// times (made, each attempt, ended).
+const DueShards = 8
+
+// DuePK is the due index partition of the event at key, from its key's
+// hash, so that the events of one busy app or account spread too.
+func DuePK(key storage.Key) string {
+	h := fnv.New32a()
+	h.Write([]byte(key.PK))
+	h.Write([]byte{0})
+	h.Write([]byte(key.SK))
+	return fmt.Sprintf("%s#%d", DueIndexPK, h.Sum32()%DueShards)
+}
+
+// DuePKs are every partition of the due index: the shards, then the one
+// from before them.
+func DuePKs() []string {
+	out := make([]string, 0, DueShards+1)
+	for n := range DueShards {
+		out = append(out, fmt.Sprintf("%s#%d", DueIndexPK, n))
+	}
+	return append(out, DueIndexPK)
+}
 
 // EventLifetime is how long an event is kept after its delivery ends (its
 // TTL), for `platformctl apps deliveries`.
@@ -94,7 +124,7 @@ func Pending(key storage.Key, e Event, now time.Time) EventItem {
 	if e.Attempts == nil {
 		e.Attempts = []Attempt{}
 	}
-	return EventItem{Key: key, GSI1PK: DueIndexPK, GSI1SK: DueSK(now, key), Event: e}
+	return EventItem{Key: key, GSI1PK: DuePK(key), GSI1SK: DueSK(now, key), Event: e}
 }
 
 // payload is an INSTALL or UNINSTALL body, the public platform's fields.
@@ -177,7 +207,7 @@ func Requeue(ctx context.Context, table *storage.Table, key storage.Key, now tim
 	upd := expression.Set(expression.Name("status"), expression.Value(DeliveryPending)).
 		Set(expression.Name("nextAttemptAt"), expression.Value(stamp)).
 		Set(expression.Name("retryFrom"), expression.Value(stamp)).
-		Set(expression.Name(storage.AttrGSI1PK), expression.Value(DueIndexPK)).
+		Set(expression.Name(storage.AttrGSI1PK), expression.Value(DuePK(key))).
 		Set(expression.Name(storage.AttrGSI1SK), expression.Value(DueSK(now, key))).
 		Remove(expression.Name(storage.AttrExpiresAt)).Remove(expression.Name("leaseUntil"))
 	cond := expression.AttributeExists(expression.Name(storage.AttrPK)).
