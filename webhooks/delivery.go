@@ -94,17 +94,19 @@ func NextRetry(n int) time.Duration {
 // Sweep attempts every event due now (up to a batch per partition of the
 // due index) and returns how many it attempted.
 //
-// It first hands the accounts' waiting events to the apps that receive
-// them (FanOut), each of which is then due at once.
+// It first hands the accounts' waiting events to the apps and endpoints
+// that receive them (FanOut), making each one's first attempt at once.
 func (d *Deliverer) Sweep(ctx context.Context) (int, error) {
-	if _, err := d.FanOut(ctx); err != nil {
-		return 0, err
+	_, sent, err := d.fanOut(ctx)
+	if err != nil {
+		return sent, err
 	}
 	items, err := d.due(ctx)
 	if err != nil {
-		return 0, err
+		return sent, err
 	}
-	return d.attemptAll(ctx, items)
+	n, err := d.attemptAll(ctx, items)
+	return sent + n, err
 }
 
 // due reads the events due now, up to a batch from each partition of the
@@ -125,43 +127,72 @@ func (d *Deliverer) due(ctx context.Context) ([]marketplace.EventItem, error) {
 
 // FanOut hands each waiting account event (up to a batch per shard of the
 // fan-out index) to the apps that receive it (marketplace.FanOut) and to
-// the account's own endpoints that take it (endpoints.Store.FanOut), then
-// takes it out of the index, and returns how many events it handed on. An
-// account's receivers and endpoints are read once a run; the events are
-// handed on up to parallel at once.
+// the account's own endpoints that take it (endpoints.Store.FanOut), takes
+// it out of the index, then makes each new delivery's first attempt; it
+// returns how many events it handed on.
 func (d *Deliverer) FanOut(ctx context.Context) (int, error) {
-	var waiting []events.Recorded
-	for n := range events.FanOutShards {
+	handed, _, err := d.fanOut(ctx)
+	return handed, err
+}
+
+// fanOut is FanOut, returning also how many first attempts it made. The
+// shards are read at once, an account's receivers and endpoints once a
+// run, and the events handed on up to parallel at once. Each delivery is
+// written already claimed for its first attempt (marketplace.Pending's
+// lease), which saves a write per delivery: the attempts follow, up to
+// parallel at once, so that a slow receiver holds one of them only.
+func (d *Deliverer) fanOut(ctx context.Context) (handed, sent int, err error) {
+	pages := make([][]events.Recorded, events.FanOutShards)
+	if _, err := d.each(events.FanOutShards, func(n int) error {
 		page, err := events.WaitingFanOut(ctx, d.table, n, batch)
-		if err != nil {
-			return 0, err
-		}
-		waiting = append(waiting, page...)
+		pages[n] = page
+		return err
+	}); err != nil {
+		return 0, 0, err
 	}
-	receivers := map[string][]marketplace.Receiver{}
-	own := map[string][]endpoints.Endpoint{}
+	waiting := slices.Concat(pages...)
+	var accounts []string
 	for _, ev := range waiting {
-		account := ev.Owner.LocationID
-		if _, ok := receivers[account]; ok {
-			continue
+		if !slices.Contains(accounts, ev.Owner.LocationID) {
+			accounts = append(accounts, ev.Owner.LocationID)
 		}
-		rs, err := marketplace.ReceiversOf(ctx, d.table, account)
-		if err != nil {
-			return 0, err
-		}
-		eps, err := d.endpoints.List(ctx, account)
-		if err != nil {
-			return 0, err
-		}
-		receivers[account], own[account] = rs, eps
 	}
-	return d.each(len(waiting), func(i int) error {
-		ev := waiting[i]
-		account := ev.Owner.LocationID
-		if _, err := marketplace.FanOut(ctx, d.table, receivers[account], ev, d.clock.Now()); err != nil {
+	receivers := make([][]marketplace.Receiver, len(accounts))
+	own := make([][]endpoints.Endpoint, len(accounts))
+	if _, err := d.each(len(accounts), func(i int) error {
+		var err error
+		if receivers[i], err = marketplace.ReceiversOf(ctx, d.table, accounts[i]); err != nil {
 			return err
 		}
-		if _, err := d.endpoints.FanOut(ctx, own[account], ev, d.clock.Now()); err != nil {
+		own[i], err = d.endpoints.List(ctx, accounts[i])
+		return err
+	}); err != nil {
+		return 0, 0, err
+	}
+	targets := map[string]*target{}
+	for _, eps := range own {
+		for _, e := range eps {
+			targets[e.ID] = &target{ep: &e}
+		}
+	}
+	var (
+		mu    sync.Mutex
+		added []marketplace.EventItem
+	)
+	handed, err = d.each(len(waiting), func(i int) error {
+		ev := waiting[i]
+		a := slices.Index(accounts, ev.Owner.LocationID)
+		now := d.clock.Now()
+		apps, err := marketplace.FanOut(ctx, d.table, receivers[a], ev, now, now.Add(Lease))
+		if err != nil {
+			return err
+		}
+		eps, err := d.endpoints.FanOut(ctx, own[a], ev, now, now.Add(Lease))
+		mu.Lock()
+		added = append(added, apps...)
+		added = append(added, eps...)
+		mu.Unlock()
+		if err != nil {
 			return err
 		}
 		// An event gone meanwhile (its TTL) has nothing left to hand on.
@@ -170,6 +201,8 @@ func (d *Deliverer) FanOut(ctx context.Context) (int, error) {
 		}
 		return nil
 	})
+	sent, serr := d.run(ctx, added, targets, true)
+	return handed, sent, errors.Join(err, serr)
 }
 
 // DeliverNamed attempts the events under keys that are due now, read from
@@ -203,17 +236,34 @@ const parallel = 16
 
 // attemptAll attempts the events, up to parallel at once, and returns how
 // many it attempted and the first error. The account endpoints they are
-// for are read once, first: a delivery of one removed or disabled is not
-// sent but ends as failed; then each endpoint whose attempts changed its
-// state (failing, answering again, failing too long) is written once.
+// for are read once, first.
 func (d *Deliverer) attemptAll(ctx context.Context, items []marketplace.EventItem) (int, error) {
 	targets, err := d.targets(ctx, items)
 	if err != nil {
 		return 0, err
 	}
+	return d.run(ctx, items, targets, false)
+}
+
+// run attempts the events, up to parallel at once: claimed first, or, when
+// leased, already claimed by their own lease (a new delivery's first
+// attempt, passed over when the lease is nearly out). A delivery of a
+// removed or disabled endpoint is not sent but ends as failed. Then each
+// endpoint whose attempts changed its state (failing, answering again,
+// failing too long) is written once. It returns how many it attempted and
+// the first error.
+func (d *Deliverer) run(ctx context.Context, items []marketplace.EventItem, targets map[string]*target, leased bool) (int, error) {
 	var attempted atomic.Int64
-	_, err = d.each(len(items), func(i int) error {
-		ok, err := d.attempt(ctx, items[i], targets[items[i].EndpointID])
+	_, err := d.each(len(items), func(i int) error {
+		it, t := items[i], targets[items[i].EndpointID]
+		if leased {
+			if clock.Timestamp(d.clock.Now().Add(attemptTimeout)) >= it.LeaseUntil {
+				return nil // left to the sweep that finds it due
+			}
+			attempted.Add(1)
+			return d.send(ctx, it, t, it.LeaseUntil)
+		}
+		ok, err := d.attempt(ctx, it, t)
 		if ok {
 			attempted.Add(1)
 		}
@@ -346,11 +396,9 @@ func StreamKeys(event json.RawMessage) []storage.Key {
 	return keys
 }
 
-// attempt claims the event's current attempt, posts it and records the
-// result. It reports false when another deliverer has the attempt or it is
-// not due any more (the index is read eventually consistent). An account
-// endpoint's event (t not nil) goes to the endpoint's URL as read now, and
-// is not sent, but ends as failed, when the endpoint is disabled or gone.
+// attempt claims the event's current attempt and makes it (send). It
+// reports false when another deliverer has the attempt or it is not due
+// any more (the index is read eventually consistent).
 func (d *Deliverer) attempt(ctx context.Context, it marketplace.EventItem, t *target) (bool, error) {
 	now := d.clock.Now()
 	// Fixed-width stamps, so that the condition's string order is time order.
@@ -366,6 +414,15 @@ func (d *Deliverer) attempt(ctx context.Context, it marketplace.EventItem, t *ta
 	if err != nil {
 		return false, err
 	}
+	return true, d.send(ctx, it, t, lease)
+}
+
+// send makes the attempt of the event claimed with lease: posts it and
+// records the result. An account endpoint's event (t not nil) goes to the
+// endpoint's URL as read now, and is not sent, but ends as failed, when the
+// endpoint is disabled or gone.
+func (d *Deliverer) send(ctx context.Context, it marketplace.EventItem, t *target, lease string) error {
+	now := d.clock.Now()
 	end := ""
 	switch {
 	case t != nil && t.ep == nil:
@@ -374,7 +431,7 @@ func (d *Deliverer) attempt(ctx context.Context, it marketplace.EventItem, t *ta
 		end = "the endpoint is disabled: enable it, then redeliver its failed events"
 	}
 	if end != "" {
-		return true, d.record(ctx, it, marketplace.Attempt{At: now.UTC().Format(time.RFC3339Nano), Error: end}, lease, true)
+		return d.record(ctx, it, marketplace.Attempt{At: now.UTC().Format(time.RFC3339Nano), Error: end}, lease, true)
 	}
 	if t != nil {
 		it.URL = t.ep.URL
@@ -383,7 +440,7 @@ func (d *Deliverer) attempt(ctx context.Context, it marketplace.EventItem, t *ta
 	if t != nil {
 		t.count(result, now)
 	}
-	return true, d.record(ctx, it, result, lease, false)
+	return d.record(ctx, it, result, lease, false)
 }
 
 // post sends the event's body, signed, and returns the attempt's result.

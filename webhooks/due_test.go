@@ -3,6 +3,7 @@ package webhooks_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"testing"
 	"time"
 
@@ -10,14 +11,21 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/bizplatform/api/shared/endpoints"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/webhooks"
 )
 
 func TestDueDeliveriesSpreadOverTheIndexShardsAndARedeliveryReturnsToItsShard(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t, 0, 0)
 	v, e, _ := f.endpointTo(t, "acctHook", []string{"TaskDelete"})
+	v.answer = func(w http.ResponseWriter, _ *http.Request) bool {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		return true
+	}
 	for i := range 40 {
 		f.write(t, taskDelete, "acctHook", fmt.Sprint("t", i))
 	}
@@ -35,6 +43,10 @@ func TestDueDeliveriesSpreadOverTheIndexShardsAndARedeliveryReturnsToItsShard(t 
 	assert.GreaterOrEqual(t, len(shards), 6, "40 deliveries of one endpoint over most of the 8 shards: %v", shards)
 	assert.NotContains(t, shards, marketplace.DueIndexPK, "none in the unsharded partition")
 
+	v.mu.Lock()
+	v.answer = nil
+	v.mu.Unlock()
+	f.env.Clock.Advance(webhooks.FirstRetry)
 	n, err := d.Sweep(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, 40, n, "one sweep reads every shard")
@@ -69,4 +81,38 @@ func TestDeliveriesPendingInTheUnshardedIndexFromBeforeAreStillAgedAndDelivered(
 	for _, e := range f.events(t) {
 		assert.Equal(t, marketplace.DeliveryDelivered, e.Status)
 	}
+}
+
+func TestADeliveryWhoseFirstAttemptsDelivererDiedIsTakenUpWhenItsLeaseEnds(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, 0, 0)
+	v, e, _ := f.endpointTo(t, "acctHook", []string{"TaskDelete"})
+	f.write(t, taskDelete, "acctHook", "t1")
+	waiting, err := events.WaitingFanOut(ctx, f.env.Table, 0, 10)
+	require.NoError(t, err)
+	for n := 1; len(waiting) == 0 && n < events.FanOutShards; n++ {
+		waiting, err = events.WaitingFanOut(ctx, f.env.Table, n, 10)
+		require.NoError(t, err)
+	}
+	require.Len(t, waiting, 1)
+	// A deliverer handed the event on, claimed for its first attempt, and
+	// died before making it.
+	now := f.env.Clock.Now()
+	added, err := f.endpoints().FanOut(ctx, []endpoints.Endpoint{e}, waiting[0], now, now.Add(webhooks.Lease))
+	require.NoError(t, err)
+	require.Len(t, added, 1)
+	require.NoError(t, events.FannedOut(ctx, f.env.Table, waiting[0].Key()))
+
+	d := f.deliverer()
+	n, err := d.DeliverNamed(ctx, []storage.Key{added[0].Key})
+	require.NoError(t, err)
+	assert.Zero(t, n, "the stream's record of it finds it claimed")
+	n, err = d.Sweep(ctx)
+	require.NoError(t, err)
+	assert.Zero(t, n, "so does the sweep while the lease lasts")
+	f.env.Clock.Advance(webhooks.Lease + time.Second)
+	n, err = d.Sweep(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n, "then it is due")
+	assert.Len(t, v.events(), 1)
 }

@@ -18,24 +18,29 @@ var Deliverer = auth.Actor{ID: "webhooks", Name: "webhook deliverer"}
 // FanOut hands the account's event to each of its endpoints eps (List of
 // its account) that takes its type: one delivery each, under the
 // endpoint's partition and the event's sort key, so a fan-out run again
-// adds nothing twice. The body is the event's, unchanged. An endpoint is
-// its account admins' own: it gets every type it chose, whatever the type's
-// scope. It returns how many endpoints received the event.
-func (s *Store) FanOut(ctx context.Context, eps []Endpoint, ev events.Recorded, now time.Time) (int, error) {
-	handed := 0
+// adds nothing twice, leased to the caller until leasedUntil for its first
+// attempt (marketplace.Pending; zero: due now). The body is the event's,
+// unchanged. An endpoint is its account admins' own: it gets every type it
+// chose, whatever the type's scope. It returns the deliveries it added.
+func (s *Store) FanOut(ctx context.Context, eps []Endpoint, ev events.Recorded, now, leasedUntil time.Time) ([]marketplace.EventItem, error) {
+	var added []marketplace.EventItem
 	for _, e := range eps {
 		if e.AccountID != ev.Owner.LocationID || !e.Takes(ev.Type) {
 			continue
 		}
 		key := storage.Key{PK: marketplace.EventsPK(e.ID), SK: ev.Key().SK}
 		d := marketplace.Event{ID: ev.ID, EndpointID: e.ID, AccountID: e.AccountID, Type: ev.Type, URL: e.URL, Body: ev.Body}
-		err := s.table.Put(ctx, marketplace.Pending(key, d, now), storage.ItemAbsent())
-		if err != nil && !storage.IsConditionFailed(err) {
-			return handed, err
+		it := marketplace.Pending(key, d, now, leasedUntil)
+		err := s.table.Put(ctx, it, storage.ItemAbsent())
+		if storage.IsConditionFailed(err) {
+			continue // a run before added it
 		}
-		handed++
+		if err != nil {
+			return added, err
+		}
+		added = append(added, it)
 	}
-	return handed, nil
+	return added, nil
 }
 
 // Noting reports whether attempts to the endpoint that ended so (delivered

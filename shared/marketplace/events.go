@@ -117,14 +117,21 @@ func EventsPK(appID string) string { return "WEBHOOKS#" + appID }
 // key, so that the earliest come first.
 func DueSK(next time.Time, key storage.Key) string { return clock.Timestamp(next) + "#" + key.SK }
 
-// Pending is a new delivery of e, stored at key and due now.
-func Pending(key storage.Key, e Event, now time.Time) EventItem {
+// Pending is a new delivery of e, stored at key and due now; or, when
+// leasedUntil is not zero, claimed until then by its maker, which makes
+// the first attempt at once, and due then: should the maker die
+// mid-attempt, another deliverer takes it up when the lease ends.
+func Pending(key storage.Key, e Event, now, leasedUntil time.Time) EventItem {
 	stamp := now.UTC().Format(time.RFC3339Nano)
-	e.CreatedAt, e.Status, e.NextAt = stamp, DeliveryPending, stamp
+	due := now
+	if !leasedUntil.IsZero() {
+		due, e.LeaseUntil = leasedUntil, clock.Timestamp(leasedUntil)
+	}
+	e.CreatedAt, e.Status, e.NextAt = stamp, DeliveryPending, due.UTC().Format(time.RFC3339Nano)
 	if e.Attempts == nil {
 		e.Attempts = []Attempt{}
 	}
-	return EventItem{Key: key, GSI1PK: DuePK(key), GSI1SK: DueSK(now, key), Event: e}
+	return EventItem{Key: key, GSI1PK: DuePK(key), GSI1SK: DueSK(due, key), Event: e}
 }
 
 // payload is an INSTALL or UNINSTALL body, the public platform's fields.
@@ -161,7 +168,7 @@ func addEvent(tx *storage.Tx, app App, typ string, company companyRef, accountID
 		Timestamp: now.UTC().Format("2006-01-02T15:04:05.000Z"), WebhookID: id,
 	})
 	key := storage.Key{PK: EventsPK(app.ID), SK: "EVENT#" + clock.Timestamp(now) + "#" + id}
-	tx.Put(Pending(key, Event{ID: id, AppID: app.ID, Type: typ, URL: app.WebhookURL, Body: string(body)}, now), storage.ItemAbsent())
+	tx.Put(Pending(key, Event{ID: id, AppID: app.ID, Type: typ, URL: app.WebhookURL, Body: string(body)}, now, time.Time{}), storage.ItemAbsent())
 }
 
 // companyRef is a company as events name it: its id and its name (the id

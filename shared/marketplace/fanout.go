@@ -43,20 +43,25 @@ func ReceiversOf(ctx context.Context, table *storage.Table, accountID string) ([
 // account) that chose its type and whose install reads its scope: each gets
 // its own webhook event (delivered, retried and recorded like INSTALL),
 // under a key made of the event's, so a fan-out run again adds nothing
-// twice. It returns how many apps received the event.
-func FanOut(ctx context.Context, table *storage.Table, receivers []Receiver, ev events.Recorded, now time.Time) (int, error) {
-	handed := 0
+// twice. Each is leased to the caller until leasedUntil for its first
+// attempt (Pending; zero: due now). It returns the deliveries it added.
+func FanOut(ctx context.Context, table *storage.Table, receivers []Receiver, ev events.Recorded, now, leasedUntil time.Time) ([]EventItem, error) {
+	var added []EventItem
 	for _, r := range receivers {
 		if !slices.Contains(r.App.Events, ev.Type) || !events.Readable(r.Scopes, ev.Scope) {
 			continue
 		}
 		key := storage.Key{PK: EventsPK(r.App.ID), SK: ev.Key().SK}
 		e := Event{ID: ev.ID, AppID: r.App.ID, Type: ev.Type, URL: r.App.WebhookURL, Body: events.ForApp(ev.Body, r.App.ID)}
-		err := table.Put(ctx, Pending(key, e, now), storage.ItemAbsent())
-		if err != nil && !storage.IsConditionFailed(err) {
-			return handed, err
+		it := Pending(key, e, now, leasedUntil)
+		err := table.Put(ctx, it, storage.ItemAbsent())
+		if storage.IsConditionFailed(err) {
+			continue // a run before added it
 		}
-		handed++
+		if err != nil {
+			return added, err
+		}
+		added = append(added, it)
 	}
-	return handed, nil
+	return added, nil
 }
