@@ -199,7 +199,9 @@ var envelope = map[string]bool{
 	FieldWebhookID: true, FieldTimestamp: true, FieldVersion: true,
 }
 
-// marshal is json.Marshal without HTML escaping or a trailing newline.
+// marshal is json.Marshal as JavaScript's JSON.stringify writes the same
+// value: no HTML escaping, no trailing newline, and U+2028 and U+2029 raw
+// (Go escapes them; the SDK verifies JSON.stringify's text).
 func marshal(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -207,7 +209,32 @@ func marshal(v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return unescapeSeparators(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil
+}
+
+// unescapeSeparators writes the escapes \u2028 and \u2029 of JSON text as
+// the characters, walking escape by escape so that an escaped backslash
+// followed by "u2028" is left as it is.
+func unescapeSeparators(text []byte) []byte {
+	if !bytes.Contains(text, []byte(`\u202`)) {
+		return text
+	}
+	out := make([]byte, 0, len(text))
+	for i := 0; i < len(text); i++ {
+		if text[i] != '\\' || i+1 == len(text) {
+			out = append(out, text[i])
+			continue
+		}
+		switch esc := string(text[i+1 : min(i+6, len(text))]); esc {
+		case "u2028":
+			out, i = append(out, "\u2028"...), i+5
+		case "u2029":
+			out, i = append(out, "\u2029"...), i+5
+		default: // another escape, kept: the backslash and what it escapes
+			out, i = append(out, text[i], text[i+1]), i+1
+		}
+	}
+	return out
 }
 
 type member struct {
