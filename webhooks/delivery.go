@@ -125,9 +125,10 @@ func (d *Deliverer) due(ctx context.Context) ([]marketplace.EventItem, error) {
 	return slices.Concat(pages...), err
 }
 
-// FanOut hands each waiting account event (up to a batch per shard of the
-// fan-out index) to the apps that receive it (marketplace.FanOut) and to
-// the account's own endpoints that take it (endpoints.Store.FanOut), takes
+// FanOut hands each waiting event (up to a batch per shard of the fan-out
+// index) to the apps that receive it (marketplace.FanOut: those installed
+// in its account, or for a company's event in its company) and to an
+// account's own endpoints that take it (endpoints.Store.FanOut), takes
 // it out of the index, then makes each new delivery's first attempt; it
 // returns how many events it handed on.
 func (d *Deliverer) FanOut(ctx context.Context) (int, error) {
@@ -151,20 +152,24 @@ func (d *Deliverer) fanOut(ctx context.Context) (handed, sent int, err error) {
 		return 0, 0, err
 	}
 	waiting := slices.Concat(pages...)
-	var accounts []string
+	var owners []events.Owner
 	for _, ev := range waiting {
-		if !slices.Contains(accounts, ev.Owner.LocationID) {
-			accounts = append(accounts, ev.Owner.LocationID)
+		if !slices.Contains(owners, ev.Owner) {
+			owners = append(owners, ev.Owner)
 		}
 	}
-	receivers := make([][]marketplace.Receiver, len(accounts))
-	own := make([][]endpoints.Endpoint, len(accounts))
-	if _, err := d.each(len(accounts), func(i int) error {
+	receivers := make([][]marketplace.Receiver, len(owners))
+	own := make([][]endpoints.Endpoint, len(owners))
+	if _, err := d.each(len(owners), func(i int) error {
 		var err error
-		if receivers[i], err = marketplace.ReceiversOf(ctx, d.table, accounts[i]); err != nil {
+		if owners[i].LocationID == "" { // a company's event: its company installs'
+			receivers[i], err = marketplace.ReceiversOfCompany(ctx, d.table, owners[i].CompanyID)
 			return err
 		}
-		own[i], err = d.endpoints.List(ctx, accounts[i])
+		if receivers[i], err = marketplace.ReceiversOf(ctx, d.table, owners[i].LocationID); err != nil {
+			return err
+		}
+		own[i], err = d.endpoints.List(ctx, owners[i].LocationID)
 		return err
 	}); err != nil {
 		return 0, 0, err
@@ -181,7 +186,7 @@ func (d *Deliverer) fanOut(ctx context.Context) (handed, sent int, err error) {
 	)
 	handed, err = d.each(len(waiting), func(i int) error {
 		ev := waiting[i]
-		a := slices.Index(accounts, ev.Owner.LocationID)
+		a := slices.Index(owners, ev.Owner)
 		now := d.clock.Now()
 		apps, err := marketplace.FanOut(ctx, d.table, receivers[a], ev, now, now.Add(Lease))
 		if err != nil {

@@ -88,9 +88,9 @@ type Event struct {
 	Body string `dynamodbav:"body"`
 }
 
-// item is an event as stored. An account's event sits in a fan-out index
-// partition (GSI1) until the deliverer has handed it to the apps that
-// receive it.
+// item is an event as stored. It sits in a fan-out index partition (GSI1)
+// until the deliverer has handed it to the apps (and an account's to the
+// endpoints) that receive it.
 type item struct {
 	storage.Key
 	GSI1PK string `dynamodbav:"GSI1PK,omitempty"`
@@ -135,9 +135,7 @@ func (typ Type) Add(tx *storage.Tx, owner Owner, fields any, now time.Time) *sto
 		Event:     Event{ID: id, Type: typ.Name, Scope: typ.Scope, CreatedAt: clock.Timestamp(now), Body: string(body)},
 		ExpiresAt: now.Add(Lifetime).Unix(),
 	}
-	if owner.LocationID != "" {
-		it.GSI1PK, it.GSI1SK = FanOutPK(shardOf(id)), it.SK
-	}
+	it.GSI1PK, it.GSI1SK = FanOutPK(shardOf(id)), it.SK
 	return tx.Put(it, storage.ItemAbsent())
 }
 
@@ -415,9 +413,18 @@ func (r Recorded) Key() storage.Key { return storage.Key{PK: r.Owner.PK(), SK: r
 // AccountOf returns the account of an account's events partition.
 func AccountOf(pk string) (string, bool) { return strings.CutPrefix(pk, "EVENTS#ACCOUNT#") }
 
-// WaitingFanOut returns up to limit account events of shard n still to be
-// handed to the apps that receive them, oldest first (the index is
-// eventually consistent: a moment-old event may be missing).
+// ownerOf returns the owner of an events partition.
+func ownerOf(pk string) (Owner, bool) {
+	if account, ok := AccountOf(pk); ok {
+		return Owner{LocationID: account}, true
+	}
+	company, ok := strings.CutPrefix(pk, "EVENTS#COMPANY#")
+	return Owner{CompanyID: company}, ok
+}
+
+// WaitingFanOut returns up to limit events of shard n still to be handed
+// to the apps that receive them, oldest first (the index is eventually
+// consistent: a moment-old event may be missing).
 func WaitingFanOut(ctx context.Context, table *storage.Table, n int, limit int32) ([]Recorded, error) {
 	items, _, err := storage.QueryPage[item](ctx, table, storage.Query{
 		Index: storage.IndexGSI1, Key: expression.Key(storage.AttrGSI1PK).Equal(expression.Value(FanOutPK(n))), Eventual: true,
@@ -427,9 +434,8 @@ func WaitingFanOut(ctx context.Context, table *storage.Table, n int, limit int32
 	}
 	out := make([]Recorded, 0, len(items))
 	for _, it := range items {
-		account, ok := AccountOf(it.PK)
-		if ok {
-			out = append(out, Recorded{Event: it.Event, Owner: Owner{LocationID: account}, sortKey: it.SK})
+		if owner, ok := ownerOf(it.PK); ok {
+			out = append(out, Recorded{Event: it.Event, Owner: owner, sortKey: it.SK})
 		}
 	}
 	return out, nil

@@ -9,7 +9,8 @@ import (
 	"github.com/bizplatform/api/shared/storage"
 )
 
-// Receiver is an app installed in an account, as its events reach it.
+// Receiver is an app installed in an account (or a company), as its
+// events reach it.
 type Receiver struct {
 	App App
 	// Scopes are the install's.
@@ -19,7 +20,19 @@ type Receiver struct {
 // ReceiversOf returns the apps installed in the account that have a
 // webhook URL and chose at least one event type.
 func ReceiversOf(ctx context.Context, table *storage.Table, accountID string) ([]Receiver, error) {
-	installs, err := storage.QueryPartition[installItem](ctx, table, storage.AccountPK(accountID), "INSTALL#")
+	return receiversIn(ctx, table, storage.AccountPK(accountID))
+}
+
+// ReceiversOfCompany returns the apps installed for the company (target
+// company) that have a webhook URL and chose at least one event type: the
+// receivers of its company events (UserCreate).
+func ReceiversOfCompany(ctx context.Context, table *storage.Table, companyID string) ([]Receiver, error) {
+	return receiversIn(ctx, table, storage.CompanyPK(companyID))
+}
+
+// receiversIn reads the installs kept in the owner's partition pk.
+func receiversIn(ctx context.Context, table *storage.Table, pk string) ([]Receiver, error) {
+	installs, err := storage.QueryPartition[installItem](ctx, table, pk, "INSTALL#")
 	if err != nil {
 		return nil, err
 	}
@@ -39,8 +52,8 @@ func ReceiversOf(ctx context.Context, table *storage.Table, accountID string) ([
 	return out, nil
 }
 
-// FanOut hands an account's event to every receiver (ReceiversOf its
-// account) that chose its type and whose install reads its scope: each gets
+// FanOut hands an account's or company's event to every receiver
+// (ReceiversOf its account, ReceiversOfCompany its company) that chose its type and whose install reads its scope: each gets
 // its own webhook event (delivered, retried and recorded like INSTALL),
 // under a key made of the event's, so a fan-out run again adds nothing
 // twice. Each is leased to the caller until leasedUntil for its first
