@@ -94,8 +94,8 @@ func NextRetry(n int) time.Duration {
 // Sweep attempts every event due now (up to a batch per partition of the
 // due index) and returns how many it attempted.
 //
-// It first hands the accounts' waiting events to the apps and endpoints
-// that receive them (FanOut), making each one's first attempt at once.
+// It first hands the waiting events to the apps and endpoints that
+// receive them (FanOut), making each one's first attempt at once.
 func (d *Deliverer) Sweep(ctx context.Context) (int, error) {
 	_, sent, err := d.fanOut(ctx)
 	if err != nil {
@@ -304,25 +304,35 @@ func (t *target) count(a marketplace.Attempt, at time.Time) {
 	}
 }
 
-// targets reads the endpoints the items are for, by endpoint id.
+// targets reads the endpoints the items are for, by endpoint id, up to
+// parallel at once.
 func (d *Deliverer) targets(ctx context.Context, items []marketplace.EventItem) (map[string]*target, error) {
-	out := map[string]*target{}
+	var of []marketplace.EventItem // one item of each endpoint
+	seen := map[string]bool{}
 	for _, it := range items {
-		if it.EndpointID == "" {
-			continue
+		if it.EndpointID != "" && !seen[it.EndpointID] {
+			seen[it.EndpointID] = true
+			of = append(of, it)
 		}
-		if _, ok := out[it.EndpointID]; ok {
-			continue
-		}
-		e, err := d.endpoints.Get(ctx, it.AccountID, it.EndpointID)
+	}
+	read := make([]*target, len(of))
+	if _, err := d.each(len(of), func(i int) error {
+		e, err := d.endpoints.Get(ctx, of[i].AccountID, of[i].EndpointID)
 		switch {
 		case errors.Is(err, endpoints.ErrNoEndpoint):
-			out[it.EndpointID] = &target{}
+			read[i] = &target{}
 		case err != nil:
-			return nil, err
+			return err
 		default:
-			out[it.EndpointID] = &target{ep: &e}
+			read[i] = &target{ep: &e}
 		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	out := make(map[string]*target, len(of))
+	for i, it := range of {
+		out[it.EndpointID] = read[i]
 	}
 	return out, nil
 }
