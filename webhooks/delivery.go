@@ -18,6 +18,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,6 +28,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/endpoints"
 	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/metrics"
@@ -63,6 +65,8 @@ type Deliverer struct {
 	logger *slog.Logger
 	lines  *metrics.WebhookLines
 	tally  tally
+	// endpoints are the accounts' own webhook endpoints.
+	endpoints *endpoints.Store
 }
 
 // New returns a deliverer signing with key; client nil is a client with the
@@ -72,7 +76,10 @@ func New(table *storage.Table, c clock.Clock, key ed25519.PrivateKey, client *ht
 	if client == nil {
 		client = &http.Client{Timeout: attemptTimeout, CheckRedirect: noRedirect}
 	}
-	return &Deliverer{table: table, clock: c, key: key, client: client, logger: logger, lines: meter.WebhookLines()}
+	return &Deliverer{
+		table: table, clock: c, key: key, client: client, logger: logger, lines: meter.WebhookLines(),
+		endpoints: endpoints.New(table, c, nil, false),
+	}
 }
 
 // NextRetry is the pause after the nth failed attempt (n from 1).
@@ -84,62 +91,123 @@ func NextRetry(n int) time.Duration {
 	return min(d, MaxRetry)
 }
 
-// Sweep attempts every event due now (up to a batch) and returns how many
-// it attempted.
+// Sweep attempts every event due now (up to a batch per partition of the
+// due index) and returns how many it attempted.
 //
-// It first hands the accounts' waiting events to the apps that receive
-// them (FanOut), each of which is then due at once.
+// It first hands the waiting events to the apps and endpoints that
+// receive them (FanOut), making each one's first attempt at once.
 func (d *Deliverer) Sweep(ctx context.Context) (int, error) {
-	if _, err := d.FanOut(ctx); err != nil {
-		return 0, err
-	}
-	due := expression.Key(storage.AttrGSI1PK).Equal(expression.Value(marketplace.DueIndexPK)).
-		And(expression.Key(storage.AttrGSI1SK).LessThan(expression.Value(dueBound(d.clock.Now()))))
-	items, _, err := storage.QueryPage[marketplace.EventItem](ctx, d.table, storage.Query{Index: storage.IndexGSI1, Key: due}, batch, nil)
+	_, sent, err := d.fanOut(ctx)
 	if err != nil {
-		return 0, err
+		return sent, err
 	}
-	return d.attemptAll(ctx, items)
+	items, err := d.due(ctx)
+	if err != nil {
+		return sent, err
+	}
+	n, err := d.attemptAll(ctx, items)
+	return sent + n, err
 }
 
-// FanOut hands each waiting account event (up to a batch per shard of the
-// fan-out index) to the apps that receive it (marketplace.FanOut), then
-// takes it out of the index, and returns how many events it handed on. An
-// account's receivers are read once a run; the events are handed on up to
-// parallel at once.
+// due reads the events due now, up to a batch from each partition of the
+// due index (marketplace.DuePKs), the partitions at once.
+func (d *Deliverer) due(ctx context.Context) ([]marketplace.EventItem, error) {
+	bound := expression.Value(dueBound(d.clock.Now()))
+	pks := marketplace.DuePKs()
+	pages := make([][]marketplace.EventItem, len(pks))
+	_, err := d.each(len(pks), func(i int) error {
+		due := expression.Key(storage.AttrGSI1PK).Equal(expression.Value(pks[i])).
+			And(expression.Key(storage.AttrGSI1SK).LessThan(bound))
+		items, _, err := storage.QueryPage[marketplace.EventItem](ctx, d.table, storage.Query{Index: storage.IndexGSI1, Key: due}, batch, nil)
+		pages[i] = items
+		return err
+	})
+	return slices.Concat(pages...), err
+}
+
+// FanOut hands each waiting event (up to a batch per shard of the fan-out
+// index) to the apps that receive it (marketplace.FanOut: those installed
+// in its account, or for a company's event in its company) and to an
+// account's own endpoints that take it (endpoints.Store.FanOut), takes
+// it out of the index, then makes each new delivery's first attempt; it
+// returns how many events it handed on.
 func (d *Deliverer) FanOut(ctx context.Context) (int, error) {
-	var waiting []events.Recorded
-	for n := range events.FanOutShards {
+	handed, _, err := d.fanOut(ctx)
+	return handed, err
+}
+
+// fanOut is FanOut, returning also how many first attempts it made. The
+// shards are read at once, an account's receivers and endpoints once a
+// run, and the events handed on up to parallel at once. Each delivery is
+// written already claimed for its first attempt (marketplace.Pending's
+// lease), which saves a write per delivery: the attempts follow, up to
+// parallel at once, so that a slow receiver holds one of them only.
+func (d *Deliverer) fanOut(ctx context.Context) (handed, sent int, err error) {
+	pages := make([][]events.Recorded, events.FanOutShards)
+	if _, err := d.each(events.FanOutShards, func(n int) error {
 		page, err := events.WaitingFanOut(ctx, d.table, n, batch)
-		if err != nil {
-			return 0, err
-		}
-		waiting = append(waiting, page...)
+		pages[n] = page
+		return err
+	}); err != nil {
+		return 0, 0, err
 	}
-	receivers := map[string][]marketplace.Receiver{}
+	waiting := slices.Concat(pages...)
+	var owners []events.Owner
 	for _, ev := range waiting {
-		account := ev.Owner.LocationID
-		if _, ok := receivers[account]; ok {
-			continue
+		if !slices.Contains(owners, ev.Owner) {
+			owners = append(owners, ev.Owner)
 		}
-		rs, err := marketplace.ReceiversOf(ctx, d.table, account)
-		if err != nil {
-			return 0, err
-		}
-		receivers[account] = rs
 	}
-	return d.each(len(waiting), func(i int) error {
+	receivers := make([][]marketplace.Receiver, len(owners))
+	own := make([][]endpoints.Endpoint, len(owners))
+	if _, err := d.each(len(owners), func(i int) error {
+		var err error
+		if owners[i].LocationID == "" { // a company's event: its company installs'
+			receivers[i], err = marketplace.ReceiversOfCompany(ctx, d.table, owners[i].CompanyID)
+			return err
+		}
+		if receivers[i], err = marketplace.ReceiversOf(ctx, d.table, owners[i].LocationID); err != nil {
+			return err
+		}
+		own[i], err = d.endpoints.List(ctx, owners[i].LocationID)
+		return err
+	}); err != nil {
+		return 0, 0, err
+	}
+	targets := map[string]*target{}
+	for _, eps := range own {
+		for _, e := range eps {
+			targets[e.ID] = &target{ep: &e}
+		}
+	}
+	var (
+		mu    sync.Mutex
+		added []marketplace.EventItem
+	)
+	handed, err = d.each(len(waiting), func(i int) error {
 		ev := waiting[i]
-		handed, err := marketplace.FanOut(ctx, d.table, receivers[ev.Owner.LocationID], ev, d.clock.Now())
+		a := slices.Index(owners, ev.Owner)
+		now := d.clock.Now()
+		apps, toApps, err := marketplace.FanOut(ctx, d.table, receivers[a], ev, now, now.Add(Lease))
+		if err != nil {
+			return err
+		}
+		eps, toEndpoints, err := d.endpoints.FanOut(ctx, own[a], ev, now, now.Add(Lease))
+		mu.Lock()
+		added = append(added, apps...)
+		added = append(added, eps...)
+		mu.Unlock()
 		if err != nil {
 			return err
 		}
 		// An event gone meanwhile (its TTL) has nothing left to hand on.
-		if err := events.FannedOut(ctx, d.table, ev.Key(), handed); err != nil && !storage.IsConditionFailed(err) {
+		if err := events.FannedOut(ctx, d.table, ev.Key(), toApps+toEndpoints); err != nil && !storage.IsConditionFailed(err) {
 			return err
 		}
 		return nil
 	})
+	sent, serr := d.run(ctx, added, targets, true)
+	return handed, sent, errors.Join(err, serr)
 }
 
 // DeliverNamed attempts the events under keys that are due now, read from
@@ -172,17 +240,124 @@ func dueBound(now time.Time) string { return clock.Timestamp(now) + "$" }
 const parallel = 16
 
 // attemptAll attempts the events, up to parallel at once, and returns how
-// many it attempted and the first error.
+// many it attempted and the first error. The account endpoints they are
+// for are read once, first.
 func (d *Deliverer) attemptAll(ctx context.Context, items []marketplace.EventItem) (int, error) {
+	targets, err := d.targets(ctx, items)
+	if err != nil {
+		return 0, err
+	}
+	return d.run(ctx, items, targets, false)
+}
+
+// run attempts the events, up to parallel at once: claimed first, or, when
+// leased, already claimed by their own lease (a new delivery's first
+// attempt, passed over when the lease is nearly out). A delivery of a
+// removed or disabled endpoint is not sent but ends as failed. Then each
+// endpoint whose attempts changed its state (failing, answering again,
+// failing too long) is written once. It returns how many it attempted and
+// the first error.
+func (d *Deliverer) run(ctx context.Context, items []marketplace.EventItem, targets map[string]*target, leased bool) (int, error) {
 	var attempted atomic.Int64
 	_, err := d.each(len(items), func(i int) error {
-		ok, err := d.attempt(ctx, items[i])
+		it, t := items[i], targets[items[i].EndpointID]
+		if leased {
+			if clock.Timestamp(d.clock.Now().Add(attemptTimeout)) >= it.LeaseUntil {
+				return nil // left to the sweep that finds it due
+			}
+			attempted.Add(1)
+			return d.send(ctx, it, t, it.LeaseUntil)
+		}
+		ok, err := d.attempt(ctx, it, t)
 		if ok {
 			attempted.Add(1)
 		}
 		return err
 	})
+	for _, t := range targets {
+		if nerr := d.note(ctx, t); err == nil {
+			err = nerr
+		}
+	}
 	return int(attempted.Load()), err
+}
+
+// target is an account endpoint as one run of attempts read it, and how
+// its attempts ended.
+type target struct {
+	// ep is nil when the endpoint was removed.
+	ep *endpoints.Endpoint
+
+	mu        sync.Mutex
+	delivered bool
+	// firstFailure is the run's first failed attempt (zero: none).
+	firstFailure time.Time
+}
+
+func (t *target) count(a marketplace.Attempt, at time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if delivered(a) {
+		t.delivered = true
+	} else if t.firstFailure.IsZero() || at.Before(t.firstFailure) {
+		t.firstFailure = at
+	}
+}
+
+// targets reads the endpoints the items are for, by endpoint id, up to
+// parallel at once.
+func (d *Deliverer) targets(ctx context.Context, items []marketplace.EventItem) (map[string]*target, error) {
+	var of []marketplace.EventItem // one item of each endpoint
+	seen := map[string]bool{}
+	for _, it := range items {
+		if it.EndpointID != "" && !seen[it.EndpointID] {
+			seen[it.EndpointID] = true
+			of = append(of, it)
+		}
+	}
+	read := make([]*target, len(of))
+	if _, err := d.each(len(of), func(i int) error {
+		e, err := d.endpoints.Get(ctx, of[i].AccountID, of[i].EndpointID)
+		switch {
+		case errors.Is(err, endpoints.ErrNoEndpoint):
+			read[i] = &target{}
+		case err != nil:
+			return err
+		default:
+			read[i] = &target{ep: &e}
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	out := make(map[string]*target, len(of))
+	for i, it := range of {
+		out[it.EndpointID] = read[i]
+	}
+	return out, nil
+}
+
+// note writes what the run's attempts changed about t's endpoint, when
+// they changed anything (endpoints.Endpoint.Noting): a delivery clears its
+// failures; a failure starts them, or disables an endpoint that has failed
+// every attempt for endpoints.FailingLimit.
+func (d *Deliverer) note(ctx context.Context, t *target) error {
+	if t.ep == nil || !t.delivered && t.firstFailure.IsZero() {
+		return nil
+	}
+	now := d.clock.Now()
+	if !t.ep.Noting(t.delivered, now) {
+		return nil
+	}
+	if t.delivered {
+		return d.endpoints.Answered(ctx, t.ep.AccountID, t.ep.ID)
+	}
+	disabled, err := d.endpoints.Failed(ctx, t.ep.AccountID, t.ep.ID, t.firstFailure, now)
+	if disabled {
+		d.logger.LogAttrs(ctx, slog.LevelWarn, "webhook endpoint disabled", slog.String("account", t.ep.AccountID),
+			slog.String("endpoint", t.ep.ID), slog.String("failing_since", t.ep.FailingSince))
+	}
+	return err
 }
 
 // each runs do(0..n-1), up to parallel at once, and returns how many ended
@@ -236,10 +411,10 @@ func StreamKeys(event json.RawMessage) []storage.Key {
 	return keys
 }
 
-// attempt claims the event's current attempt, posts it and records the
-// result. It reports false when another deliverer has the attempt or it is
-// not due any more (the index is read eventually consistent).
-func (d *Deliverer) attempt(ctx context.Context, it marketplace.EventItem) (bool, error) {
+// attempt claims the event's current attempt and makes it (send). It
+// reports false when another deliverer has the attempt or it is not due
+// any more (the index is read eventually consistent).
+func (d *Deliverer) attempt(ctx context.Context, it marketplace.EventItem, t *target) (bool, error) {
 	now := d.clock.Now()
 	// Fixed-width stamps, so that the condition's string order is time order.
 	lease := clock.Timestamp(now.Add(Lease))
@@ -254,8 +429,33 @@ func (d *Deliverer) attempt(ctx context.Context, it marketplace.EventItem) (bool
 	if err != nil {
 		return false, err
 	}
+	return true, d.send(ctx, it, t, lease)
+}
+
+// send makes the attempt of the event claimed with lease: posts it and
+// records the result. An account endpoint's event (t not nil) goes to the
+// endpoint's URL as read now, and is not sent, but ends as failed, when the
+// endpoint is disabled or gone.
+func (d *Deliverer) send(ctx context.Context, it marketplace.EventItem, t *target, lease string) error {
+	now := d.clock.Now()
+	end := ""
+	switch {
+	case t != nil && t.ep == nil:
+		end = "the endpoint was removed"
+	case t != nil && !t.ep.Enabled:
+		end = "the endpoint is disabled: enable it, then redeliver its failed events"
+	}
+	if end != "" {
+		return d.record(ctx, it, marketplace.Attempt{At: now.UTC().Format(time.RFC3339Nano), Error: end}, lease, true)
+	}
+	if t != nil {
+		it.URL = t.ep.URL
+	}
 	result := d.post(ctx, it.Event)
-	return true, d.record(ctx, it, result, lease)
+	if t != nil {
+		t.count(result, now)
+	}
+	return d.record(ctx, it, result, lease, false)
 }
 
 // post sends the event's body, signed, and returns the attempt's result.
@@ -317,8 +517,8 @@ func delivered(a marketplace.Attempt) bool { return a.Status >= 200 && a.Status 
 
 // record writes the attempt's result, on condition that the attempt is
 // still this deliverer's: delivered, or due again after the backoff, or
-// failed after GiveUp.
-func (d *Deliverer) record(ctx context.Context, it marketplace.EventItem, a marketplace.Attempt, lease string) error {
+// failed after GiveUp or when end.
+func (d *Deliverer) record(ctx context.Context, it marketplace.EventItem, a marketplace.Attempt, lease string, end bool) error {
 	now := d.clock.Now()
 	n := len(it.Attempts) + 1
 	attempts := expression.Name("attempts")
@@ -330,7 +530,7 @@ func (d *Deliverer) record(ctx context.Context, it marketplace.EventItem, a mark
 	switch {
 	case delivered(a):
 		status = marketplace.DeliveryDelivered
-	case next.Sub(parseTime(cmp.Or(it.RetryFrom, it.CreatedAt))) > GiveUp:
+	case end, next.Sub(parseTime(cmp.Or(it.RetryFrom, it.CreatedAt))) > GiveUp:
 		status = marketplace.DeliveryFailed
 	}
 	if status == marketplace.DeliveryPending {
@@ -360,7 +560,7 @@ func (d *Deliverer) record(ctx context.Context, it marketplace.EventItem, a mark
 	}
 	d.tally.add(status, delivered(a))
 	d.logger.LogAttrs(ctx, slog.LevelInfo, "webhook attempt", slog.String("event", it.ID), slog.String("app", it.AppID),
-		slog.String("type", it.Type), slog.Int("attempt", n), slog.Int("http_status", a.Status), slog.String("result", status))
+		slog.String("endpoint", it.EndpointID), slog.String("type", it.Type), slog.Int("attempt", n), slog.Int("http_status", a.Status), slog.String("result", status))
 	return nil
 }
 

@@ -44,35 +44,38 @@ func (t *tally) take() metrics.Deliveries {
 	return d
 }
 
-// oldestPendingPages bounds the pages read to find the oldest pending
-// event: a backlog longer than that is reported by the oldest among its
-// first pages, itself an alarm.
+// oldestPendingPages bounds the pages read, per due index partition, to
+// find the oldest pending event: a backlog longer than that is reported by
+// the oldest among its first pages, itself an alarm.
 const oldestPendingPages = 10
 
 // OldestPending is the age of the oldest event still to be delivered (0
 // when none): the due index holds exactly those events, ordered by next
-// attempt, not age, so its pages are read whole, their createdAt alone.
+// attempt, not age, so each of its partitions' pages are read whole, their
+// createdAt alone.
 func (d *Deliverer) OldestPending(ctx context.Context) (time.Duration, error) {
-	pending := expression.Key(storage.AttrGSI1PK).Equal(expression.Value(marketplace.DueIndexPK))
 	created := expression.NamesList(expression.Name("createdAt"))
-	q := storage.Query{Index: storage.IndexGSI1, Key: pending, Projection: &created}
 	now := d.clock.Now()
 	var oldest time.Duration
-	var cursor storage.Cursor
-	for page := 0; page < oldestPendingPages; page++ {
-		items, next, err := storage.QueryPage[marketplace.EventItem](ctx, d.table, q, 100, cursor)
-		if err != nil {
-			return 0, err
-		}
-		for _, it := range items {
-			if created := parseTime(it.CreatedAt); !created.IsZero() {
-				oldest = max(oldest, now.Sub(created))
+	for _, pk := range marketplace.DuePKs() {
+		pending := expression.Key(storage.AttrGSI1PK).Equal(expression.Value(pk))
+		q := storage.Query{Index: storage.IndexGSI1, Key: pending, Projection: &created}
+		var cursor storage.Cursor
+		for page := 0; page < oldestPendingPages; page++ {
+			items, next, err := storage.QueryPage[marketplace.EventItem](ctx, d.table, q, 100, cursor)
+			if err != nil {
+				return 0, err
 			}
+			for _, it := range items {
+				if created := parseTime(it.CreatedAt); !created.IsZero() {
+					oldest = max(oldest, now.Sub(created))
+				}
+			}
+			if next == nil {
+				break
+			}
+			cursor = next
 		}
-		if next == nil {
-			break
-		}
-		cursor = next
 	}
 	return oldest, nil
 }

@@ -234,11 +234,21 @@ The schemas are in ` + "`api/openapi.yaml`" + `, section ` + "`webhooks`" + `.
 receives those of the accounts it is installed in, when its install holds
 the event's scope (or its ` + "`.write`" + `) and it has a webhook URL, with the
 app's ` + "`appId`" + ` added last (the official SDK's WebhookManager needs it): signed with
-` + "`x-ghl-signature`" + ` and retried like ` + "`INSTALL`" + `. An account's event waits in
-one of 8 shards of a fan-out index until the deliverer's sweep (every
-minute) hands it to those apps. An operator lists an account's events with
-` + "`platformctl events list --account ID`" + `. Company events (` + "`UserCreate`" + `)
-are kept but not yet sent; account admins' own endpoints are not built yet.
+` + "`x-ghl-signature`" + ` and retried like ` + "`INSTALL`" + `. An event waits in one of 8
+shards of a fan-out index until the deliverer's sweep (every minute) hands
+it to those apps. A company's events (` + "`UserCreate`" + `) go to the apps
+installed for the company (target company) that chose them and whose
+install holds the scope. An operator lists an account's events with
+` + "`platformctl events list --account ID`" + `. An account's admins' own endpoints (portal,
+` + "`platformctl webhooks`" + `) receive every type they chose of their account,
+whatever its scope (they are the account's), with the body unchanged (no
+` + "`appId`" + `), signed and retried the same way, to the endpoint's URL
+as it is at each attempt. An endpoint that has failed every attempt for 3
+days is disabled (reason ` + "`failing`" + `, an audit entry by the webhook
+deliverer); its pending deliveries then end as failed without being sent,
+as do a removed endpoint's, and once an admin enables it again
+"redeliver failed since" sends them. The endpoint's record is written only
+when its failures start or stop.
 
 **Catching up: ` + "`GET /events?locationId=...`" + `** (an extension beyond the
 spec, tagged ` + "`Extensions`" + ` and marked ` + "`x-extension: true`" + ` in

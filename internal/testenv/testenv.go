@@ -11,6 +11,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"io"
 	"log/slog"
 	"net/http"
@@ -89,6 +90,14 @@ func NewTable(t testing.TB) *storage.Table {
 	require.NoError(t, err)
 	table := &storage.Table{DB: db, Name: "test-" + randomHex(8)}
 	_, err = storage.CreateTable(ctx, db, table.Name)
+	require.NoError(t, err)
+	// DynamoDB Local's TTL deletes items whose expiresAt is behind the real
+	// clock, while a test writes on its own clock from Start, months back:
+	// an event made "now" in a test would vanish mid-test. What TTL deletes
+	// is AWS's to do; a test asserts the expiresAt it writes.
+	ttl := storage.TimeToLiveInput(table.Name)
+	ttl.TimeToLiveSpecification.Enabled = aws.Bool(false)
+	_, err = db.UpdateTimeToLive(ctx, ttl)
 	require.NoError(t, err)
 	t.Cleanup(func() {
 		assert.NoError(t, storage.DeleteTable(context.Background(), db, table.Name), "delete the test's table")

@@ -123,7 +123,8 @@ await run("sdk", async (test, watch) => {
   await test("the token creates a white-label provider (marketplace only) and is refused outside its scopes", async () => {
     const provider = await ghl.payments.createIntegrationProvider(
       { altId: alpha, altType: "account", uniqueName: "bridge-pay", title: "Bridge Pay", provider: "nmi",
-        description: "Card payments through the bridge", imageUrl: "https://assets.example.com/bridge.png" },
+        // U+2028 and U+2029, which Go's JSON escapes and JSON.stringify does not.
+        description: "Card payments\u2028through the bridge\u2029", imageUrl: "https://assets.example.com/bridge.png" },
       { headers: { "x-location-id": alpha } }, // how the SDK picks the session for a body without locationId
     );
     assert.equal(provider.altId, alpha);
@@ -137,7 +138,9 @@ await run("sdk", async (test, watch) => {
     assert.equal(body.locationId, alpha);
     assert.match(body.webhookId, /^[0-9a-f]{24}$/);
     assert.equal(body.version, 1);
+    assert.equal(body.description, "Card payments\u2028through the bridge\u2029");
     assert.equal((await webhookVerdict(ghl, hook)).isSignatureValid, true);
+    assert.ok(!hook.rawBody.toString("utf8").includes("\\u2028"), "U+2028 sent raw, as JSON.stringify writes it");
     const forged = Buffer.from(hook.rawBody.toString("utf8").replace("Bridge Pay", "Bridge Pal"));
     assert.equal((await webhookVerdict(ghl, hook, forged)).isSignatureValid, false);
     await sleep(5000); // two more deliveries' worth

@@ -88,9 +88,9 @@ type Event struct {
 	Body string `dynamodbav:"body"`
 }
 
-// item is an event as stored. An account's event sits in a fan-out index
-// partition (GSI1) until the deliverer has handed it to the apps that
-// receive it.
+// item is an event as stored. It sits in a fan-out index partition (GSI1)
+// until the deliverer has handed it to the apps (and an account's to the
+// endpoints) that receive it.
 type item struct {
 	storage.Key
 	GSI1PK string `dynamodbav:"GSI1PK,omitempty"`
@@ -135,9 +135,7 @@ func (typ Type) Add(tx *storage.Tx, owner Owner, fields any, now time.Time) *sto
 		Event:     Event{ID: id, Type: typ.Name, Scope: typ.Scope, CreatedAt: clock.Timestamp(now), Body: string(body)},
 		ExpiresAt: now.Add(Lifetime).Unix(),
 	}
-	if owner.LocationID != "" {
-		it.GSI1PK, it.GSI1SK = FanOutPK(shardOf(id)), it.SK
-	}
+	it.GSI1PK, it.GSI1SK = FanOutPK(shardOf(id)), it.SK
 	return tx.Put(it, storage.ItemAbsent())
 }
 
@@ -199,7 +197,9 @@ var envelope = map[string]bool{
 	FieldWebhookID: true, FieldTimestamp: true, FieldVersion: true,
 }
 
-// marshal is json.Marshal without HTML escaping or a trailing newline.
+// marshal is json.Marshal as JavaScript's JSON.stringify writes the same
+// value: no HTML escaping, no trailing newline, and U+2028 and U+2029 raw
+// (Go escapes them; the SDK verifies JSON.stringify's text).
 func marshal(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -207,7 +207,32 @@ func marshal(v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return unescapeSeparators(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil
+}
+
+// unescapeSeparators writes the escapes \u2028 and \u2029 of JSON text as
+// the characters, walking escape by escape so that an escaped backslash
+// followed by "u2028" is left as it is.
+func unescapeSeparators(text []byte) []byte {
+	if !bytes.Contains(text, []byte(`\u202`)) {
+		return text
+	}
+	out := make([]byte, 0, len(text))
+	for i := 0; i < len(text); i++ {
+		if text[i] != '\\' || i+1 == len(text) {
+			out = append(out, text[i])
+			continue
+		}
+		switch esc := string(text[i+1 : min(i+6, len(text))]); esc {
+		case "u2028":
+			out, i = append(out, "\u2028"...), i+5
+		case "u2029":
+			out, i = append(out, "\u2029"...), i+5
+		default: // another escape, kept: the backslash and what it escapes
+			out, i = append(out, text[i], text[i+1]), i+1
+		}
+	}
+	return out
 }
 
 type member struct {
@@ -394,9 +419,18 @@ func (r Recorded) Key() storage.Key { return storage.Key{PK: r.Owner.PK(), SK: r
 // AccountOf returns the account of an account's events partition.
 func AccountOf(pk string) (string, bool) { return strings.CutPrefix(pk, "EVENTS#ACCOUNT#") }
 
-// WaitingFanOut returns up to limit account events of shard n still to be
-// handed to the apps that receive them, oldest first (the index is
-// eventually consistent: a moment-old event may be missing).
+// ownerOf returns the owner of an events partition.
+func ownerOf(pk string) (Owner, bool) {
+	if account, ok := AccountOf(pk); ok {
+		return Owner{LocationID: account}, true
+	}
+	company, ok := strings.CutPrefix(pk, "EVENTS#COMPANY#")
+	return Owner{CompanyID: company}, ok
+}
+
+// WaitingFanOut returns up to limit events of shard n still to be handed
+// to the apps that receive them, oldest first (the index is eventually
+// consistent: a moment-old event may be missing).
 func WaitingFanOut(ctx context.Context, table *storage.Table, n int, limit int32) ([]Recorded, error) {
 	items, _, err := storage.QueryPage[item](ctx, table, storage.Query{
 		Index: storage.IndexGSI1, Key: expression.Key(storage.AttrGSI1PK).Equal(expression.Value(FanOutPK(n))), Eventual: true,
@@ -406,9 +440,8 @@ func WaitingFanOut(ctx context.Context, table *storage.Table, n int, limit int32
 	}
 	out := make([]Recorded, 0, len(items))
 	for _, it := range items {
-		account, ok := AccountOf(it.PK)
-		if ok {
-			out = append(out, Recorded{Event: it.Event, Owner: Owner{LocationID: account}, sortKey: it.SK})
+		if owner, ok := ownerOf(it.PK); ok {
+			out = append(out, Recorded{Event: it.Event, Owner: owner, sortKey: it.SK})
 		}
 	}
 	return out, nil

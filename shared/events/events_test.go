@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,6 +37,18 @@ func TestTheBodyIsOneFlatObjectInTheOrderJavaScriptWritesIt(t *testing.T) {
 	assert.Equal(t, `{"type":"NoteCreate","locationId":"acct1","id":"n1","text":"<a & b>","webhookId":"w1","timestamp":"2026-11-27T10:00:00.005Z","version":1}`, string(body),
 		"no HTML escaping, no newline, the owner said once")
 
+	t.Run("line and paragraph separators are written raw, as JSON.stringify writes them", func(t *testing.T) {
+		text := "a\u2028b\u2029c, a backslash then u2028: \\u2028, \"quoted\"\n"
+		body, err := events.Body(noteCreated, owner, note{ID: "n1", LocationID: "acct1", Text: text}, "w1", at)
+		require.NoError(t, err)
+		// JSON.stringify(JSON.parse(body)) in node gives exactly this text.
+		want := `{"type":"NoteCreate","locationId":"acct1","id":"n1","text":"a` + "\u2028b\u2029" + `c, a backslash then u2028: \\u2028, \"quoted\"\n","webhookId":"w1","timestamp":"2026-11-27T10:00:00.005Z","version":1}`
+		assert.Equal(t, want, string(body))
+		var back note
+		require.NoError(t, json.Unmarshal(body, &back))
+		assert.Equal(t, text, back.Text, "and it reads back as written")
+		assert.Equal(t, strings.TrimSuffix(want, "}")+`,"appId":"app1"}`, events.ForApp(string(body), "app1"))
+	})
 	t.Run("a field that contradicts the envelope is refused", func(t *testing.T) {
 		_, err := events.Body(noteCreated, owner, note{ID: "n1", LocationID: "another"}, "w1", at)
 		assert.ErrorContains(t, err, "the field locationId is the envelope's")

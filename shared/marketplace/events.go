@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"hash/fnv"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -27,10 +29,38 @@ const (
 	DeliveryFailed    = "failed"
 )
 
-// DueIndexPK is the sparse index partition (GSI1) of the events still to
-// deliver; GSI1SK is the next attempt's time, then the event's key. An
-// event leaves the index when it is delivered or failed.
+// DueIndexPK is the sparse index (GSI1) of the events still to deliver,
+// spread over DueShards partitions (DuePK); GSI1SK is the next attempt's
+// time, then the event's key. An event leaves the index when it is
+// delivered or failed. DueIndexPK itself is the one partition the index
+// had before it was spread: still read (DuePKs), so that events pending in
+// a table from before are delivered.
 const DueIndexPK = "WEBHOOKS#DUE"
+
+// DueShards is how many partitions the due index has: one partition takes
+// about 1,000 writes a second, and each delivery writes it two or three
+// times (made, each attempt, ended).
+const DueShards = 8
+
+// DuePK is the due index partition of the event at key, from its key's
+// hash, so that the events of one busy app or account spread too.
+func DuePK(key storage.Key) string {
+	h := fnv.New32a()
+	h.Write([]byte(key.PK))
+	h.Write([]byte{0})
+	h.Write([]byte(key.SK))
+	return fmt.Sprintf("%s#%d", DueIndexPK, h.Sum32()%DueShards)
+}
+
+// DuePKs are every partition of the due index: the shards, then the one
+// from before them.
+func DuePKs() []string {
+	out := make([]string, 0, DueShards+1)
+	for n := range DueShards {
+		out = append(out, fmt.Sprintf("%s#%d", DueIndexPK, n))
+	}
+	return append(out, DueIndexPK)
+}
 
 // EventLifetime is how long an event is kept after its delivery ends (its
 // TTL), for `platformctl apps deliveries`.
@@ -43,8 +73,10 @@ type Event struct {
 	// EndpointID is the account's own endpoint the event is for (package
 	// endpoints); "" for an app's event.
 	EndpointID string `dynamodbav:"endpointId,omitempty" json:"endpointId,omitempty"`
-	Type       string `dynamodbav:"type" json:"type"`
-	URL        string `dynamodbav:"url" json:"url"`
+	// AccountID is the endpoint's account (its key's), "" for an app's.
+	AccountID string `dynamodbav:"accountId,omitempty" json:"-"`
+	Type      string `dynamodbav:"type" json:"type"`
+	URL       string `dynamodbav:"url" json:"url"`
 	// Body is the JSON body exactly as it is signed and sent.
 	Body      string    `dynamodbav:"body" json:"-"`
 	CreatedAt string    `dynamodbav:"createdAt" json:"createdAt"`
@@ -90,6 +122,23 @@ func EventsPK(appID string) string { return "WEBHOOKS#" + appID }
 // key, so that the earliest come first.
 func DueSK(next time.Time, key storage.Key) string { return clock.Timestamp(next) + "#" + key.SK }
 
+// Pending is a new delivery of e, stored at key and due now; or, when
+// leasedUntil is not zero, claimed until then by its maker, which makes
+// the first attempt at once, and due then: should the maker die
+// mid-attempt, another deliverer takes it up when the lease ends.
+func Pending(key storage.Key, e Event, now, leasedUntil time.Time) EventItem {
+	stamp := now.UTC().Format(time.RFC3339Nano)
+	due := now
+	if !leasedUntil.IsZero() {
+		due, e.LeaseUntil = leasedUntil, clock.Timestamp(leasedUntil)
+	}
+	e.CreatedAt, e.Status, e.NextAt = stamp, DeliveryPending, due.UTC().Format(time.RFC3339Nano)
+	if e.Attempts == nil {
+		e.Attempts = []Attempt{}
+	}
+	return EventItem{Key: key, GSI1PK: DuePK(key), GSI1SK: DueSK(due, key), Event: e}
+}
+
 // payload is an INSTALL or UNINSTALL body, the public platform's fields.
 type payload struct {
 	Type                string `json:"type"`
@@ -124,14 +173,7 @@ func addEvent(tx *storage.Tx, app App, typ string, company companyRef, accountID
 		Timestamp: now.UTC().Format("2006-01-02T15:04:05.000Z"), WebhookID: id,
 	})
 	key := storage.Key{PK: EventsPK(app.ID), SK: "EVENT#" + clock.Timestamp(now) + "#" + id}
-	tx.Put(EventItem{
-		Key: key, GSI1PK: DueIndexPK, GSI1SK: DueSK(now, key),
-		Event: Event{
-			ID: id, AppID: app.ID, Type: typ, URL: app.WebhookURL, Body: string(body),
-			CreatedAt: now.UTC().Format(time.RFC3339Nano), Status: DeliveryPending,
-			NextAt: now.UTC().Format(time.RFC3339Nano), Attempts: []Attempt{},
-		},
-	}, storage.ItemAbsent())
+	tx.Put(Pending(key, Event{ID: id, AppID: app.ID, Type: typ, URL: app.WebhookURL, Body: string(body)}, now, time.Time{}), storage.ItemAbsent())
 }
 
 // companyRef is a company as events name it: its id and its name (the id
@@ -192,7 +234,7 @@ func Requeue(ctx context.Context, table *storage.Table, key storage.Key, now tim
 	upd := expression.Set(expression.Name("status"), expression.Value(DeliveryPending)).
 		Set(expression.Name("nextAttemptAt"), expression.Value(stamp)).
 		Set(expression.Name("retryFrom"), expression.Value(stamp)).
-		Set(expression.Name(storage.AttrGSI1PK), expression.Value(DueIndexPK)).
+		Set(expression.Name(storage.AttrGSI1PK), expression.Value(DuePK(key))).
 		Set(expression.Name(storage.AttrGSI1SK), expression.Value(DueSK(now, key))).
 		Remove(expression.Name(storage.AttrExpiresAt)).Remove(expression.Name("leaseUntil"))
 	// Only from the state read: two redeliveries at once requeue it once.

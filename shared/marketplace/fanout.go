@@ -9,7 +9,8 @@ import (
 	"github.com/bizplatform/api/shared/storage"
 )
 
-// Receiver is an app installed in an account, as its events reach it.
+// Receiver is an app installed in an account (or a company), as its
+// events reach it.
 type Receiver struct {
 	App App
 	// Scopes are the install's.
@@ -19,7 +20,19 @@ type Receiver struct {
 // ReceiversOf returns the apps installed in the account that have a
 // webhook URL and chose at least one event type.
 func ReceiversOf(ctx context.Context, table *storage.Table, accountID string) ([]Receiver, error) {
-	installs, err := storage.QueryPartition[installItem](ctx, table, storage.AccountPK(accountID), "INSTALL#")
+	return receiversIn(ctx, table, storage.AccountPK(accountID))
+}
+
+// ReceiversOfCompany returns the apps installed for the company (target
+// company) that have a webhook URL and chose at least one event type: the
+// receivers of its company events (UserCreate).
+func ReceiversOfCompany(ctx context.Context, table *storage.Table, companyID string) ([]Receiver, error) {
+	return receiversIn(ctx, table, storage.CompanyPK(companyID))
+}
+
+// receiversIn reads the installs kept in the owner's partition pk.
+func receiversIn(ctx context.Context, table *storage.Table, pk string) ([]Receiver, error) {
+	installs, err := storage.QueryPartition[installItem](ctx, table, pk, "INSTALL#")
 	if err != nil {
 		return nil, err
 	}
@@ -39,30 +52,32 @@ func ReceiversOf(ctx context.Context, table *storage.Table, accountID string) ([
 	return out, nil
 }
 
-// FanOut hands an account's event to every receiver (ReceiversOf its
-// account) that chose its type and whose install reads its scope: each gets
+// FanOut hands an account's or company's event to every receiver
+// (ReceiversOf its account, ReceiversOfCompany its company) that chose its type and whose install reads its scope: each gets
 // its own webhook event (delivered, retried and recorded like INSTALL),
 // under a key made of the event's, so a fan-out run again adds nothing
-// twice. It returns how many apps received the event.
-func FanOut(ctx context.Context, table *storage.Table, receivers []Receiver, ev events.Recorded, now time.Time) (int, error) {
-	handed := 0
+// twice. Each is leased to the caller until leasedUntil for its first
+// attempt (Pending; zero: due now). It returns the deliveries it added,
+// and how many receivers take the event (those a run before added too).
+func FanOut(ctx context.Context, table *storage.Table, receivers []Receiver, ev events.Recorded, now, leasedUntil time.Time) ([]EventItem, int, error) {
+	var added []EventItem
+	took := 0
 	for _, r := range receivers {
 		if !slices.Contains(r.App.Events, ev.Type) || !events.Readable(r.Scopes, ev.Scope) {
 			continue
 		}
+		took++
 		key := storage.Key{PK: EventsPK(r.App.ID), SK: ev.Key().SK}
-		err := table.Put(ctx, EventItem{
-			Key: key, GSI1PK: DueIndexPK, GSI1SK: DueSK(now, key),
-			Event: Event{
-				ID: ev.ID, AppID: r.App.ID, Type: ev.Type, URL: r.App.WebhookURL, Body: events.ForApp(ev.Body, r.App.ID), Source: ev.Owner.PK(),
-				CreatedAt: now.UTC().Format(time.RFC3339Nano), Status: DeliveryPending,
-				NextAt: now.UTC().Format(time.RFC3339Nano), Attempts: []Attempt{},
-			},
-		}, storage.ItemAbsent())
-		if err != nil && !storage.IsConditionFailed(err) {
-			return handed, err
+		e := Event{ID: ev.ID, AppID: r.App.ID, Type: ev.Type, URL: r.App.WebhookURL, Body: events.ForApp(ev.Body, r.App.ID), Source: ev.Owner.PK()}
+		it := Pending(key, e, now, leasedUntil)
+		err := table.Put(ctx, it, storage.ItemAbsent())
+		if storage.IsConditionFailed(err) {
+			continue // a run before added it
 		}
-		handed++
+		if err != nil {
+			return added, took, err
+		}
+		added = append(added, it)
 	}
-	return handed, nil
+	return added, took, nil
 }
