@@ -93,6 +93,9 @@ var eventGroups = sync.OnceValue(func() []eventGroup {
 	}
 	byArea := map[string][]eventChoice{}
 	for i, t := range eventsarea.Types {
+		if t.OfCompany {
+			continue // no account's endpoint receives it
+		}
 		area := areaOf[t.Scope]
 		byArea[area] = append(byArea[area], eventChoice{ID: fmt.Sprintf("event-%d", i+1), Name: t.Name, Scope: t.Scope, Summary: t.Summary})
 	}

@@ -25,11 +25,21 @@ type Type struct {
 	Scope string
 	// Summary says when the event is made.
 	Summary string
+	// OfCompany: a company's event, which no account's endpoint receives.
+	OfCompany bool
 }
 
-// Names are the registry's event type names, in its order: the types an
-// account's webhook endpoint may choose (the portal, platformctl).
-func Names() []string { return names(Types) }
+// Names are the names of the registry's account events, in its order: the
+// types an account's webhook endpoint may choose (the portal, platformctl).
+func Names() []string {
+	var account []Type
+	for _, typ := range Types {
+		if !typ.OfCompany {
+			account = append(account, typ)
+		}
+	}
+	return names(account)
+}
 
 func names(types []Type) []string {
 	out := make([]string, len(types))

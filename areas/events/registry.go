@@ -18,6 +18,6 @@ var Types = []Type{
 	{Name: "VoiceAiActionUpdate", Scope: "voice-ai-agent-goals.readonly", Summary: "A voice-AI agent's action was updated (PUT /voice-ai/actions/{actionId}); a credential appears only masked."},
 	{Name: "MediaFileUpdate", Scope: "medias.readonly", Summary: "A media file was renamed (POST /medias/{id})."},
 	{Name: "MediaFolderUpdate", Scope: "medias.readonly", Summary: "A media folder was renamed (POST /medias/{id})."},
-	{Name: "UserCreate", Scope: "users.readonly", Summary: "A user was created in a company (platformctl users create). A company's event: it carries companyId, not locationId."},
+	{Name: "UserCreate", Scope: "users.readonly", Summary: "A user was created in a company (platformctl users create). A company's event: it carries companyId, not locationId.", OfCompany: true},
 	{Name: "SocialAdsIntegrationDelete", Scope: "adPublishing.readonly", Summary: "The account's social ads integration was removed (DELETE /ad-publishing/socialads/integration)."},
 }

@@ -122,7 +122,7 @@ func (s *Directory) Get(ctx context.Context, companyID, id string) (*User, error
 // UserCreated is the event of a created user (platformctl users create):
 // the public platform's UserCreate, of the user's company.
 var UserCreated = events.Type{
-	Name: "UserCreate", Scope: "users.readonly", Version: 1,
+	Name: "UserCreate", Scope: "users.readonly", Version: 1, OfCompany: true,
 	Summary: "A user was created in a company (platformctl users create). A company's event: it carries companyId, not locationId.",
 	Fields:  UserEvent{},
 }

@@ -43,7 +43,7 @@ func EventSchema(typ events.Type) Schema {
 		}
 	}
 	add(events.FieldType, Schema{Type: "string", Const: typ.Name}, true)
-	if typ.Name == "UserCreate" {
+	if typ.OfCompany {
 		add(events.FieldCompanyID, Schema{Type: "string", Description: "The company the user belongs to."}, true)
 	} else {
 		add(events.FieldLocationID, Schema{Type: "string", Description: "The account (sub-account) of the change."}, true)
@@ -203,7 +203,11 @@ func Registry(types []events.Type) string {
 	b.WriteString("// Code generated from the event registry (catalog.EventTypes) by go generate ./...; DO NOT EDIT.\n\n")
 	b.WriteString("package events\n\n// Types are the event registry's types, in its order.\nvar Types = []Type{\n")
 	for _, typ := range types {
-		fmt.Fprintf(&b, "\t{Name: %q, Scope: %q, Summary: %q},\n", typ.Name, typ.Scope, typ.Summary)
+		company := ""
+		if typ.OfCompany {
+			company = ", OfCompany: true"
+		}
+		fmt.Fprintf(&b, "\t{Name: %q, Scope: %q, Summary: %q%s},\n", typ.Name, typ.Scope, typ.Summary, company)
 	}
 	b.WriteString("}\n")
 	return b.String()

@@ -142,7 +142,7 @@ func (s *Store) check(in Input, creating bool) error {
 	if in.Events != nil {
 		if v.Check(len(*in.Events) > 0, "events must name at least one event type (docs/events.md lists them)") {
 			for _, t := range *in.Events {
-				v.Check(slices.Contains(s.known, t), fmt.Sprintf("%q is not an event type (docs/events.md lists them)", t))
+				v.Check(slices.Contains(s.known, t), fmt.Sprintf("%q is not an event type an account receives (docs/events.md lists them)", t))
 			}
 		}
 	} else if creating {

@@ -47,6 +47,10 @@ type Type struct {
 	Version int
 	// Summary says when the event is made.
 	Summary string
+	// OfCompany says the event is a company's (Owner.CompanyID, companyId
+	// in its body), never an account's: only apps installed for the
+	// company receive it, and an account's own endpoint cannot choose it.
+	OfCompany bool
 	// Fields is a value of the type of the resource's fields, as the
 	// change's answer shows them (JSON tags): the schema's source.
 	Fields any
