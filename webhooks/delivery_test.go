@@ -139,6 +139,7 @@ func TestEventsAreSignedWithEd25519OverTheRawBodyAndCarryThePublicPlatformsField
 		assert.Equal(t, "acctHook", ev["locationId"])
 		assert.Equal(t, "coHook", ev["companyId"])
 		assert.Equal(t, "Hook & Sons", ev["companyName"], "the company's name, as the public platform's INSTALL carries it")
+		assert.Contains(t, string(body), `"companyName":"Hook & Sons"`, "written as JSON.stringify writes it (no \u0026), which the SDK verifies")
 	}
 	assert.Equal(t, map[string]bool{marketplace.EventInstall: true, marketplace.EventUninstall: true}, types)
 	for _, e := range f.events(t) {

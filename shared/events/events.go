@@ -150,7 +150,7 @@ func (typ Type) Add(tx *storage.Tx, owner Owner, fields any, now time.Time) *sto
 // the official SDK's verification of the signature, which signs that text,
 // holds.
 func Body(typ Type, owner Owner, fields any, id string, now time.Time) ([]byte, error) {
-	inner, err := marshal(fields)
+	inner, err := Marshal(fields)
 	if err != nil {
 		return nil, fmt.Errorf("events: encode %s: %w", typ.Name, err)
 	}
@@ -164,12 +164,12 @@ func Body(typ Type, owner Owner, fields any, id string, now time.Time) ([]byte, 
 		if b.Len() > 1 {
 			b.WriteByte(',')
 		}
-		n, _ := marshal(name) // a string: cannot fail
+		n, _ := Marshal(name) // a string: cannot fail
 		b.Write(n)
 		b.WriteByte(':')
 		b.Write(raw)
 	}
-	str := func(s string) []byte { raw, _ := marshal(s); return raw }
+	str := func(s string) []byte { raw, _ := Marshal(s); return raw }
 	put(FieldType, str(typ.Name))
 	if owner.LocationID != "" {
 		put(FieldLocationID, str(owner.LocationID))
@@ -201,10 +201,10 @@ var envelope = map[string]bool{
 	FieldWebhookID: true, FieldTimestamp: true, FieldVersion: true,
 }
 
-// marshal is json.Marshal as JavaScript's JSON.stringify writes the same
+// Marshal is json.Marshal as JavaScript's JSON.stringify writes the same
 // value: no HTML escaping, no trailing newline, and U+2028 and U+2029 raw
 // (Go escapes them; the SDK verifies JSON.stringify's text).
-func marshal(v any) ([]byte, error) {
+func Marshal(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -538,6 +538,6 @@ func ignoreGone(err error) error {
 // app's "appId" last (the official SDK's WebhookManager handles only a
 // webhook naming its app).
 func ForApp(body, appID string) string {
-	id, _ := marshal(appID) // a string: cannot fail
+	id, _ := Marshal(appID) // a string: cannot fail
 	return strings.TrimSuffix(body, "}") + `,"appId":` + string(id) + "}"
 }

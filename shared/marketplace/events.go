@@ -2,7 +2,6 @@ package marketplace
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -167,7 +166,9 @@ func addEvent(tx *storage.Tx, app App, typ string, company companyRef, accountID
 	if accountID == "" {
 		installType = UserCompany
 	}
-	body, _ := json.Marshal(payload{ // plain strings and a bool: cannot fail
+	// As JSON.stringify writes it (a company named "Hook & Sons" is not
+	// escaped), so that the SDK's check of the signature holds.
+	body, _ := events.Marshal(payload{ // plain strings and a bool: cannot fail
 		Type: typ, AppID: app.ID, VersionID: app.ID, InstallType: installType, LocationID: accountID,
 		CompanyID: company.ID, UserID: userID, CompanyName: company.Name,
 		Timestamp: now.UTC().Format("2006-01-02T15:04:05.000Z"), WebhookID: id,
