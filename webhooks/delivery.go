@@ -151,7 +151,12 @@ func (d *Deliverer) fanOut(ctx context.Context) (handed, sent int, err error) {
 	}); err != nil {
 		return 0, 0, err
 	}
-	waiting := slices.Concat(pages...)
+	return d.handOn(ctx, slices.Concat(pages...))
+}
+
+// handOn hands the waiting events to their receivers (see fanOut), then
+// makes each new delivery's first attempt.
+func (d *Deliverer) handOn(ctx context.Context, waiting []events.Recorded) (handed, sent int, err error) {
 	var owners []events.Owner
 	for _, ev := range waiting {
 		if !slices.Contains(owners, ev.Owner) {
@@ -214,11 +219,32 @@ func (d *Deliverer) fanOut(ctx context.Context) (handed, sent int, err error) {
 // their own items (strongly consistent: a stream record names an event
 // before the eventually consistent due index may show it), and returns how
 // many it attempted. A key that names no event, or one not due, is passed
-// over.
+// over. A key of an account's (or company's) event still waiting is handed
+// on at once (handOn), its deliveries' first attempts made: an event
+// reaches its receivers about a second after its change, not at the next
+// minute's sweep.
 func (d *Deliverer) DeliverNamed(ctx context.Context, keys []storage.Key) (int, error) {
+	var made, deliveries []storage.Key
+	for _, k := range keys {
+		if events.IsEventKey(k) {
+			made = append(made, k)
+		} else {
+			deliveries = append(deliveries, k)
+		}
+	}
+	sent := 0
+	if len(made) > 0 {
+		waiting, err := events.StillWaiting(ctx, d.table, made)
+		if err != nil {
+			return 0, err
+		}
+		if _, sent, err = d.handOn(ctx, waiting); err != nil {
+			return sent, err
+		}
+	}
 	bound := dueBound(d.clock.Now())
 	var due []marketplace.EventItem
-	for _, k := range keys {
+	for _, k := range deliveries {
 		it, err := storage.Get[marketplace.EventItem](ctx, d.table, k)
 		if err != nil {
 			return 0, err
@@ -227,7 +253,8 @@ func (d *Deliverer) DeliverNamed(ctx context.Context, keys []storage.Key) (int, 
 			due = append(due, *it)
 		}
 	}
-	return d.attemptAll(ctx, due)
+	n, err := d.attemptAll(ctx, due)
+	return sent + n, err
 }
 
 // dueBound is the due index's bound at now: every event due by then sorts
@@ -388,8 +415,9 @@ func (d *Deliverer) each(n int, do func(i int) error) (int, error) {
 	return done, first
 }
 
-// StreamKeys are the keys of the webhook events a DynamoDB stream batch
-// names (its records' Keys); nothing for any other event (the schedule's).
+// StreamKeys are the keys of the deliveries and of the account and company
+// events a DynamoDB stream batch names (its records' Keys); nothing for any
+// other event (the schedule's).
 func StreamKeys(event json.RawMessage) []storage.Key {
 	var batch struct {
 		Records []struct {
@@ -404,8 +432,9 @@ func StreamKeys(event json.RawMessage) []storage.Key {
 	var keys []storage.Key
 	for _, r := range batch.Records {
 		pk, sk := r.Dynamodb.Keys[storage.AttrPK].S, r.Dynamodb.Keys[storage.AttrSK].S
-		if strings.HasPrefix(pk, marketplace.EventsPK("")) && sk != "" {
-			keys = append(keys, storage.Key{PK: pk, SK: sk})
+		k := storage.Key{PK: pk, SK: sk}
+		if strings.HasPrefix(pk, marketplace.EventsPK("")) && sk != "" || events.IsEventKey(k) {
+			keys = append(keys, k)
 		}
 	}
 	return keys

@@ -20,6 +20,7 @@ import (
 	"github.com/bizplatform/api/portal"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/storage"
 )
@@ -222,10 +223,39 @@ func TestEveryAreaIsOneFunctionServingExactlyItsRoutes(t *testing.T) {
 		assert.Equal(t, "DynamoDB", Path(stream, "Type"))
 		assert.Equal(t, map[string]any{"Fn::If": []any{"UseExistingTableStream", map[string]any{"Ref": "ExistingTableStreamArn"}, map[string]any{"Fn::GetAtt": []any{"Table", "StreamArn"}}}},
 			Path(stream, "Properties", "Stream"), "the table's stream, or the one of the table the stack was pointed at")
-		// Only the inserts of webhook events wake it, not every write.
+		// Only the inserts of deliveries and of events wake it (an event is
+		// handed on at once), not every write.
 		filters := asList(Path(stream, "Properties", "FilterCriteria", "Filters"))
 		require.Len(t, filters, 1)
-		assert.Contains(t, fmt.Sprint(Path(filters[0], "Pattern")), `"prefix": "`+marketplace.EventsPK(""))
+		var pattern struct {
+			EventName []string `json:"eventName"`
+			Dynamodb  struct {
+				Keys struct {
+					PK struct {
+						S []struct{ Prefix string } `json:"S"`
+					}
+				}
+			} `json:"dynamodb"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(fmt.Sprint(Path(filters[0], "Pattern"))), &pattern))
+		assert.Equal(t, []string{"INSERT"}, pattern.EventName)
+		wakes := func(pk string) bool {
+			for _, p := range pattern.Dynamodb.Keys.PK.S {
+				if strings.HasPrefix(pk, p.Prefix) {
+					return true
+				}
+			}
+			return false
+		}
+		for pk, want := range map[string]bool{
+			marketplace.EventsPK("a1"):             true,
+			events.Owner{LocationID: "acct1"}.PK(): true,
+			events.Owner{CompanyID: "co1"}.PK():    true,
+			storage.AccountPK("acct1"):             false,
+			storage.CompanyPK("co1"):               false,
+		} {
+			assert.Equal(t, want, wakes(pk), "a new item under %s wakes the deliverer", pk)
+		}
 		assert.Equal(t, "Schedule", Path(fn, "Properties", "Events", "Retries", "Type"), "retries are swept on a schedule")
 		assert.NotEmpty(t, Path(res["Table"], "Properties", "StreamSpecification", "StreamViewType"), "the table has a stream")
 		assert.Equal(t, map[string]any{"Ref": "WebhookKeyParameterName"}, Path(fn, "Properties", "Environment", "Variables", "WEBHOOK_KEY_PARAMETER"))

@@ -238,9 +238,11 @@ The schemas are in ` + "`api/openapi.yaml`" + `, section ` + "`webhooks`" + `.
 receives those of the accounts it is installed in, when its install holds
 the event's scope (or its ` + "`.write`" + `) and it has a webhook URL, with the
 app's ` + "`appId`" + ` added last (the official SDK's WebhookManager needs it): signed with
-` + "`x-ghl-signature`" + ` and retried like ` + "`INSTALL`" + `. An event waits in one of 8
-shards of a fan-out index until the deliverer's sweep (every minute) hands
-it to those apps. A company's events (` + "`UserCreate`" + `) go to the apps
+` + "`x-ghl-signature`" + ` and retried like ` + "`INSTALL`" + `. The table's stream wakes
+the deliverer about a second after the change, which hands the event to
+those apps and makes each first attempt in that invocation; an event the
+stream missed waits in one of 8 shards of a fan-out index for the sweep
+(every minute). A company's events (` + "`UserCreate`" + `) go to the apps
 installed for the company (target company) that chose them and whose
 install holds the scope. An operator lists an account's events with
 ` + "`platformctl events list --account ID`" + `. An account's admins' own endpoints (portal,

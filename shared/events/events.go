@@ -498,13 +498,44 @@ func statusIs(status string) expression.ConditionBuilder {
 }
 
 // FannedOut takes the event out of the fan-out index, handed to n
-// receivers (each a delivery now being tried).
+// receivers (each a delivery now being tried). Only the first run to hand
+// it on writes (two at once: the stream's and the sweep's); the others,
+// and a run on an event gone meanwhile (its TTL), get a failed condition.
 func FannedOut(ctx context.Context, table *storage.Table, key storage.Key, n int) error {
 	upd := expression.Remove(expression.Name(storage.AttrGSI1PK)).Remove(expression.Name(storage.AttrGSI1SK)).
 		Set(expression.Name(attrDeliveries), expression.Value(n)).
 		Set(expression.Name(attrPending), expression.Value(n)).
 		Set(expression.Name(attrFailed), expression.Value(0))
-	return table.Update(ctx, key, upd, storage.ItemExists())
+	waiting := expression.AttributeExists(expression.Name(storage.AttrGSI1PK))
+	return table.Update(ctx, key, upd, &waiting)
+}
+
+// IsEventKey reports whether key is an event's (an account's or a
+// company's), as a stream record names it.
+func IsEventKey(key storage.Key) bool {
+	_, ok := ownerOf(key.PK)
+	return ok && strings.HasPrefix(key.SK, "EVENT#")
+}
+
+// StillWaiting reads the events at keys (strongly consistent: a stream
+// record names an event before the index may show it) and returns those
+// still waiting to be handed on; a key of no event is passed over.
+func StillWaiting(ctx context.Context, table *storage.Table, keys []storage.Key) ([]Recorded, error) {
+	var out []Recorded
+	for _, k := range keys {
+		owner, ok := ownerOf(k.PK)
+		if !ok {
+			continue
+		}
+		it, err := storage.Get[item](ctx, table, k)
+		if err != nil {
+			return nil, err
+		}
+		if it != nil && it.GSI1PK != "" {
+			out = append(out, Recorded{Event: it.Event, Owner: owner, sortKey: it.SK})
+		}
+	}
+	return out, nil
 }
 
 // DeliveryEnded counts one of the event's deliveries as ended, failed or
