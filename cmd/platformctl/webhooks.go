@@ -131,13 +131,6 @@ func (c *cli) checkAccount(ctx context.Context, id string) error {
 	return nil
 }
 
-// set reports whether the flag name was given.
-func set(fs *flag.FlagSet, name string) bool {
-	found := false
-	fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
-	return found
-}
-
 func (c *cli) addWebhook(ctx context.Context, store *endpoints.Store, args []string) error {
 	const cmd = "webhooks add"
 	fs := c.flags(cmd)
@@ -206,17 +199,17 @@ func (c *cli) updateWebhook(ctx context.Context, store *endpoints.Store, args []
 		return err
 	}
 	var in endpoints.Input
-	if set(fs, "url") {
+	if flagGiven(fs, "url") {
 		in.URL = u
 	}
-	if set(fs, "events") {
+	if flagGiven(fs, "events") {
 		events := splitList(*eventList)
 		in.Events = &events
 	}
-	if set(fs, "description") {
+	if flagGiven(fs, "description") {
 		in.Description = description
 	}
-	if set(fs, "enabled") {
+	if flagGiven(fs, "enabled") {
 		in.Enabled = enabled
 	}
 	if in == (endpoints.Input{}) {
