@@ -352,21 +352,32 @@ func (s *Store) Redeliver(ctx context.Context, accountID, id, eventID string, by
 	if validate.IDProblem("event", eventID) != "" {
 		return ErrNoEvent
 	}
-	items, err := storage.QueryAll[marketplace.EventItem](ctx, s.table, storage.Query{
-		Key: storage.PartitionPrefix(marketplace.EventsPK(id), "EVENT#"),
-		Filter: func() *expression.ConditionBuilder {
-			f := expression.Name("eventId").Equal(expression.Value(eventID))
-			return &f
-		}(),
-	})
+	// Newest first, ending at the page that holds it: a redelivery is
+	// nearly always of a recent event, so it reads a page or two rather
+	// than the endpoint's 30 days of deliveries.
+	only := expression.Name("eventId").Equal(expression.Value(eventID))
+	pages, err := storage.NewPages[marketplace.EventItem](s.table, storage.Query{
+		Key: storage.PartitionPrefix(marketplace.EventsPK(id), "EVENT#"), Filter: &only, Descending: true,
+	}, redeliverPage)
 	if err != nil {
 		return err
 	}
-	if len(items) == 0 {
-		return ErrNoEvent
+	for {
+		items, more, err := pages.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if len(items) > 0 {
+			return s.requeue(ctx, e, items[:1], by, "event "+eventID)
+		}
+		if !more {
+			return ErrNoEvent
+		}
 	}
-	return s.requeue(ctx, e, []marketplace.EventItem{items[0]}, by, "event "+eventID)
 }
+
+// redeliverPage is how many deliveries Redeliver reads a call.
+const redeliverPage = 200
 
 // RedeliverFailed makes every delivery of the endpoint that failed, made
 // since since, due again now, with one audit entry, and returns how many.

@@ -2,6 +2,7 @@ package endpoints_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -159,4 +160,30 @@ func TestFailedDeliveriesSinceATimeAreDueAgainKeepingTheirAttempts(t *testing.T)
 	require.NoError(t, err)
 	require.Len(t, failedOnly, 1)
 	assert.Equal(t, "a00000000000000000000001", failedOnly[0].ID)
+}
+
+func TestAnOldDeliveryIsFoundForRedeliveryPastTheNewestPage(t *testing.T) {
+	store, env := newStore(t)
+	ctx := context.Background()
+	e, err := store.Add(ctx, acct, endpoints.Input{URL: ptr("https://hooks.example.com/in"), Events: &[]string{"TaskDelete"}}, admin)
+	require.NoError(t, err)
+	start := env.Clock.Now().Add(-10 * 24 * time.Hour)
+	var items []any
+	for i := range 450 { // more than two pages of Redeliver's reads
+		at := start.Add(time.Duration(i) * time.Minute)
+		key := storage.Key{PK: marketplace.EventsPK(e.ID), SK: "EVENT#" + clock.Timestamp(at) + "#" + fmt.Sprintf("b%023d", i)}
+		items = append(items, marketplace.EventItem{Key: key, Event: marketplace.Event{
+			ID: fmt.Sprintf("b%023d", i), EndpointID: e.ID, Type: "TaskDelete", URL: e.URL, Body: `{}`,
+			CreatedAt: at.UTC().Format(time.RFC3339Nano), Status: marketplace.DeliveryFailed, Attempts: []marketplace.Attempt{},
+		}})
+	}
+	require.NoError(t, env.Table.BatchPut(ctx, items))
+
+	require.NoError(t, store.Redeliver(ctx, acct, e.ID, fmt.Sprintf("b%023d", 0), admin), "the oldest, three pages back")
+	oldest, err := storage.Get[marketplace.EventItem](ctx, env.Table, items[0].(marketplace.EventItem).Key)
+	require.NoError(t, err)
+	assert.Equal(t, marketplace.DeliveryPending, oldest.Status, "due again")
+	newest, err := storage.Get[marketplace.EventItem](ctx, env.Table, items[len(items)-1].(marketplace.EventItem).Key)
+	require.NoError(t, err)
+	assert.Equal(t, marketplace.DeliveryFailed, newest.Status, "no other")
 }
