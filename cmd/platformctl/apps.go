@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
@@ -36,6 +37,7 @@ var appsSynopsis = map[string]string{
 	"apps delete":        "apps delete APP_ID",
 	"apps webhook-key":   "apps webhook-key",
 	"apps deliveries":    "apps deliveries APP_ID",
+	"apps redeliver":     "apps redeliver APP_ID (--event WEBHOOK_ID | --failed-since RFC3339)",
 }
 
 // apps runs one of the marketplace app commands: args[0] is "apps", and
@@ -57,6 +59,8 @@ func (c *cli) apps(ctx context.Context, args []string) error {
 		return c.deleteApp(ctx, store, rest)
 	case "apps webhook-key":
 		return c.webhookKey(ctx, rest)
+	case "apps redeliver":
+		return c.redeliverApp(ctx, store, rest)
 	default:
 		return c.deliveries(ctx, store, rest)
 	}
@@ -64,7 +68,7 @@ func (c *cli) apps(ctx context.Context, args []string) error {
 
 func sortedSynopses() []string {
 	var out []string
-	for _, cmd := range []string{"apps create", "apps update", "apps list", "apps rotate-secret", "apps delete", "apps webhook-key", "apps deliveries"} {
+	for _, cmd := range []string{"apps create", "apps update", "apps list", "apps rotate-secret", "apps delete", "apps webhook-key", "apps deliveries", "apps redeliver"} {
 		out = append(out, appsSynopsis[cmd])
 	}
 	return out
@@ -347,4 +351,40 @@ func (c *cli) printDeliveries(events []marketplace.Event) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", e.ID, e.Type, e.CreatedAt, e.Status, len(e.Attempts), last, orDash(e.NextAt))
 	}
 	return tw.Flush()
+}
+
+// redeliverApp sends again one of the app's deliveries (--event), or every
+// one that failed since a time (--failed-since): after an app's receiver
+// was down for more than the 3 days of retries.
+func (c *cli) redeliverApp(ctx context.Context, store *marketplace.Apps, args []string) error {
+	const cmd = "apps redeliver"
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return appsUsage(cmd, "give the app id first")
+	}
+	fs := c.flags(cmd)
+	event := fs.String("event", "", "the webhookId of the delivery to send again")
+	failedSince := fs.String("failed-since", "", "RFC 3339 time: send again every failed delivery made since it")
+	if err := appFlags(cmd, fs, args[1:]); err != nil {
+		return err
+	}
+	if (*event == "") == (*failedSince == "") || fs.NArg() > 0 {
+		return appsUsage(cmd, "give --event or --failed-since")
+	}
+	if *event != "" {
+		if err := store.Redeliver(ctx, args[0], *event, auth.Operator); err != nil {
+			return err
+		}
+		fmt.Fprintf(c.out, "delivery %s queued again\n", *event)
+		return nil
+	}
+	since, err := time.Parse(time.RFC3339, *failedSince)
+	if err != nil {
+		return appsUsage(cmd, "--failed-since must be an RFC 3339 time (2026-11-27T10:00:00Z)")
+	}
+	n, err := store.RedeliverFailed(ctx, args[0], since, auth.Operator)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.out, "%s since %s queued again\n", failedDeliveries(n), since.UTC().Format(time.RFC3339))
+	return nil
 }

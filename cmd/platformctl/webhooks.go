@@ -303,10 +303,14 @@ func (c *cli) redeliverWebhook(ctx context.Context, store *endpoints.Store, args
 	if err != nil {
 		return err
 	}
-	what := fmt.Sprintf("%d failed deliveries", n)
-	if n == 1 {
-		what = "1 failed delivery"
-	}
-	fmt.Fprintf(c.out, "%s since %s queued again\n", what, since.UTC().Format(time.RFC3339))
+	fmt.Fprintf(c.out, "%s since %s queued again\n", failedDeliveries(n), since.UTC().Format(time.RFC3339))
 	return nil
+}
+
+// failedDeliveries counts n failed deliveries in words.
+func failedDeliveries(n int) string {
+	if n == 1 {
+		return "1 failed delivery"
+	}
+	return fmt.Sprintf("%d failed deliveries", n)
 }

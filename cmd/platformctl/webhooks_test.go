@@ -183,3 +183,67 @@ func TestWebhooksUsageErrorsExitTwoNamingTheCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestAnOperatorRedeliversAnAppsFailedDeliveries is the recovery of a
+// marketplace app whose receiver was down past its 3 days of retries.
+func TestAnOperatorRedeliversAnAppsFailedDeliveries(t *testing.T) {
+	c, api := setup(t)
+	ctx := context.Background()
+	require.Equal(t, exitOK, first(c.run("accounts", "create", "--id", "acctR", "--company", "coR", "--name", "R")))
+	code, out, errOut := c.run("apps", "create", "--company", "coR", "--name", "Bridge", "--redirect-uri", "https://bridge.example.com/cb",
+		"--scopes", "contacts.readonly", "--webhook-url", "https://bridge.example.com/hooks", "--events", "TaskDelete")
+	require.Equal(t, exitOK, code, errOut)
+	var app struct{ AppID string }
+	require.NoError(t, json.Unmarshal([]byte(out), &app))
+	now := time.Now()
+	seed := func(n int, status string, at time.Time) storage.Key {
+		id := fmt.Sprintf("c%023d", n)
+		stamp := at.UTC().Format(time.RFC3339Nano)
+		key := storage.Key{PK: marketplace.EventsPK(app.AppID), SK: "EVENT#" + clock.Timestamp(at) + "#" + id}
+		require.NoError(t, api.Table.Put(ctx, marketplace.EventItem{Key: key, Event: marketplace.Event{
+			ID: id, AppID: app.AppID, Type: "TaskDelete", URL: "https://bridge.example.com/hooks", Body: `{"type":"TaskDelete"}`,
+			CreatedAt: stamp, Status: status, Attempts: []marketplace.Attempt{{At: stamp, Status: 503}},
+		}}, nil))
+		return key
+	}
+	old := seed(1, marketplace.DeliveryFailed, now.Add(-6*24*time.Hour))
+	recent := seed(2, marketplace.DeliveryFailed, now.Add(-4*24*time.Hour))
+	delivered := seed(3, marketplace.DeliveryDelivered, now.Add(-time.Hour))
+	status := func(key storage.Key) string {
+		it, err := storage.Get[marketplace.EventItem](ctx, api.Table, key)
+		require.NoError(t, err)
+		return it.Status
+	}
+
+	code, out, errOut = c.run("apps", "redeliver", app.AppID, "--failed-since", now.Add(-5*24*time.Hour).UTC().Format(time.RFC3339))
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "1 failed delivery since")
+	assert.Equal(t, marketplace.DeliveryPending, status(recent), "failed since the time: due again")
+	assert.Equal(t, marketplace.DeliveryFailed, status(old), "failed before it: left")
+
+	code, out, errOut = c.run("apps", "redeliver", app.AppID, "--event", "c00000000000000000000003")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "delivery c00000000000000000000003 queued again")
+	assert.Equal(t, marketplace.DeliveryPending, status(delivered))
+	code, _, errOut = c.run("apps", "redeliver", app.AppID, "--event", "c00000000000000000000003")
+	assert.Equal(t, exitError, code, "not queued twice")
+	assert.Contains(t, errOut, "the event is still being delivered")
+	code, _, errOut = c.run("apps", "redeliver", app.AppID, "--event", "c00000000000000000000099")
+	assert.Equal(t, exitError, code)
+	assert.Contains(t, errOut, "no such delivery")
+	code, _, errOut = c.run("apps", "redeliver", app.AppID)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "apps redeliver: give --event or --failed-since")
+
+	entries, err := storage.QueryPartition[auth.AuditEntry](ctx, api.Table, storage.CompanyPK("coR"), "AUDIT#")
+	require.NoError(t, err)
+	redelivered := 0
+	for _, e := range entries {
+		if e.Action == auth.AuditRedelivered {
+			redelivered++
+			assert.Equal(t, app.AppID, e.TokenID)
+			assert.Equal(t, auth.Operator, e.By)
+		}
+	}
+	assert.Equal(t, 2, redelivered, "each redelivery in the company's audit list")
+}

@@ -72,6 +72,9 @@ const (
 	AuditAppUninstalled = "uninstalled"
 	AuditRefreshReused  = "refresh-reused"
 	AuditSecretRotated  = "secret-rotated"
+	// AuditRedelivered: webhook deliveries were sent again (an app's, or
+	// an account's endpoint's).
+	AuditRedelivered = "webhook-redelivered"
 )
 
 // AddAuditEntry adds to tx an audit entry in partition owner's list (an

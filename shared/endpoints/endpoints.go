@@ -56,7 +56,7 @@ const (
 	AuditUpdated     = "webhook-updated"
 	AuditRemoved     = "webhook-removed"
 	AuditDisabled    = "webhook-disabled"
-	AuditRedelivered = "webhook-redelivered"
+	AuditRedelivered = auth.AuditRedelivered
 )
 
 // Endpoint is one of an account's webhook endpoints.
@@ -352,32 +352,16 @@ func (s *Store) Redeliver(ctx context.Context, accountID, id, eventID string, by
 	if validate.IDProblem("event", eventID) != "" {
 		return ErrNoEvent
 	}
-	// Newest first, ending at the page that holds it: a redelivery is
-	// nearly always of a recent event, so it reads a page or two rather
-	// than the endpoint's 30 days of deliveries.
-	only := expression.Name("eventId").Equal(expression.Value(eventID))
-	pages, err := storage.NewPages[marketplace.EventItem](s.table, storage.Query{
-		Key: storage.PartitionPrefix(marketplace.EventsPK(id), "EVENT#"), Filter: &only, Descending: true,
-	}, redeliverPage)
+	now := s.clock.Now()
+	err = marketplace.RequeueEvent(ctx, s.table, marketplace.EventsPK(id), eventID, now)
+	if errors.Is(err, marketplace.ErrNoDelivery) {
+		return ErrNoEvent
+	}
 	if err != nil {
 		return err
 	}
-	for {
-		items, more, err := pages.Next(ctx)
-		if err != nil {
-			return err
-		}
-		if len(items) > 0 {
-			return s.requeue(ctx, e, items[:1], by, "event "+eventID)
-		}
-		if !more {
-			return ErrNoEvent
-		}
-	}
+	return s.audit(ctx, e, now, by, "event "+eventID)
 }
-
-// redeliverPage is how many deliveries Redeliver reads a call.
-const redeliverPage = 200
 
 // RedeliverFailed makes every delivery of the endpoint that failed, made
 // since since, due again now, with one audit entry, and returns how many.
@@ -386,33 +370,16 @@ func (s *Store) RedeliverFailed(ctx context.Context, accountID, id string, since
 	if err != nil {
 		return 0, err
 	}
-	failed := expression.Name("status").Equal(expression.Value(marketplace.DeliveryFailed))
-	items, err := storage.QueryAll[marketplace.EventItem](ctx, s.table, storage.Query{
-		Key: expression.Key(storage.AttrPK).Equal(expression.Value(marketplace.EventsPK(id))).
-			And(expression.Key(storage.AttrSK).Between(expression.Value("EVENT#"+clock.Timestamp(since)), expression.Value("EVENT$"))),
-		Filter: &failed,
-	})
-	if err != nil {
-		return 0, err
+	now := s.clock.Now()
+	n, err := marketplace.RequeueFailed(ctx, s.table, marketplace.EventsPK(id), since, now)
+	if err != nil || n == 0 {
+		return n, err
 	}
-	if len(items) == 0 {
-		return 0, nil
-	}
-	return len(items), s.requeue(ctx, e, items, by, fmt.Sprintf("%d failed since %s", len(items), since.UTC().Format(time.RFC3339)))
+	return n, s.audit(ctx, e, now, by, fmt.Sprintf("%d failed since %s", n, since.UTC().Format(time.RFC3339)))
 }
 
-// requeue makes items due again and writes the redelivery's audit entry.
-func (s *Store) requeue(ctx context.Context, e Endpoint, items []marketplace.EventItem, by auth.Actor, detail string) error {
-	now := s.clock.Now()
-	for _, it := range items {
-		err := marketplace.Requeue(ctx, s.table, it.Key, now)
-		if len(items) > 1 && (errors.Is(err, marketplace.ErrNotRedeliverable) || errors.Is(err, marketplace.ErrNoDelivery)) {
-			continue // taken up meanwhile, or gone: the others are still redelivered
-		}
-		if err != nil {
-			return err
-		}
-	}
+// audit writes a redelivery's audit entry.
+func (s *Store) audit(ctx context.Context, e Endpoint, now time.Time, by auth.Actor, detail string) error {
 	return auth.AddAuditEntry(s.table.Tx(), storage.AccountPK(e.AccountID), now, by, AuditRedelivered, e.ID, e.URL, detail).Commit(ctx)
 }
 

@@ -9,10 +9,12 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
+	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/ids"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/validate"
 )
 
 // Webhook event types (the public platform's).
@@ -250,4 +252,95 @@ func Requeue(ctx context.Context, table *storage.Table, key storage.Key, now tim
 		return nil
 	}
 	return events.DeliveryAgain(ctx, table, storage.Key{PK: it.Source, SK: key.SK}, it.Status == DeliveryFailed)
+}
+
+// redeliverPage is how many deliveries RequeueEvent reads a call.
+const redeliverPage = 200
+
+// RequeueEvent makes the delivery eventID of the receiver whose deliveries
+// are partition pk (EventsPK of an app or an account's endpoint) due again
+// (Requeue), reading newest first and ending at the page that holds it: a
+// redelivery is nearly always of a recent event, so it reads a page or
+// two rather than 30 days of deliveries. ErrNoDelivery when there is none.
+func RequeueEvent(ctx context.Context, table *storage.Table, pk, eventID string, now time.Time) error {
+	only := expression.Name("eventId").Equal(expression.Value(eventID))
+	pages, err := storage.NewPages[EventItem](table, storage.Query{
+		Key: storage.PartitionPrefix(pk, "EVENT#"), Filter: &only, Descending: true,
+	}, redeliverPage)
+	if err != nil {
+		return err
+	}
+	for {
+		items, more, err := pages.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if len(items) > 0 {
+			return Requeue(ctx, table, items[0].Key, now)
+		}
+		if !more {
+			return ErrNoDelivery
+		}
+	}
+}
+
+// RequeueFailed makes every failed delivery of partition pk made since
+// since due again (Requeue) and returns how many; one taken up meanwhile,
+// or gone, is passed over.
+func RequeueFailed(ctx context.Context, table *storage.Table, pk string, since, now time.Time) (int, error) {
+	failed := expression.Name("status").Equal(expression.Value(DeliveryFailed))
+	items, err := storage.QueryAll[EventItem](ctx, table, storage.Query{
+		Key: expression.Key(storage.AttrPK).Equal(expression.Value(pk)).
+			And(expression.Key(storage.AttrSK).Between(expression.Value("EVENT#"+clock.Timestamp(since)), expression.Value("EVENT$"))),
+		Filter: &failed,
+	})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, it := range items {
+		err := Requeue(ctx, table, it.Key, now)
+		if errors.Is(err, ErrNotRedeliverable) || errors.Is(err, ErrNoDelivery) {
+			continue
+		}
+		if err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// Redeliver sends the app's delivery eventID again (RequeueEvent), with an
+// audit entry in its company's list.
+func (a *Apps) Redeliver(ctx context.Context, appID, eventID string, by auth.Actor) error {
+	app, err := a.Get(ctx, appID)
+	if err != nil {
+		return err
+	}
+	if validate.IDProblem("event", eventID) != "" {
+		return ErrNoDelivery
+	}
+	now := a.clock.Now()
+	if err := RequeueEvent(ctx, a.table, EventsPK(app.ID), eventID, now); err != nil {
+		return err
+	}
+	return auth.AddAuditEntry(a.table.Tx(), storage.CompanyPK(app.CompanyID), now, by, auth.AuditRedelivered, app.ID, app.Name, "event "+eventID).Commit(ctx)
+}
+
+// RedeliverFailed sends again every delivery of the app that failed, made
+// since since (RequeueFailed), with one audit entry in its company's list
+// when there was any, and returns how many.
+func (a *Apps) RedeliverFailed(ctx context.Context, appID string, since time.Time, by auth.Actor) (int, error) {
+	app, err := a.Get(ctx, appID)
+	if err != nil {
+		return 0, err
+	}
+	now := a.clock.Now()
+	n, err := RequeueFailed(ctx, a.table, EventsPK(app.ID), since, now)
+	if err != nil || n == 0 {
+		return n, err
+	}
+	detail := fmt.Sprintf("%d failed since %s", n, since.UTC().Format(time.RFC3339))
+	return n, auth.AddAuditEntry(a.table.Tx(), storage.CompanyPK(app.CompanyID), now, by, auth.AuditRedelivered, app.ID, app.Name, detail).Commit(ctx)
 }
