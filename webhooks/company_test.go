@@ -5,12 +5,10 @@ import (
 	"crypto/ed25519"
 	"net/http/httptest"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
 )
@@ -31,15 +29,7 @@ func (f *fixture) companyApp(t *testing.T, name string, scopes []string, install
 	if !installed {
 		return v
 	}
-	code, err := f.apps.IssueCode(ctx, marketplace.Consent{App: a, RedirectURI: a.RedirectURIs[0], Scopes: scopes, CompanyID: "coHook", Approved: []string{"acctHook"}, UserID: "usr1"})
-	require.NoError(t, err)
-	g := f.apps.NewGrant()
-	g.UseCode(auth.HashToken(code))
-	value, err := auth.GenerateToken()
-	require.NoError(t, err)
-	g.IssueAccess(auth.HashToken(value), f.env.Clock.Now().Add(time.Hour))
-	_, err = g.Commit(ctx)
-	require.NoError(t, err)
+	f.grant(t, marketplace.Consent{App: a, RedirectURI: a.RedirectURIs[0], Scopes: scopes, CompanyID: "coHook", Approved: []string{"acctHook"}, UserID: "usr1"})
 	return v
 }
 

@@ -95,8 +95,15 @@ func newFixture(t *testing.T, failures, installs int) *fixture {
 }
 
 func (f *fixture) installAndUninstall(t *testing.T) {
+	f.install(t, f.app, f.app.Scopes)
+	require.NoError(t, f.apps.Uninstall(context.Background(), "acctHook", f.app.ID, auth.Operator))
+}
+
+// grant installs as the consent says: a code, exchanged for an access
+// token (the install and its INSTALL event).
+func (f *fixture) grant(t testing.TB, c marketplace.Consent) {
 	ctx := context.Background()
-	code, err := f.apps.IssueCode(ctx, marketplace.Consent{App: f.app, RedirectURI: f.app.RedirectURIs[0], Scopes: f.app.Scopes, CompanyID: "coHook", AccountID: "acctHook", UserID: "usr1"})
+	code, err := f.apps.IssueCode(ctx, c)
 	require.NoError(t, err)
 	g := f.apps.NewGrant()
 	g.UseCode(auth.HashToken(code))
@@ -105,7 +112,6 @@ func (f *fixture) installAndUninstall(t *testing.T) {
 	g.IssueAccess(auth.HashToken(value), f.env.Clock.Now().Add(time.Hour))
 	_, err = g.Commit(ctx)
 	require.NoError(t, err)
-	require.NoError(t, f.apps.Uninstall(ctx, "acctHook", f.app.ID, auth.Operator))
 }
 
 func (f *fixture) deliverer() *webhooks.Deliverer {
@@ -384,16 +390,7 @@ func TestAnAccountsEventReachesExactlyTheAppsThatChoseItAndMayReadIt(t *testing.
 
 // install installs app into acctHook with scopes.
 func (f *fixture) install(t testing.TB, app marketplace.App, scopes []string) {
-	ctx := context.Background()
-	code, err := f.apps.IssueCode(ctx, marketplace.Consent{App: app, RedirectURI: app.RedirectURIs[0], Scopes: scopes, CompanyID: "coHook", AccountID: "acctHook", UserID: "usr1"})
-	require.NoError(t, err)
-	g := f.apps.NewGrant()
-	g.UseCode(auth.HashToken(code))
-	value, err := auth.GenerateToken()
-	require.NoError(t, err)
-	g.IssueAccess(auth.HashToken(value), f.env.Clock.Now().Add(time.Hour))
-	_, err = g.Commit(ctx)
-	require.NoError(t, err)
+	f.grant(t, marketplace.Consent{App: app, RedirectURI: app.RedirectURIs[0], Scopes: scopes, CompanyID: "coHook", AccountID: "acctHook", UserID: "usr1"})
 }
 
 // BenchmarkDeliveryToALocalReceiver measures events delivered per second:
