@@ -261,7 +261,7 @@ func metricBytes(line []byte) int {
 
 func metricNames() []string {
 	var names []string
-	for _, m := range metrics.RequestMetrics {
+	for _, m := range append(append([]metrics.Metric{}, metrics.OperationMetrics...), metrics.FailureMetrics...) {
 		names = append(names, m.Name)
 	}
 	for _, events := range metrics.ServerEvents {
@@ -359,10 +359,7 @@ func metricSeries() int {
 	}
 	total := 0
 	for _, ops := range perFunction {
-		total += len(metrics.OperationMetrics)*(ops+2) + len(metrics.FunctionRequestMetrics)
-	}
-	for _, events := range metrics.ServerEvents {
-		total += len(metrics.RequestMetrics) + len(events)
+		total += len(metrics.OperationMetrics) * (ops + 2)
 	}
 	return total + len(metrics.WebhookMetrics)
 }
