@@ -12,6 +12,7 @@ import (
 
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/dryrun"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/storage/dynamo"
@@ -41,7 +42,8 @@ func LoadKey(ctx context.Context, cfg config.Config, loadAWS app.AWSConfigFunc) 
 	return nil, ErrNoKey
 }
 
-// LambdaTask is WebhookFunction's work on each invocation. A stream batch
+// LambdaTask is WebhookFunction's work on each invocation. The deploy
+// hook's dry run (shared/dryrun) reads and writes nothing but a read. A stream batch
 // names new events: each is attempted from its own item (the due index may
 // not show it yet), and nothing else, so that a sweep on a lagging index
 // does not try to claim what was just sent. The minute's schedule names
@@ -60,6 +62,9 @@ func LambdaTask(ctx context.Context, cfg config.Config, deps app.Deps) (func(con
 	}
 	d := New(deps.Table, deps.Clock, key, client, deps.Logger, metrics.NewMeter(cfg.MetricsNamespace, cfg.FunctionDimension))
 	return func(ctx context.Context, event json.RawMessage) error {
+		if dryrun.Is(event) { // the deploy hook's check of a new version
+			return d.DryRun(ctx)
+		}
 		if named := StreamKeys(event); len(named) > 0 {
 			_, err := d.DeliverNamed(ctx, named)
 			// A stream batch looks at what it names only: no age.
