@@ -20,7 +20,7 @@ import (
 
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/app"
-	"github.com/bizplatform/api/shared/deployhook"
+	"github.com/bizplatform/api/shared/canary"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/tools/lambdart"
 )
@@ -145,7 +145,7 @@ func TestThePreTrafficHookPassesWorkingVersionsAndFailsBrokenOnes(t *testing.T) 
 	const canaryAccount = "canaryAccount0000001"
 	env := testenv.New(t, []app.Area{testenv.PingArea})
 	env.Account(t, canaryAccount, "canaryCompany0000001")
-	token, _ := env.Token(t, canaryAccount, deployhook.CanaryScopes...)
+	token, _ := env.Token(t, canaryAccount, canary.Scopes...)
 	secretsKey := filepath.Join(t.TempDir(), "secrets.key")
 	webhookKey := filepath.Join(t.TempDir(), "webhook.pem")
 	_, err := marketplace.LoadOrCreateKeyFile(webhookKey)
