@@ -15,8 +15,8 @@
 SHELL := /bin/bash
 
 # function directory (functions/<dir>) : template logical id; the areas,
-# then the portal, the OAuth server, the webhook deliverer and CodeDeploy's
-# PreTraffic hook
+# then the portal, the OAuth server, the webhook deliverer, the synthetic
+# probe and CodeDeploy's deploy hook (internal/catalog.Functions, in order)
 FUNCTIONS := \
 	contacts:ContactsFunction \
 	payments:PaymentsFunction \
@@ -37,6 +37,7 @@ FUNCTIONS := \
 	portal:PortalFunction \
 	oauth:OAuthFunction \
 	webhooks:WebhookFunction \
+	probe:ProbeFunction \
 	pretraffic:PreTrafficHookFunction
 
 GOARCH_LAMBDA ?= arm64

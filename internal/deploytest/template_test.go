@@ -258,37 +258,48 @@ func TestEveryAreaIsOneFunctionServingExactlyItsRoutes(t *testing.T) {
 		}
 		assert.Equal(t, "Schedule", Path(fn, "Properties", "Events", "Retries", "Type"), "retries are swept on a schedule")
 		assert.NotEmpty(t, Path(res["Table"], "Properties", "StreamSpecification", "StreamViewType"), "the table has a stream")
-		assert.Equal(t, map[string]any{"Ref": "WebhookKeyParameterName"}, Path(fn, "Properties", "Environment", "Variables", "WEBHOOK_KEY_PARAMETER"))
+		assert.Equal(t, webhookKeyParameter, Path(fn, "Properties", "Environment", "Variables", "WEBHOOK_KEY_PARAMETER"))
+		assert.Nil(t, Path(fn, "Properties", "ReservedConcurrentExecutions"), "no reservation that could throttle the deploy hook's check")
 		lg := res[fmt.Sprint(Path(fn, "Properties", "LoggingConfig", "LogGroup", "Ref"))]
 		assert.Equal(t, "AWS::Logs::LogGroup", Path(lg, "Type"))
 		assert.NotNil(t, Path(lg, "Properties", "RetentionInDays"))
 	})
-	delete(functions, hookFunction) // deploy_test.go checks it
-	assert.Empty(t, functions, "functions in the template that serve no area and are not the portal, the OAuth server, the webhook deliverer or the deploy hook")
+	delete(functions, hookFunction)          // deploy_test.go checks it
+	delete(functions, catalog.ProbeFunction) // probe_packaging_test.go checks it
+	assert.Empty(t, functions, "functions in the template that serve no area and are not the portal, the OAuth server, the webhook deliverer, the probe or the deploy hook")
 }
 
-// functionDirs are the directories under functions/ with their template
-// logical ids: every area, the portal, the OAuth server and the webhook
-// deliverer.
 // keepsSecrets reports whether the function in functions/<dir> serves an
 // area that keeps secrets users hand it (sealed with the KMS key).
 func keepsSecrets(dir string) bool {
 	return slices.ContainsFunc(catalog.Areas, func(a app.Area) bool { return a.Name == dir && a.OpenKMSKey != nil })
 }
 
+// functionDirs are the directories under functions/ of the functions
+// CodeDeploy moves (every area, the portal, the OAuth server and the
+// webhook deliverer), with their template logical ids.
 func functionDirs() map[string]string {
-	out := map[string]string{catalog.Portal: "PortalFunction", catalog.OAuth: catalog.OAuthFunction, catalog.Webhooks: catalog.WebhookFunction}
-	for _, area := range catalog.Areas {
-		out[area.Name] = catalog.FunctionName(area.Name)
+	out := map[string]string{}
+	for _, f := range catalog.Functions() {
+		if f.Deployed() {
+			out[f.Dir] = f.LogicalID
+		}
+	}
+	return out
+}
+
+// allFunctionDirs are every function's, the probe and the hook included.
+func allFunctionDirs() map[string]string {
+	out := map[string]string{}
+	for _, f := range catalog.Functions() {
+		out[f.Dir] = f.LogicalID
 	}
 	return out
 }
 
 func TestTheMakefileBuildsEveryFunctionForLambda(t *testing.T) {
 	root := repoRoot(t)
-	dirs := functionDirs()
-	dirs[hookDir] = hookFunction
-	for dir, name := range dirs {
+	for dir, name := range allFunctionDirs() {
 		t.Run(name, func(t *testing.T) {
 			cmd := exec.Command("make", "-n", "build-"+name, "ARTIFACTS_DIR=/artifacts")
 			cmd.Dir = root
@@ -388,7 +399,7 @@ func TestEachFunctionMayCallExactlyTheAWSActionsItsCodeCalls(t *testing.T) {
 	for dir := range dirs {
 		mains = append(mains, "github.com/bizplatform/api/functions/"+dir)
 	}
-	mains = append(mains, "github.com/bizplatform/api/functions/"+hookDir)
+	mains = append(mains, "github.com/bizplatform/api/functions/"+hookDir, "github.com/bizplatform/api/functions/"+catalog.Probe)
 	// A separate process: the analysis is several times slower under the
 	// race detector this test may run with.
 	cmd := exec.Command("go", append([]string{"run", "./tools/iamcheck/iamactions"}, mains...)...)
@@ -401,6 +412,12 @@ func TestEachFunctionMayCallExactlyTheAWSActionsItsCodeCalls(t *testing.T) {
 	t.Run(hookFunction, func(t *testing.T) {
 		granted, _ := policy(t, res[hookFunction])
 		assert.Equal(t, actions["github.com/bizplatform/api/functions/"+hookDir], granted, "the hook's policy grants exactly what its code calls")
+	})
+	t.Run(catalog.ProbeFunction, func(t *testing.T) {
+		granted, resources := policy(t, res[catalog.ProbeFunction])
+		assert.Equal(t, actions["github.com/bizplatform/api/functions/"+catalog.Probe], granted, "the probe's policy grants exactly what its code calls")
+		assert.Equal(t, []string{parameterArn(canaryParameter)}, resources["ssm"], "only the canary token's parameter")
+		assert.Empty(t, resources["dynamodb"], "the probe reaches the API as a client does, never the table")
 	})
 	for dir, name := range dirs {
 		t.Run(name, func(t *testing.T) {
@@ -541,7 +558,7 @@ func toFloat(v any) float64 {
 // as of 0c6d75c).
 func TestNoFunctionLinksTheSDKsConfigurationChain(t *testing.T) {
 	root, _, _ := readTemplate(t)
-	for dir, name := range functionDirs() {
+	for dir, name := range allFunctionDirs() {
 		t.Run(name, func(t *testing.T) {
 			cmd := exec.Command("go", "list", "-deps", "-tags", "lambda.norpc", "./functions/"+dir)
 			cmd.Dir = root

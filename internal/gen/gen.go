@@ -27,6 +27,7 @@ package gen
 //go:generate go run ./demodata
 //go:generate go run ./events
 //go:generate go run ./samtemplate
+//go:generate go run ./samwatch
 //go:generate go run ./apidoc
 //go:generate go run ./openapi
 //go:generate go run ./eventdocs
