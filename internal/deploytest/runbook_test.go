@@ -45,7 +45,7 @@ func runbook(t *testing.T) string {
 }
 
 var (
-	shFence      = regexp.MustCompile("(?s)```sh\n(.*?)```")
+	shFence    = regexp.MustCompile("(?s)```sh\n(.*?)```")
 	inlineCode = regexp.MustCompile("`([^`]+)`")
 )
 

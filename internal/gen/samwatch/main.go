@@ -229,18 +229,18 @@ func errorsAlarm(f catalog.Function) []string {
 	)
 }
 
-// errorRateAlarm fires when the live version answers 5xx: a rate of its
-// requests where they are many, a count of failed requests a minute where
-// they are few, in 2 of 3 minutes. The 5xx are the function's own metric
-// of that version (written only by a failed request), the requests
-// Lambda's Invocations of it. FILL makes a minute without either a 0, not
-// a gap.
+// errorRateAlarm fires when the live version answers 5xx to a share of
+// its requests in 2 of 3 minutes: a minute counts when it had
+// AlarmMinRequests requests, or, at low traffic, AlarmMinFailures failed
+// ones. The 5xx are the function's own metric of that version (written
+// only by a failed request), the requests Lambda's Invocations of it. FILL
+// makes a minute without either a 0, not a gap.
 func errorRateAlarm(f catalog.Function) []string {
 	out := []string{
 		"  " + f.LogicalID + "ErrorRateAlarm:",
 		"    Type: AWS::CloudWatch::Alarm",
 		"    Properties:",
-		`      AlarmDescription: "` + f.Dir + `: the live version answered 5xx to FunctionErrorRatePercent of its requests, or to AlarmMinFailures a minute when they are fewer than AlarmMinRequests, in 2 of 3 minutes; rolls a deploy of it back"`,
+		`      AlarmDescription: "` + f.Dir + `: the live version answered 5xx to FunctionErrorRatePercent of its requests (in minutes of AlarmMinRequests requests, or of AlarmMinFailures failures) in 2 of 3 minutes; rolls a deploy of it back"`,
 	}
 	out = append(out, notify...)
 	out = append(out,
@@ -252,7 +252,7 @@ func errorRateAlarm(f catalog.Function) []string {
 		"      Metrics:",
 		"        - Id: rate",
 		"          Label: percent",
-		`          Expression: !Sub "IF(FILL(total, 0) >= ${AlarmMinRequests}, 100 * FILL(failed, 0) / FILL(total, 0), IF(FILL(failed, 0) >= ${AlarmMinFailures}, 100, 0))"`,
+		`          Expression: !Sub "IF(FILL(total, 0) >= ${AlarmMinRequests} OR FILL(failed, 0) >= ${AlarmMinFailures}, 100 * FILL(failed, 0) / FILL(total, 0), 0)"`,
 		"          ReturnData: true",
 		"        - Id: failed",
 		"          ReturnData: false",
