@@ -22,6 +22,7 @@ import (
 	"github.com/bizplatform/api/shared/canary"
 	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/metrics/emftest"
+	"github.com/bizplatform/api/tools/bench/cost"
 	"github.com/bizplatform/api/tools/lambdart"
 )
 
@@ -40,6 +41,7 @@ func TestTheProbeCallsThePublicURLEveryMinuteAndItsSilencePages(t *testing.T) {
 	assert.Equal(t, map[string]any{"Ref": "CanaryAccountId"}, Path(vars, "CANARY_ACCOUNT_ID"))
 	lg := res[fmt.Sprint(Path(fn, "Properties", "LoggingConfig", "LogGroup", "Ref"))]
 	assert.Equal(t, map[string]any{"Fn::Sub": "/aws/lambda/${AWS::StackName}-" + catalog.Probe}, Path(lg, "Properties", "LogGroupName"))
+	assert.Equal(t, cost.ProbeMemoryMB, Path(fn, "Properties", "MemorySize"), "what bench cost prices the probe at")
 
 	alarm := Path(res["ProbeAlarm"], "Properties")
 	assert.Equal(t, []alarmMetric{{stackNamespace, metrics.ProbeFailures, map[string]any{metrics.DimFunction: metrics.ProbeFunction}}}, alarmMetrics(res["ProbeAlarm"]))
@@ -102,13 +104,19 @@ func TestTheProbeBinaryJudgesTheAPIAsAClientUnderTheLambdaRuntimeAPI(t *testing.
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	schedule := []byte(`{"version":"0","source":"aws.events","detail-type":"Scheduled Event","detail":{}}`)
+	runs := 0
 	run := func() map[string]any {
 		res, err := rt.Invoke(ctx, schedule)
 		require.NoError(t, err, "function output:\n%s", logs.String())
 		require.False(t, res.Error, "the run's verdict is its metric, not a failed invocation: %s\n%s", res.Payload, logs.String())
-		lines, err := emftest.MetricLines(logs.String())
-		require.NoError(t, err)
-		require.NotEmpty(t, lines, logs.String())
+		runs++
+		var lines []map[string]any
+		// The process's output reaches the buffer through a pipe: wait
+		// for the run's line.
+		require.Eventually(t, func() bool {
+			lines, err = emftest.MetricLines(logs.String())
+			return err == nil && len(lines) == runs
+		}, 10*time.Second, 20*time.Millisecond, "one line a run:\n%s", logs.String())
 		return lines[len(lines)-1]
 	}
 	line := run()
