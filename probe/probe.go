@@ -134,8 +134,7 @@ func (p *Probe) request(ctx context.Context, c check) (int, error) {
 // and the metric of those that failed; a run with a failure is a warning.
 func (p *Probe) report(ctx context.Context, results []Result) {
 	failed := 0
-	attrs := p.Lines.Attrs(p.Clock.Now(), 0)
-	var checks []any
+	checks := make([]any, 0, len(results))
 	for _, r := range results {
 		c := map[string]any{"check": r.Name, "status": r.Status, "ms": float64(r.Took.Microseconds()) / 1000}
 		if r.Err != nil {
@@ -144,12 +143,9 @@ func (p *Probe) report(ctx context.Context, results []Result) {
 		}
 		checks = append(checks, c)
 	}
-	if failed > 0 {
-		attrs = p.Lines.Attrs(p.Clock.Now(), failed)
-	}
 	level := slog.LevelInfo
 	if failed > 0 {
 		level = slog.LevelWarn
 	}
-	p.Logger.LogAttrs(ctx, level, "probe", append(attrs, slog.Any("checks", checks))...)
+	p.Logger.LogAttrs(ctx, level, "probe", append(p.Lines.Attrs(p.Clock.Now(), failed), slog.Any("checks", checks))...)
 }
