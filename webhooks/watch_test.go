@@ -2,8 +2,13 @@ package webhooks_test
 
 import (
 	"context"
+	"crypto/ed25519"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -11,9 +16,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/internal/testenv"
+	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/events"
+	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/metrics/emftest"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/webhooks"
 )
 
 // What the stream hands on is not counted; what a sweep finds waiting is:
@@ -91,4 +100,40 @@ func TestADryRunDeliversNothing(t *testing.T) {
 	n, err := f.deliverer().Sweep(ctx)
 	require.NoError(t, err)
 	assert.Positive(t, n, "the real sweep does the work")
+}
+
+// A key put in place of the old one signs once the warm deliverer reads it
+// again (KeyReread), with no new version: rotating the key needs no deploy.
+func TestARotatedSigningKeySignsWithinKeyRereadWithoutADeploy(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, 0, 0)
+	path := filepath.Join(t.TempDir(), "webhook.pem")
+	old, err := marketplace.LoadOrCreateKeyFile(path)
+	require.NoError(t, err)
+	cfg := config.Config{WebhookKeyFile: path, Endpoint: testenv.Endpoint(t)}
+	task, err := webhooks.LambdaTask(ctx, cfg, app.Deps{Table: f.env.Table, Clock: f.env.Clock, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})
+	require.NoError(t, err)
+	v, _, _ := f.endpointTo(t, "acctHook", []string{"TaskDelete"})
+	v.key = old.Public().(ed25519.PublicKey)
+	schedule := []byte(`{"source":"aws.events","detail-type":"Scheduled Event"}`)
+
+	f.write(t, taskDelete, "acctHook", "t1")
+	require.NoError(t, task(ctx, schedule))
+	require.Len(t, v.events(), 1, "signed with the key read at start")
+
+	require.NoError(t, os.Remove(path))
+	rotated, err := marketplace.LoadOrCreateKeyFile(path)
+	require.NoError(t, err)
+	v.mu.Lock()
+	v.key = rotated.Public().(ed25519.PublicKey) // the receiver switched to the new key
+	v.mu.Unlock()
+	f.env.Clock.Advance(webhooks.KeyReread - time.Second)
+	f.write(t, taskDelete, "acctHook", "t2")
+	require.NoError(t, task(ctx, schedule))
+	require.Len(t, v.events(), 1, "before KeyReread the old key still signs, which the switched receiver refuses")
+
+	f.env.Clock.Advance(time.Second + webhooks.NextRetry(1))
+	f.write(t, taskDelete, "acctHook", "t3")
+	require.NoError(t, task(ctx, schedule))
+	assert.Len(t, v.events(), 3, "read again: the new key signs the new event and the refused one's retry")
 }
