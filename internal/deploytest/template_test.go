@@ -297,18 +297,47 @@ func allFunctionDirs() map[string]string {
 	return out
 }
 
+// makeBuildLines are the commands `make build-<name>` runs with these
+// variables, in an environment without REVISION but for what vars say.
+func makeBuildLines(t *testing.T, name string, vars ...string) []string {
+	t.Helper()
+	cmd := exec.Command("make", append([]string{"-n", "build-" + name}, vars...)...)
+	cmd.Dir = repoRoot(t)
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "REVISION=") })
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "make has build-%s: %s", name, out)
+	return strings.Split(strings.TrimSpace(string(out)), "\n")
+}
+
 func TestTheMakefileBuildsEveryFunctionForLambda(t *testing.T) {
-	root := repoRoot(t)
 	for dir, name := range allFunctionDirs() {
 		t.Run(name, func(t *testing.T) {
-			cmd := exec.Command("make", "-n", "build-"+name, "ARTIFACTS_DIR=/artifacts")
-			cmd.Dir = root
-			out, err := cmd.CombinedOutput()
-			require.NoError(t, err, "make has build-%s: %s", name, out)
-			line := string(out)
+			lines := makeBuildLines(t, name, "ARTIFACTS_DIR=/artifacts")
+			require.Len(t, lines, 1, "without REVISION the package is the binary alone, the same at every build")
 			for _, want := range []string{"CGO_ENABLED=0", "GOOS=linux", "GOARCH=arm64", "-tags lambda.norpc", "-trimpath", `-ldflags "-s -w"`, "-o /artifacts/bootstrap", "./functions/" + dir} {
-				assert.Contains(t, line, want)
+				assert.Contains(t, lines[0], want)
 			}
+		})
+	}
+}
+
+// SAM publishes a function's version when its package changes, and hashes
+// the template's parameter references rather than their values: a deploy
+// that changes only parameters would leave the alias on the old
+// configuration. A build with a new REVISION changes every function's
+// package (docs/operations.md, "A parameter change").
+func TestABuildWithARevisionChangesEveryFunctionsPackage(t *testing.T) {
+	for _, name := range allFunctionDirs() {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			lines := makeBuildLines(t, name, "ARTIFACTS_DIR="+dir, "REVISION=20261128T150405Z")
+			require.Len(t, lines, 2, "the binary, then the revision")
+			assert.Contains(t, lines[0], "-o "+dir+"/bootstrap")
+			out, err := exec.Command("bash", "-c", lines[1]).CombinedOutput()
+			require.NoError(t, err, "%s: %s", lines[1], out)
+			written, err := os.ReadFile(filepath.Join(dir, "REVISION"))
+			require.NoError(t, err)
+			assert.Equal(t, "20261128T150405Z\n", string(written))
 		})
 	}
 }
