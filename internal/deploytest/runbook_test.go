@@ -299,3 +299,135 @@ func TestTheRunbooksAlarmTableSaysTheTemplatesDefaults(t *testing.T) {
 		})
 	}
 }
+
+// versionedSettings are the properties of a function that each published
+// version keeps as they were: a change to one reaches the alias `live`
+// only through a new version.
+var versionedSettings = []string{"Environment", "LoggingConfig", "Tracing", "Timeout", "MemorySize"}
+
+// parametersIn adds to into the template's parameters v reads: by !Ref,
+// by ${Name} in !Sub, and through the conditions of its !If.
+func parametersIn(tpl map[string]any, v any, into map[string]bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, arg := range x {
+			switch k {
+			case "Ref":
+				if name, ok := arg.(string); ok && Path(tpl, "Parameters", name) != nil {
+					into[name] = true
+				}
+			case "Fn::Sub":
+				text := arg
+				if l, ok := arg.([]any); ok && len(l) > 0 {
+					text = l[0]
+				}
+				for _, m := range regexp.MustCompile(`\$\{([A-Za-z0-9]+)\}`).FindAllStringSubmatch(fmt.Sprint(text), -1) {
+					if Path(tpl, "Parameters", m[1]) != nil {
+						into[m[1]] = true
+					}
+				}
+			case "Fn::If", "Condition":
+				name := arg
+				if l, ok := arg.([]any); ok && len(l) > 0 {
+					name = l[0]
+				}
+				if s, ok := name.(string); ok {
+					parametersIn(tpl, Path(tpl, "Conditions", s), into)
+				}
+			}
+			parametersIn(tpl, arg, into)
+		}
+	case []any:
+		for _, e := range x {
+			parametersIn(tpl, e, into)
+		}
+	}
+}
+
+// parametersOfVersions are the parameters that reach a versioned setting
+// of a function deployed through the alias (the Globals' included).
+func parametersOfVersions(t *testing.T) map[string]bool {
+	_, tpl, res := readTemplate(t)
+	out := map[string]bool{}
+	globals := Path(tpl, "Globals", "Function")
+	require.NotNil(t, Path(globals, "AutoPublishAlias"), "the functions are deployed through an alias")
+	for _, setting := range versionedSettings {
+		parametersIn(tpl, Path(globals, setting), out)
+	}
+	for _, id := range resourcesOfType(res, "AWS::Serverless::Function") {
+		if slices.Contains(asList(Path(res[id], "IgnoreGlobals")), any("AutoPublishAlias")) {
+			continue // updated in place: a deploy changes what runs
+		}
+		for _, setting := range versionedSettings {
+			parametersIn(tpl, Path(res[id], "Properties", setting), out)
+		}
+	}
+	return out
+}
+
+// runbookParagraphs are the runbook's paragraphs (a fenced block with the
+// lines around it up to a blank line outside it).
+func runbookParagraphs(doc string) []string {
+	var out []string
+	var cur strings.Builder
+	fenced := false
+	for _, line := range strings.Split(doc, "\n") {
+		if strings.HasPrefix(line, "```") {
+			fenced = !fenced
+		}
+		if line == "" && !fenced {
+			out = append(out, cur.String())
+			cur.Reset()
+			continue
+		}
+		cur.WriteString(line + "\n")
+	}
+	return append(out, cur.String())
+}
+
+// SAM publishes a version only when a function's package changes (it
+// hashes parameter references, not their values): a deploy of parameters
+// that reach a version's settings, without a new build, leaves the alias
+// `live` on the old ones and reports success. Every such deploy of the
+// runbook comes after a build with a new REVISION, not a cached one.
+func TestTheRunbooksParameterChangesPublishNewVersions(t *testing.T) {
+	versioned := parametersOfVersions(t)
+	for _, name := range []string{"ExistingTableName", "RateLimitDaily", "LogLevel", "SystemLogLevel", "TracingMode", "OperationMetrics", "WebhookKeyParameterName"} {
+		assert.True(t, versioned[name], "%s reaches a version's settings", name)
+	}
+	for _, name := range []string{"DeploymentType", "FunctionErrorsThreshold", "AlarmEmail", "ApiThrottlingRateLimit", "LogRetentionInDays"} {
+		assert.False(t, versioned[name], "%s is the stack's own", name)
+	}
+	checked := 0
+	for _, para := range runbookParagraphs(runbook(t)) {
+		built := false
+		for _, words := range shellCommands(para) {
+			if len(words) < 2 || words[0] != "sam" {
+				continue
+			}
+			if words[1] == "build" {
+				built = slices.Contains(words, "--no-cached") && strings.Contains(para, "REVISION=$(date -u +%Y%m%dT%H%M%SZ) sam build")
+				continue
+			}
+			at := slices.Index(words, "--parameter-overrides")
+			if words[1] != "deploy" || at < 0 || slices.Contains(words, "--guided") {
+				continue
+			}
+			var reaching []string
+			for _, w := range words[at+1:] {
+				if strings.HasPrefix(w, "--") {
+					break
+				}
+				if name, _, ok := strings.Cut(w, "="); ok && versioned[name] {
+					reaching = append(reaching, name)
+				}
+			}
+			if len(reaching) == 0 {
+				continue
+			}
+			checked++
+			assert.True(t, built, "%q changes %v, which a version keeps: a build with a new REVISION (not cached) comes first", strings.Join(words, " "), reaching)
+		}
+	}
+	assert.GreaterOrEqual(t, checked, 5, "the check reads the runbook's parameter changes")
+}
