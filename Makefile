@@ -15,8 +15,8 @@
 SHELL := /bin/bash
 
 # function directory (functions/<dir>) : template logical id; the areas,
-# then the portal, the OAuth server, the webhook deliverer and CodeDeploy's
-# PreTraffic hook
+# then the portal, the OAuth server, the webhook deliverer, the synthetic
+# probe and CodeDeploy's deploy hook (internal/catalog.Functions, in order)
 FUNCTIONS := \
 	contacts:ContactsFunction \
 	payments:PaymentsFunction \
@@ -37,6 +37,7 @@ FUNCTIONS := \
 	portal:PortalFunction \
 	oauth:OAuthFunction \
 	webhooks:WebhookFunction \
+	probe:ProbeFunction \
 	pretraffic:PreTrafficHookFunction
 
 GOARCH_LAMBDA ?= arm64
@@ -51,11 +52,17 @@ WITH_ENGINE := bin/dynamodb-local exec --
 
 .PHONY: run test test-one test-go test-browser vet lint build clean deps engine bench bench-dataset fuzz load-faults platformctl
 
-# One SAM target per function, generated from the list above.
+# One SAM target per function, generated from the list above. REVISION
+# (`REVISION=$(date -u +%Y%m%dT%H%M%SZ) sam build --no-cached`) goes into
+# each package as a file: SAM publishes a version only when a function's
+# package changes, so a deploy that changes nothing but parameters would
+# leave the alias "live" on the old configuration (docs/operations.md,
+# "A parameter change"). Unset, a build is the same every time.
 define lambda_target
 .PHONY: build-$(2)
 build-$(2):
 	CGO_ENABLED=0 GOOS=linux GOARCH=$$(GOARCH_LAMBDA) go build $$(LAMBDA_FLAGS) -o $$(ARTIFACTS_DIR)/bootstrap ./functions/$(1)
+	$$(if $$(REVISION),printf '%s\n' '$$(REVISION)' > $$(ARTIFACTS_DIR)/REVISION)
 endef
 $(foreach f,$(FUNCTIONS),$(eval $(call lambda_target,$(word 1,$(subst :, ,$(f))),$(word 2,$(subst :, ,$(f))))))
 

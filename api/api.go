@@ -62,6 +62,20 @@ func Mount(mux *http.ServeMux, opts Options) {
 	mux.HandleFunc("GET "+AssetPath, func(w http.ResponseWriter, r *http.Request) { serveBundle(w, r, opts.RedocBundle) })
 }
 
+// ServeDocument serves the document alone, as YAML at YAMLPath and as JSON
+// at JSONPath (404 elsewhere): what a deployed stack publishes (the portal's
+// function serves it), where the docs page's bundle is not deployed.
+func ServeDocument(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case YAMLPath:
+		serveYAML(w, r)
+	case JSONPath:
+		serveJSON(w, r)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
 func serveYAML(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "application/yaml; charset=utf-8")
 	_, _ = w.Write(document)

@@ -24,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bizplatform/api/api"
 	eventsarea "github.com/bizplatform/api/areas/events"
 	"github.com/bizplatform/api/portal/identity"
 	"github.com/bizplatform/api/portal/userdir"
@@ -169,6 +170,15 @@ func (p *Portal) routes() http.Handler {
 	handle("GET "+consentPath, p.consentPage)
 	handle("POST "+consentPath, p.consent)
 	mux.Handle("GET "+Base+"/assets/{name}", p.serve(p.asset))
+	// The API's contract, public as make run serves it: deployed, the
+	// portal's function answers its paths (catalog.PortalRoutes), and the
+	// synthetic probe reads it.
+	for _, path := range []string{api.JSONPath, api.YAMLPath} {
+		handle("GET "+path, func(w http.ResponseWriter, r *http.Request) error {
+			api.ServeDocument(w, r)
+			return nil
+		})
+	}
 	// What no route above serves: another method on a page (405), or no
 	// page at all (404). Without the exact Base, the mux would answer a
 	// PUT /portal with its own bare redirect to Base+"/".

@@ -97,7 +97,10 @@ func NextRetry(n int) time.Duration {
 // It first hands the waiting events to the apps and endpoints that
 // receive them (FanOut), making each one's first attempt at once.
 func (d *Deliverer) Sweep(ctx context.Context) (int, error) {
-	_, sent, err := d.fanOut(ctx)
+	handed, sent, err := d.fanOut(ctx)
+	// Deployed, the stream hands each event on as it is written: what a
+	// sweep finds waiting, the stream did not (its batch failed).
+	d.tally.recovered(handed)
 	if err != nil {
 		return sent, err
 	}
@@ -381,6 +384,7 @@ func (d *Deliverer) note(ctx context.Context, t *target) error {
 	}
 	disabled, err := d.endpoints.Failed(ctx, t.ep.AccountID, t.ep.ID, t.firstFailure, now)
 	if disabled {
+		d.tally.disabled()
 		d.logger.LogAttrs(ctx, slog.LevelWarn, "webhook endpoint disabled", slog.String("account", t.ep.AccountID),
 			slog.String("endpoint", t.ep.ID), slog.String("failing_since", t.ep.FailingSince))
 	}

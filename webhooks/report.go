@@ -35,6 +35,20 @@ func (t *tally) add(status string, delivered bool) {
 	}
 }
 
+// recovered counts the waiting events a sweep handed on (Deliveries.Recovered).
+func (t *tally) recovered(n int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.d.Recovered += n
+}
+
+// disabled counts an account endpoint disabled for failing.
+func (t *tally) disabled() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.d.EndpointsDisabled++
+}
+
 // take returns the figures so far and starts again from none.
 func (t *tally) take() metrics.Deliveries {
 	t.mu.Lock()
@@ -81,8 +95,9 @@ func (d *Deliverer) OldestPending(ctx context.Context) (time.Duration, error) {
 }
 
 // Report writes one line of what the deliverer did since its last report
-// (its metrics: deliveries, failures, attempts, events given up) and, when
-// withAge, the oldest pending event's age, read now.
+// (deliveries, failures, attempts, events given up, events recovered from
+// the fan-out index, endpoints disabled) and, when withAge, the oldest
+// pending event's age, read now.
 func (d *Deliverer) Report(ctx context.Context, withAge bool) error {
 	figures := d.tally.take()
 	var err error

@@ -49,6 +49,9 @@ var Areas = []app.Area{
 // functions/portal, the account admins' token pages (PortalFunction).
 const Portal = "portal"
 
+// PortalFunction is its template logical id.
+const PortalFunction = "PortalFunction"
+
 // OAuth is the directory of the OAuth server's function, functions/oauth
 // (OAuthFunction): marketplace apps' token endpoint and company-token
 // operations, the routes package oauth lists (oauth.Routes).
@@ -69,9 +72,86 @@ const WebhookFunction = "WebhookFunction"
 const WebhookPackage = "webhooks"
 
 // PortalRoutes are the portal function's API Gateway routes: every method
-// on /portal and below, and the public platform's paths of the consent page
-// of marketplace apps (portal.ConsentPaths), which lead under /portal.
-var PortalRoutes = []string{"ANY /portal", "ANY /portal/{proxy+}", "GET /oauth/chooselocation", "GET /v2/oauth/chooselocation"}
+// on /portal and below, the public platform's paths of the consent page
+// of marketplace apps (portal.ConsentPaths), which lead under /portal, and
+// the API's OpenAPI document (api.JSONPath, api.YAMLPath).
+var PortalRoutes = []string{"ANY /portal", "ANY /portal/{proxy+}", "GET /oauth/chooselocation", "GET /v2/oauth/chooselocation", "GET /openapi.json", "GET /openapi.yaml"}
+
+// Probe is the directory of the synthetic probe, functions/probe
+// (ProbeFunction): every minute it calls the deployed API through its
+// public URL as a client would (package probe).
+const Probe = "probe"
+
+// ProbeFunction is its template logical id.
+const ProbeFunction = "ProbeFunction"
+
+// ProbePackage is the package that does its work.
+const ProbePackage = "probe"
+
+// Hook is the directory of CodeDeploy's deploy hook, functions/pretraffic
+// (PreTrafficHookFunction), which checks each new version before and after
+// its alias moves (shared/deployhook).
+const Hook = "pretraffic"
+
+// HookFunction is its template logical id.
+const HookFunction = "PreTrafficHookFunction"
+
+// Role is what a function of the stack is.
+type Role int
+
+// The roles.
+const (
+	// RoleArea serves an API area behind the HTTP API.
+	RoleArea Role = iota
+	// RoleSite serves routes behind the HTTP API that are no area: the
+	// portal and the OAuth server.
+	RoleSite
+	// RoleDeliverer is the webhook deliverer, on the table's stream and a
+	// schedule.
+	RoleDeliverer
+	// RoleProbe is the synthetic probe, on a schedule.
+	RoleProbe
+	// RoleHook is the deploy hook CodeDeploy invokes.
+	RoleHook
+)
+
+// Function is one Lambda function of the stack.
+type Function struct {
+	// Dir is its directory under functions/, and the Function dimension
+	// of its metrics.
+	Dir string
+	// LogicalID is its logical id in template.yaml.
+	LogicalID string
+	Role      Role
+}
+
+// AnswersRequests reports whether API Gateway routes requests to it, whose
+// 5xx answers its alarms read.
+func (f Function) AnswersRequests() bool { return f.Role == RoleArea || f.Role == RoleSite }
+
+// Deployed reports whether each deploy moves its alias live through
+// CodeDeploy, checked by the hook and rolled back by its own alarms; the
+// probe and the hook are updated in place.
+func (f Function) Deployed() bool { return f.Role <= RoleDeliverer }
+
+// Functions are the stack's functions: every area in the order of Areas,
+// the portal, the OAuth server, the webhook deliverer, the probe and the
+// deploy hook. The Makefile builds each, and internal/gen/samwatch writes
+// what template.yaml repeats for each (their alarms, the hook's list, the
+// dashboard) from this list.
+func Functions() []Function {
+	var out []Function
+	for _, a := range Areas {
+		out = append(out, Function{Dir: a.Name, LogicalID: FunctionName(a.Name), Role: RoleArea})
+	}
+	return append(out,
+		Function{Dir: Portal, LogicalID: PortalFunction, Role: RoleSite},
+		Function{Dir: OAuth, LogicalID: OAuthFunction, Role: RoleSite},
+		Function{Dir: Webhooks, LogicalID: WebhookFunction, Role: RoleDeliverer},
+		Function{Dir: Probe, LogicalID: ProbeFunction, Role: RoleProbe},
+		Function{Dir: Hook, LogicalID: HookFunction, Role: RoleHook},
+	)
+}
 
 // FunctionName is the template.yaml logical id of an area's function:
 // "custom-fields" becomes "CustomFieldsFunction".

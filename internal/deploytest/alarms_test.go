@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/shared/metrics"
 )
 
@@ -22,9 +23,12 @@ var alarmTopic = []any{map[string]any{"Fn::If": []any{"CreateAlarmTopic", map[st
 // ExistingTableName names.
 var dataTable = map[string]any{"Fn::If": []any{"UseExistingTable", map[string]any{"Ref": "ExistingTableName"}, map[string]any{"Ref": "Table"}}}
 
-// awsMetrics are the AWS services' own metrics the alarms may read.
+// awsMetrics are the AWS services' own metrics (free) the alarms may read.
+// None of AWS/DynamoDB's: CloudWatch ignores TreatMissingData for alarms on
+// that namespace, and its throttle metrics exist only while throttling, so
+// such an alarm would never say it is over.
 var awsMetrics = map[string][]string{
-	"AWS/Lambda":     {"Errors", "Throttles", "ConcurrentExecutions"},
+	"AWS/Lambda":     {"Errors", "Invocations", "Throttles", "ConcurrentExecutions", "IteratorAge"},
 	"AWS/ApiGateway": {"5xx", "Count", "Latency"},
 }
 
@@ -69,35 +73,62 @@ func resourcesOfType(res map[string]any, typ string) []string {
 	return out
 }
 
-func TestEveryFunctionHasItsErrorAndThrottleAlarms(t *testing.T) {
+// liveVersion are the dimensions of Lambda's metrics of the version a
+// function's alias live runs: a deploy moves them to the new version.
+func liveVersion(logicalID string) map[string]any {
+	return map[string]any{
+		"FunctionName":    map[string]any{"Ref": logicalID},
+		"Resource":        map[string]any{"Fn::Sub": "${" + logicalID + "}:live"},
+		"ExecutedVersion": versionOf(logicalID),
+	}
+}
+
+// versionOf is the number of the version a deploy publishes (SAM's
+// Function.Version reference, its AWS::Lambda::Version's attribute).
+func versionOf(logicalID string) map[string]any {
+	return map[string]any{"Fn::GetAtt": []any{logicalID, "Version.Version"}}
+}
+
+// Each function CodeDeploy moves is rolled back by alarms on the version
+// being deployed alone: its failed invocations, and, for one that answers
+// requests, its 5xx answers (its own metric of that version) over its
+// invocations (Lambda's, of that version). A canary that fails every
+// request it gets is judged on those, not diluted by the old version.
+func TestEveryDeployedFunctionRollsBackOnItsNewVersionsOwnFigures(t *testing.T) {
 	_, tpl, res := readTemplate(t)
 	assert.Equal(t, stackNamespace, Path(tpl, "Globals", "Function", "Environment", "Variables", "METRICS_NAMESPACE"),
 		"two stacks in one account write to namespaces of their own")
-	alarms := resourcesOfType(res, "AWS::CloudWatch::Alarm")
-	for dir, name := range functionDirs() {
-		t.Run(name+" names itself in its metrics and has its alarms", func(t *testing.T) {
-			fn := res[name]
-			assert.Equal(t, dir, Path(fn, "Properties", "Environment", "Variables", "FUNCTION_NAME_DIMENSION"),
-				"the Function dimension is the function's directory")
-			found := map[string]bool{}
-			for _, a := range alarms {
-				for _, m := range alarmMetrics(res[a]) {
-					switch {
-					case m.namespace == "AWS/Lambda" && assert.ObjectsAreEqual(map[string]any{"Ref": name}, m.dims["FunctionName"]):
-						found[m.name] = true
-					case assert.ObjectsAreEqual(stackNamespace, m.namespace) && m.dims[metrics.DimFunction] == dir:
-						found[m.name] = true
-					}
-				}
+	assert.Equal(t, "live", Path(tpl, "Globals", "Function", "AutoPublishAlias"), "the alias the dimensions name")
+	for _, f := range catalog.Functions() {
+		if !f.Deployed() {
+			continue
+		}
+		t.Run(f.LogicalID+" rolls back on its new version's failures", func(t *testing.T) {
+			fn := res[f.LogicalID]
+			assert.Nil(t, Path(fn, "Properties", "Environment", "Variables", "FUNCTION_NAME_DIMENSION"),
+				"the binary names itself (its directory); the packaging tests read it back")
+			var rollback []string
+			for _, a := range asList(Path(fn, "Properties", "DeploymentPreference", "Alarms")) {
+				rollback = append(rollback, fmt.Sprint(Path(a, "Ref")))
 			}
-			assert.True(t, found["Errors"], "an alarm on %s's failed invocations", name)
-			assert.True(t, found["Throttles"], "an alarm on %s's throttled invocations", name)
-			if dir == "webhooks" {
-				assert.True(t, found["WebhookFailures"] && found["WebhookAttempts"], "an alarm on failing deliveries")
-				assert.True(t, found["WebhookOldestPendingAgeSeconds"], "an alarm on the oldest pending event")
-			} else {
-				assert.True(t, found["Status5xx"] && found["Requests"], "an alarm on %s's rate of 5xx answers", name)
+			want := []string{f.LogicalID + "ErrorsAlarm"}
+			if f.AnswersRequests() {
+				want = append(want, f.LogicalID+"ErrorRateAlarm")
 			}
+			assert.Equal(t, want, rollback)
+
+			errs := alarmMetrics(res[f.LogicalID+"ErrorsAlarm"])
+			require.Len(t, errs, 1)
+			assert.Equal(t, alarmMetric{"AWS/Lambda", "Errors", liveVersion(f.LogicalID)}, errs[0], "a crash, a timeout or running out of memory of the new version")
+			assert.Equal(t, map[string]any{"Ref": "FunctionErrorsThreshold"}, Path(res[f.LogicalID+"ErrorsAlarm"], "Properties", "Threshold"))
+			if !f.AnswersRequests() {
+				return
+			}
+			rate := alarmMetrics(res[f.LogicalID+"ErrorRateAlarm"])
+			assert.ElementsMatch(t, []alarmMetric{
+				{stackNamespace, metrics.Status5xx, map[string]any{metrics.DimFunction: f.Dir, metrics.DimVersion: versionOf(f.LogicalID)}},
+				{"AWS/Lambda", "Invocations", liveVersion(f.LogicalID)},
+			}, rate, "the version's 5xx over its invocations")
 		})
 	}
 }
@@ -106,11 +137,11 @@ func TestEveryAlarmNotifiesTheTopicAndReadsAMetricThatIsWritten(t *testing.T) {
 	_, tpl, res := readTemplate(t)
 	alarms := resourcesOfType(res, "AWS::CloudWatch::Alarm")
 	require.NotEmpty(t, alarms)
-	areaOf := map[string]string{}
-	for dir := range functionDirs() {
-		areaOf[dir] = dir
+	dirOf := map[string]string{}
+	for _, f := range catalog.Functions() {
+		dirOf[f.LogicalID] = f.Dir
 	}
-	api, table, concurrency := false, map[string]bool{}, false
+	read := map[string]bool{}
 	for _, a := range alarms {
 		t.Run(a, func(t *testing.T) {
 			props := Path(res[a], "Properties")
@@ -122,15 +153,8 @@ func TestEveryAlarmNotifiesTheTopicAndReadsAMetricThatIsWritten(t *testing.T) {
 			require.NotEmpty(t, threshold, "%s's threshold is a parameter", a)
 			assert.NotNil(t, Path(tpl, "Parameters", threshold, "Default"), "%s has a default", threshold)
 			for _, q := range asList(Path(props, "Metrics")) {
-				sub, _ := Path(q, "Expression", "Fn::Sub").([]any)
-				if len(sub) != 2 {
-					continue
-				}
-				assert.Equal(t, dataTable, Path(sub[1], "DataTable"), "%s reads the table the functions use", a)
-				for _, metric := range []string{"ThrottledRequests", "SystemErrors"} {
-					if sub[0] == `SELECT SUM(`+metric+`) FROM SCHEMA("AWS/DynamoDB", Operation, TableName) WHERE TableName = '${DataTable}'` {
-						table[metric] = true
-					}
+				if expr, ok := Path(q, "Expression").(string); ok {
+					assert.NotContains(t, expr, "SELECT", "no Metrics Insights query: priced and evaluated otherwise")
 				}
 			}
 			for _, m := range alarmMetrics(res[a]) {
@@ -139,30 +163,37 @@ func TestEveryAlarmNotifiesTheTopicAndReadsAMetricThatIsWritten(t *testing.T) {
 					for d := range m.dims {
 						dims = append(dims, d)
 					}
-					function := fmt.Sprint(m.dims[metrics.DimFunction])
-					assert.Contains(t, areaOf, function, "%s reads the metrics of a function that exists", a)
-					assert.True(t, metrics.Writes(function, m.name, dims), "%s reads %s %v of %s: not a metric the code writes", a, m.name, dims, function)
+					function, _ := m.dims[metrics.DimFunction].(string)
+					if v, ok := m.dims[metrics.DimVersion]; ok {
+						owner := fmt.Sprint(asList(Path(v, "Fn::GetAtt"))[0])
+						assert.Equal(t, function, dirOf[owner], "%s reads the version of the function it names", a)
+					}
+					assert.True(t, metrics.Writes(function, m.name, dims), "%s reads %s %v of %q: not a metric the code writes", a, m.name, dims, function)
+					read[m.name] = true
 					continue
 				}
 				ns := fmt.Sprint(m.namespace)
 				assert.Contains(t, awsMetrics[ns], m.name, "%s reads %s %s", a, ns, m.name)
 				if ns == "AWS/ApiGateway" {
-					api = api || m.name == "Latency"
 					assert.Equal(t, map[string]any{"ApiId": map[string]any{"Ref": "HttpApi"}}, m.dims, "the API's own figures")
 				}
-				if m.name == "ConcurrentExecutions" {
-					concurrency = true
-					assert.Empty(t, m.dims, "the account's concurrency, every function of it")
+				if m.name == "ConcurrentExecutions" || m.name == "Throttles" {
+					assert.Empty(t, m.dims, "the account's %s, every function of it: AWS's free metric", m.name)
 				}
+				if m.name == "IteratorAge" {
+					assert.Equal(t, map[string]any{"FunctionName": map[string]any{"Ref": catalog.WebhookFunction}}, m.dims, "the deliverer's stream")
+				}
+				read[ns+" "+m.name] = true
 			}
 		})
 	}
-	assert.True(t, api, "an alarm on the API's latency")
-	assert.True(t, table["ThrottledRequests"] && table["SystemErrors"], "alarms on the table's throttled requests and system errors")
-	assert.True(t, concurrency, "an alarm on the account's concurrency")
+	for _, want := range []string{metrics.ProbeFailures, metrics.DynamoDBThrottles, metrics.WebhookOldestPendingAgeSeconds, metrics.WebhookFailures,
+		"AWS/Lambda Throttles", "AWS/Lambda ConcurrentExecutions", "AWS/Lambda IteratorAge", "AWS/ApiGateway 5xx", "AWS/ApiGateway Latency"} {
+		assert.True(t, read[want], "an alarm reads %s", want)
+	}
 }
 
-func TestTheAlarmTopicIsTheStacksOrTheOperators(t *testing.T) {
+func TestTheAlarmTopicIsTheStacksOrTheOperatorsAndAStackWithoutASubscriberSaysSo(t *testing.T) {
 	_, tpl, res := readTemplate(t)
 	assert.Equal(t, map[string]any{"Fn::Equals": []any{map[string]any{"Ref": "AlarmTopicArn"}, ""}}, Path(tpl, "Conditions", "CreateAlarmTopic"))
 	assert.Equal(t, "", Path(tpl, "Parameters", "AlarmTopicArn", "Default"), "a topic of the stack unless one is given")
@@ -176,4 +207,23 @@ func TestTheAlarmTopicIsTheStacksOrTheOperators(t *testing.T) {
 	assert.Equal(t, "email", Path(sub, "Properties", "Protocol"))
 	assert.Equal(t, alarmTopic[0], Path(sub, "Properties", "TopicArn"))
 	assert.Equal(t, alarmTopic[0], Path(tpl, "Outputs", "AlarmsTopicArn", "Value"))
+
+	warning := Path(tpl, "Outputs", "AlarmsReachNoOne")
+	require.NotNil(t, warning, "an output says when no one is paged")
+	cond := fmt.Sprint(Path(warning, "Condition"))
+	for _, tc := range []struct {
+		name   string
+		params map[string]string
+		warns  bool
+	}{
+		{"neither an address nor a topic: the stack's topic reaches no one", map[string]string{}, true},
+		{"an address subscribed", map[string]string{"AlarmEmail": "oncall@example.com"}, false},
+		{"the operator's topic", map[string]string{"AlarmTopicArn": "arn:aws:sns:us-east-1:123456789012:pager"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Stack{Name: "s", Region: "us-east-1", Parameters: tc.params}.condition(tpl, cond)
+			require.NoError(t, err)
+			assert.Equal(t, tc.warns, got)
+		})
+	}
 }

@@ -1,6 +1,7 @@
 package deploytest
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,48 +12,51 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/bizplatform/api/shared/metrics"
+	"github.com/bizplatform/api/internal/catalog"
 )
 
-// The PreTraffic hook: functions/pretraffic, its template logical id.
+// The deploy hook: functions/pretraffic, its template logical id.
 const (
-	hookDir      = "pretraffic"
-	hookFunction = "PreTrafficHookFunction"
+	hookDir      = catalog.Hook
+	hookFunction = catalog.HookFunction
 )
 
-func TestEveryFunctionDeploysThroughCodeDeployAndRollsBackOnItsOwnAlarms(t *testing.T) {
+// parameterName is an SSM parameter's name as the template gives it: the
+// parameter's value, or by default one with the stack's name in it.
+func parameterName(param, condition, suffix string) map[string]any {
+	return map[string]any{"Fn::If": []any{condition, map[string]any{"Fn::Sub": "/bizplatform/${AWS::StackName}/" + suffix}, map[string]any{"Ref": param}}}
+}
+
+// canaryParameter and webhookKeyParameter are the two SSM parameters.
+var (
+	canaryParameter     = parameterName("CanaryTokenParameterName", "DefaultCanaryTokenParameter", "canary-token")
+	webhookKeyParameter = parameterName("WebhookKeyParameterName", "DefaultWebhookKeyParameter", "webhook-signing-key")
+)
+
+// parameterArn is the IAM resource of one SSM parameter, as a JSON string.
+func parameterArn(name map[string]any) string {
+	b, _ := json.Marshal(map[string]any{"Fn::Sub": []any{"arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:parameter${Name}", map[string]any{"Name": name}}})
+	return string(b)
+}
+
+func TestEveryFunctionDeploysThroughCodeDeployCheckedBeforeAndAfterTheShift(t *testing.T) {
 	_, tpl, res := readTemplate(t)
 	fn := Path(tpl, "Globals", "Function")
 	assert.Equal(t, "live", Path(fn, "AutoPublishAlias"), "every function publishes a version and invokes it through an alias")
 	assert.Equal(t, map[string]any{"Ref": "DeploymentType"}, Path(fn, "DeploymentPreference", "Type"))
 	assert.Equal(t, map[string]any{"Ref": hookFunction}, Path(fn, "DeploymentPreference", "Hooks", "PreTraffic"),
 		"no version takes traffic before the hook passed it")
+	assert.Equal(t, map[string]any{"Ref": hookFunction}, Path(fn, "DeploymentPreference", "Hooks", "PostTraffic"),
+		"after the shift the hook checks the alias, which must run the new version")
 	allowed := asList(Path(tpl, "Parameters", "DeploymentType", "AllowedValues"))
 	for _, want := range []string{"Canary10Percent5Minutes", "Linear10PercentEvery1Minute", "AllAtOnce"} {
 		assert.Contains(t, allowed, want)
 	}
-	for dir, name := range functionDirs() {
-		t.Run(name+" is rolled back by its own alarms", func(t *testing.T) {
-			alarms := asList(Path(res[name], "Properties", "DeploymentPreference", "Alarms"))
-			require.NotEmpty(t, alarms, "%s lists the alarms that roll it back", name)
-			var names []string
-			for _, a := range alarms {
-				alarm, _ := Path(a, "Ref").(string)
-				names = append(names, alarm)
-				require.Equal(t, "AWS::CloudWatch::Alarm", Path(res[alarm], "Type"), "%s is an alarm of the template", alarm)
-				for _, m := range alarmMetrics(res[alarm]) {
-					if m.namespace == "AWS/Lambda" {
-						assert.Equal(t, map[string]any{"Ref": name}, m.dims["FunctionName"], "%s reads %s's own figures", alarm, name)
-					} else {
-						assert.Equal(t, dir, m.dims[metrics.DimFunction], "%s reads %s's own figures", alarm, name)
-					}
-				}
-			}
-			assert.Contains(t, names, name+"ErrorsAlarm", "a version that fails its invocations is rolled back")
-			if dir != "webhooks" {
-				assert.Contains(t, names, name+"ErrorRateAlarm", "a version that answers 5xx is rolled back")
-			}
-		})
+	for _, f := range catalog.Functions() {
+		if !f.Deployed() {
+			assert.ElementsMatch(t, []any{"AutoPublishAlias", "DeploymentPreference"}, asList(Path(res[f.LogicalID], "IgnoreGlobals")),
+				"%s serves no one: updated in place, not through the hook", f.LogicalID)
+		}
 	}
 	raw, err := os.ReadFile(filepath.Join(repoRoot(t), "samconfig.toml"))
 	require.NoError(t, err)
@@ -71,7 +75,7 @@ func TestTheDeployHookKnowsEveryFunctionAndMayDoOnlyItsWork(t *testing.T) {
 	name := fmt.Sprint(Path(hook, "Properties", "FunctionName", "Fn::Sub"))
 	assert.True(t, strings.HasPrefix(name, "CodeDeployHook_"), "CodeDeploy's role (AWSCodeDeployRoleForLambda) may invoke only CodeDeployHook_* functions: %s", name)
 	vars := Path(hook, "Properties", "Environment", "Variables")
-	assert.Equal(t, map[string]any{"Ref": "CanaryTokenParameterName"}, Path(vars, "CANARY_TOKEN_PARAMETER"))
+	assert.Equal(t, canaryParameter, Path(vars, "CANARY_TOKEN_PARAMETER"))
 	assert.Equal(t, map[string]any{"Ref": "CanaryAccountId"}, Path(vars, "CANARY_ACCOUNT_ID"))
 	pairs := strings.Split(fmt.Sprint(Path(vars, "HOOK_FUNCTIONS", "Fn::Sub")), ",")
 	var want, arns []string
@@ -79,20 +83,19 @@ func TestTheDeployHookKnowsEveryFunctionAndMayDoOnlyItsWork(t *testing.T) {
 		want = append(want, dir+"=${"+fn+"}")
 		arns = append(arns, `{"Fn::Sub":"${`+fn+`.Arn}:*"}`)
 	}
-	assert.ElementsMatch(t, want, pairs, "the hook knows every function by its deployed name")
+	assert.ElementsMatch(t, want, pairs, "the hook knows every function CodeDeploy moves by its deployed name")
 
 	actions, resources := policy(t, hook)
 	assert.Equal(t, []string{"codedeploy:GetDeployment", "codedeploy:PutLifecycleEventHookExecutionStatus", "lambda:InvokeFunction", "ssm:GetParameter"}, actions)
-	assert.ElementsMatch(t, arns, resources["lambda"], "it may invoke the versions of the stack's functions, nothing else")
+	assert.ElementsMatch(t, arns, resources["lambda"], "it may invoke the versions and aliases of the stack's functions, nothing else")
 	assert.Equal(t, []string{`{"Fn::Sub":"arn:${AWS::Partition}:codedeploy:${AWS::Region}:${AWS::AccountId}:deploymentgroup:${ServerlessDeploymentApplication}/*"}`},
 		resources["codedeploy"], "only the stack's deployment groups")
-	assert.Equal(t, []string{`{"Fn::Sub":"arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:parameter${CanaryTokenParameterName}"}`},
-		resources["ssm"], "only the canary token's parameter")
+	assert.Equal(t, []string{parameterArn(canaryParameter)}, resources["ssm"], "only the canary token's parameter")
 	for svc, rs := range resources {
 		assert.False(t, slices.Contains(rs, `"*"`), "%s on every resource", svc)
 	}
-	assert.NotNil(t, Path(tpl, "Parameters", "CanaryTokenParameterName", "Default"))
 	lg := res[fmt.Sprint(Path(hook, "Properties", "LoggingConfig", "LogGroup", "Ref"))]
 	assert.Equal(t, "AWS::Logs::LogGroup", Path(lg, "Type"))
 	assert.NotNil(t, Path(lg, "Properties", "RetentionInDays"))
+	assert.NotNil(t, Path(tpl, "Outputs", "CanaryTokenParameter"), "the operator reads the parameter's name from the stack")
 }

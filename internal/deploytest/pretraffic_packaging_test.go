@@ -20,7 +20,7 @@ import (
 
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/app"
-	"github.com/bizplatform/api/shared/deployhook"
+	"github.com/bizplatform/api/shared/canary"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/tools/lambdart"
 )
@@ -120,6 +120,8 @@ func (s *standInAWS) invoke(w http.ResponseWriter, r *http.Request, payload []by
 	if res.Error {
 		w.Header().Set("X-Amz-Function-Error", "Unhandled")
 	}
+	// After the shift (the PostTraffic hook) the alias runs the new version.
+	w.Header().Set("X-Amz-Executed-Version", targetVersion)
 	_, _ = w.Write(res.Payload)
 }
 
@@ -145,7 +147,7 @@ func TestThePreTrafficHookPassesWorkingVersionsAndFailsBrokenOnes(t *testing.T) 
 	const canaryAccount = "canaryAccount0000001"
 	env := testenv.New(t, []app.Area{testenv.PingArea})
 	env.Account(t, canaryAccount, "canaryCompany0000001")
-	token, _ := env.Token(t, canaryAccount, deployhook.CanaryScopes...)
+	token, _ := env.Token(t, canaryAccount, canary.Scopes...)
 	secretsKey := filepath.Join(t.TempDir(), "secrets.key")
 	webhookKey := filepath.Join(t.TempDir(), "webhook.pem")
 	_, err := marketplace.LoadOrCreateKeyFile(webhookKey)
@@ -217,11 +219,17 @@ func TestThePreTrafficHookPassesWorkingVersionsAndFailsBrokenOnes(t *testing.T) 
 
 	aws.mu.Lock()
 	defer aws.mu.Unlock()
+	throughAlias := 0
 	for _, call := range aws.invoked {
-		assert.True(t, strings.HasSuffix(call, ":"+targetVersion), "the hook invokes the new version, not the alias or $LATEST: %s", call)
+		assert.True(t, strings.HasSuffix(call, ":"+targetVersion) || strings.HasSuffix(call, ":live"), "the hook invokes the new version or the alias, never $LATEST: %s", call)
+		if strings.HasSuffix(call, ":live") {
+			throughAlias++
+		}
 	}
+	assert.Positive(t, throughAlias, "after the shift the same checks go through the alias")
 	_ = hook.Process.Kill()
 	_ = hook.Wait()
 	assert.NotContains(t, hookLogs.String(), token, "the canary token is never logged")
 	assert.Contains(t, hookLogs.String(), "answered 500", "a failure says why")
+	assert.NotContains(t, logs["webhooks"].String(), `"msg":"webhook deliveries"`, "the deliverer's check is a dry run: no sweep, so no sweep's report")
 }

@@ -258,46 +258,86 @@ func TestEveryAreaIsOneFunctionServingExactlyItsRoutes(t *testing.T) {
 		}
 		assert.Equal(t, "Schedule", Path(fn, "Properties", "Events", "Retries", "Type"), "retries are swept on a schedule")
 		assert.NotEmpty(t, Path(res["Table"], "Properties", "StreamSpecification", "StreamViewType"), "the table has a stream")
-		assert.Equal(t, map[string]any{"Ref": "WebhookKeyParameterName"}, Path(fn, "Properties", "Environment", "Variables", "WEBHOOK_KEY_PARAMETER"))
+		assert.Equal(t, webhookKeyParameter, Path(fn, "Properties", "Environment", "Variables", "WEBHOOK_KEY_PARAMETER"))
+		assert.Nil(t, Path(fn, "Properties", "ReservedConcurrentExecutions"), "no reservation that could throttle the deploy hook's check")
 		lg := res[fmt.Sprint(Path(fn, "Properties", "LoggingConfig", "LogGroup", "Ref"))]
 		assert.Equal(t, "AWS::Logs::LogGroup", Path(lg, "Type"))
 		assert.NotNil(t, Path(lg, "Properties", "RetentionInDays"))
 	})
-	delete(functions, hookFunction) // deploy_test.go checks it
-	assert.Empty(t, functions, "functions in the template that serve no area and are not the portal, the OAuth server, the webhook deliverer or the deploy hook")
+	delete(functions, hookFunction)          // deploy_test.go checks it
+	delete(functions, catalog.ProbeFunction) // probe_packaging_test.go checks it
+	assert.Empty(t, functions, "functions in the template that serve no area and are not the portal, the OAuth server, the webhook deliverer, the probe or the deploy hook")
 }
 
-// functionDirs are the directories under functions/ with their template
-// logical ids: every area, the portal, the OAuth server and the webhook
-// deliverer.
 // keepsSecrets reports whether the function in functions/<dir> serves an
 // area that keeps secrets users hand it (sealed with the KMS key).
 func keepsSecrets(dir string) bool {
 	return slices.ContainsFunc(catalog.Areas, func(a app.Area) bool { return a.Name == dir && a.OpenKMSKey != nil })
 }
 
+// functionDirs are the directories under functions/ of the functions
+// CodeDeploy moves (every area, the portal, the OAuth server and the
+// webhook deliverer), with their template logical ids.
 func functionDirs() map[string]string {
-	out := map[string]string{catalog.Portal: "PortalFunction", catalog.OAuth: catalog.OAuthFunction, catalog.Webhooks: catalog.WebhookFunction}
-	for _, area := range catalog.Areas {
-		out[area.Name] = catalog.FunctionName(area.Name)
+	out := map[string]string{}
+	for _, f := range catalog.Functions() {
+		if f.Deployed() {
+			out[f.Dir] = f.LogicalID
+		}
 	}
 	return out
 }
 
+// allFunctionDirs are every function's, the probe and the hook included.
+func allFunctionDirs() map[string]string {
+	out := map[string]string{}
+	for _, f := range catalog.Functions() {
+		out[f.Dir] = f.LogicalID
+	}
+	return out
+}
+
+// makeBuildLines are the commands `make build-<name>` runs with these
+// variables, in an environment without REVISION but for what vars say.
+func makeBuildLines(t *testing.T, name string, vars ...string) []string {
+	t.Helper()
+	cmd := exec.Command("make", append([]string{"-n", "build-" + name}, vars...)...)
+	cmd.Dir = repoRoot(t)
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "REVISION=") })
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "make has build-%s: %s", name, out)
+	return strings.Split(strings.TrimSpace(string(out)), "\n")
+}
+
 func TestTheMakefileBuildsEveryFunctionForLambda(t *testing.T) {
-	root := repoRoot(t)
-	dirs := functionDirs()
-	dirs[hookDir] = hookFunction
-	for dir, name := range dirs {
+	for dir, name := range allFunctionDirs() {
 		t.Run(name, func(t *testing.T) {
-			cmd := exec.Command("make", "-n", "build-"+name, "ARTIFACTS_DIR=/artifacts")
-			cmd.Dir = root
-			out, err := cmd.CombinedOutput()
-			require.NoError(t, err, "make has build-%s: %s", name, out)
-			line := string(out)
+			lines := makeBuildLines(t, name, "ARTIFACTS_DIR=/artifacts")
+			require.Len(t, lines, 1, "without REVISION the package is the binary alone, the same at every build")
 			for _, want := range []string{"CGO_ENABLED=0", "GOOS=linux", "GOARCH=arm64", "-tags lambda.norpc", "-trimpath", `-ldflags "-s -w"`, "-o /artifacts/bootstrap", "./functions/" + dir} {
-				assert.Contains(t, line, want)
+				assert.Contains(t, lines[0], want)
 			}
+		})
+	}
+}
+
+// SAM publishes a function's version when its package changes, and hashes
+// the template's parameter references rather than their values: a deploy
+// that changes only parameters would leave the alias on the old
+// configuration. A build with a new REVISION changes every function's
+// package (docs/operations.md, "A parameter change").
+func TestABuildWithARevisionChangesEveryFunctionsPackage(t *testing.T) {
+	for _, name := range allFunctionDirs() {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			lines := makeBuildLines(t, name, "ARTIFACTS_DIR="+dir, "REVISION=20261128T150405Z")
+			require.Len(t, lines, 2, "the binary, then the revision")
+			assert.Contains(t, lines[0], "-o "+dir+"/bootstrap")
+			out, err := exec.Command("bash", "-c", lines[1]).CombinedOutput()
+			require.NoError(t, err, "%s: %s", lines[1], out)
+			written, err := os.ReadFile(filepath.Join(dir, "REVISION"))
+			require.NoError(t, err)
+			assert.Equal(t, "20261128T150405Z\n", string(written))
 		})
 	}
 }
@@ -388,7 +428,7 @@ func TestEachFunctionMayCallExactlyTheAWSActionsItsCodeCalls(t *testing.T) {
 	for dir := range dirs {
 		mains = append(mains, "github.com/bizplatform/api/functions/"+dir)
 	}
-	mains = append(mains, "github.com/bizplatform/api/functions/"+hookDir)
+	mains = append(mains, "github.com/bizplatform/api/functions/"+hookDir, "github.com/bizplatform/api/functions/"+catalog.Probe)
 	// A separate process: the analysis is several times slower under the
 	// race detector this test may run with.
 	cmd := exec.Command("go", append([]string{"run", "./tools/iamcheck/iamactions"}, mains...)...)
@@ -401,6 +441,12 @@ func TestEachFunctionMayCallExactlyTheAWSActionsItsCodeCalls(t *testing.T) {
 	t.Run(hookFunction, func(t *testing.T) {
 		granted, _ := policy(t, res[hookFunction])
 		assert.Equal(t, actions["github.com/bizplatform/api/functions/"+hookDir], granted, "the hook's policy grants exactly what its code calls")
+	})
+	t.Run(catalog.ProbeFunction, func(t *testing.T) {
+		granted, resources := policy(t, res[catalog.ProbeFunction])
+		assert.Equal(t, actions["github.com/bizplatform/api/functions/"+catalog.Probe], granted, "the probe's policy grants exactly what its code calls")
+		assert.Equal(t, []string{parameterArn(canaryParameter)}, resources["ssm"], "only the canary token's parameter")
+		assert.Empty(t, resources["dynamodb"], "the probe reaches the API as a client does, never the table")
 	})
 	for dir, name := range dirs {
 		t.Run(name, func(t *testing.T) {
@@ -541,7 +587,7 @@ func toFloat(v any) float64 {
 // as of 0c6d75c).
 func TestNoFunctionLinksTheSDKsConfigurationChain(t *testing.T) {
 	root, _, _ := readTemplate(t)
-	for dir, name := range functionDirs() {
+	for dir, name := range allFunctionDirs() {
 		t.Run(name, func(t *testing.T) {
 			cmd := exec.Command("go", "list", "-deps", "-tags", "lambda.norpc", "./functions/"+dir)
 			cmd.Dir = root

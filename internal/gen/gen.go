@@ -11,6 +11,10 @@
 //	             portal's, and events/env.json for sam local
 //	samtemplate  each area function's route events in template.yaml, from
 //	             the operations table (shared/operations)
+//	samwatch     what template.yaml repeats for each function: its rollback
+//	             alarms and DeploymentPreference list, the deploy hook's
+//	             functions and invoke ARNs, the dashboard, from the function
+//	             list (internal/catalog.Functions)
 //	apidoc       docs/api.md's table of operations and example calls, from
 //	             the operations table and the sample requests
 //	openapi      in api/openapi.yaml, each operation's scope, security,
@@ -27,6 +31,7 @@ package gen
 //go:generate go run ./demodata
 //go:generate go run ./events
 //go:generate go run ./samtemplate
+//go:generate go run ./samwatch
 //go:generate go run ./apidoc
 //go:generate go run ./openapi
 //go:generate go run ./eventdocs

@@ -153,6 +153,10 @@ func WithLogOutput(w io.Writer) Option { return func(e *Env) { e.logOut = w } }
 // WithTable serves from an existing table (to run several servers on one).
 func WithTable(table *storage.Table) Option { return func(e *Env) { e.Table = table } }
 
+// WithOperationMetrics makes the request lines also carry their metrics by
+// operation (METRICS_BY_OPERATION=true).
+func WithOperationMetrics() Option { return func(e *Env) { e.Config.OperationMetrics = true } }
+
 // WithClock shares a clock between servers.
 func WithClock(c *clock.Manual) Option { return func(e *Env) { e.Clock = c } }
 

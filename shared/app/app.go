@@ -111,7 +111,8 @@ type Core struct {
 	// state of every revocation.
 	Tokens *auth.Tokens
 	// Meter builds the metric members of the servers' log lines
-	// (METRICS_NAMESPACE, FUNCTION_NAME_DIMENSION).
+	// (METRICS_NAMESPACE, FUNCTION_NAME_DIMENSION, the function version,
+	// METRICS_BY_OPERATION).
 	Meter metrics.Meter
 }
 
@@ -126,7 +127,7 @@ func NewCore(cfg config.Config, deps Deps) Core {
 	deps.Table = &storage.Table{DB: dynamo.Classified(deps.Table.DB), Name: deps.Table.Name}
 	limiter := ratelimit.New(deps.Table, deps.Clock, ratelimit.Limits{Burst: cfg.Burst, Window: cfg.Window, Daily: cfg.Daily})
 	return Core{Deps: deps, Limiter: limiter, Tokens: auth.NewTokens(deps.Table, deps.Clock, limiter),
-		Meter: metrics.NewMeter(cfg.MetricsNamespace, cfg.FunctionDimension)}
+		Meter: metrics.NewMeter(cfg.MetricsNamespace, cfg.FunctionDimension).Versioned(cfg.FunctionVersion).ByOperation(cfg.OperationMetrics)}
 }
 
 // Server is an assembled API.

@@ -67,8 +67,28 @@ type Config struct {
 	MetricsNamespace string
 	// FunctionDimension is the Function dimension of every metric
 	// (FUNCTION_NAME_DIMENSION); empty: the function's own name (its
-	// directory under functions/; locally, the area owning the route).
+	// directory under functions/; locally, the area owning the route),
+	// which is what the template leaves it to.
 	FunctionDimension string
+	// FunctionVersion is the version of the function Lambda runs
+	// (AWS_LAMBDA_FUNCTION_VERSION, which Lambda sets): the Version
+	// dimension of the 5xx the rollback alarms read. Empty outside Lambda.
+	FunctionVersion string
+	// ProbeURL is the deployed API's public base URL the synthetic probe
+	// calls (PROBE_URL; the template sets the HTTP API's URL).
+	ProbeURL string
+	// CanaryTokenParameter is the SSM SecureString holding the canary
+	// token (CANARY_TOKEN_PARAMETER), a read-only token of CanaryAccountID
+	// (CANARY_ACCOUNT_ID): the probe's reads (shared/canary).
+	CanaryTokenParameter string
+	CanaryAccountID      string
+	// SSMEndpoint points the probe's SSM client elsewhere
+	// (AWS_ENDPOINT_URL_SSM, the SDK's own name; a test's stand-in).
+	SSMEndpoint string
+	// OperationMetrics: the API's request lines also carry requests, 5xx
+	// and latency by operation (METRICS_BY_OPERATION=true; the template's
+	// OperationMetrics parameter), three custom metrics per operation.
+	OperationMetrics bool
 }
 
 // Load reads the configuration through getenv (os.Getenv in production).
@@ -137,6 +157,18 @@ func Load(getenv func(string) string) (Config, error) {
 	c.WebhookKeyFile = strings.TrimSpace(getenv("WEBHOOK_KEY_FILE"))
 	c.MetricsNamespace = strings.TrimSpace(getenv("METRICS_NAMESPACE"))
 	c.FunctionDimension = strings.TrimSpace(getenv("FUNCTION_NAME_DIMENSION"))
+	c.FunctionVersion = strings.TrimSpace(getenv("AWS_LAMBDA_FUNCTION_VERSION"))
+	c.ProbeURL = strings.TrimRight(strings.TrimSpace(getenv("PROBE_URL")), "/")
+	c.CanaryTokenParameter = strings.TrimSpace(getenv("CANARY_TOKEN_PARAMETER"))
+	c.CanaryAccountID = strings.TrimSpace(getenv("CANARY_ACCOUNT_ID"))
+	c.SSMEndpoint = strings.TrimSpace(getenv("AWS_ENDPOINT_URL_SSM"))
+	switch v := strings.ToLower(strings.TrimSpace(getenv("METRICS_BY_OPERATION"))); v {
+	case "", "false":
+	case "true":
+		c.OperationMetrics = true
+	default:
+		return Config{}, fmt.Errorf("METRICS_BY_OPERATION=%q must be true or false", v)
+	}
 	return c, nil
 }
 

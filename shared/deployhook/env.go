@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 
+	"github.com/bizplatform/api/shared/canary"
 	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
@@ -31,13 +32,13 @@ func FromEnv(getenv func(string) string) (*Hook, error) {
 	if len(functions) == 0 {
 		return nil, errors.New("HOOK_FUNCTIONS names no function (dir=name,...)")
 	}
+	parameter := getenv("CANARY_TOKEN_PARAMETER")
 	h := &Hook{
-		Functions:       functions,
-		CanaryParameter: getenv("CANARY_TOKEN_PARAMETER"),
-		CanaryAccount:   getenv("CANARY_ACCOUNT_ID"),
-		Logger:          slog.New(slog.NewJSONHandler(os.Stdout, nil)),
+		Functions:     functions,
+		CanaryAccount: getenv("CANARY_ACCOUNT_ID"),
+		Logger:        slog.New(slog.NewJSONHandler(os.Stdout, nil)),
 	}
-	if h.CanaryParameter == "" || h.CanaryAccount == "" {
+	if parameter == "" || h.CanaryAccount == "" {
 		return nil, errors.New("CANARY_TOKEN_PARAMETER and CANARY_ACCOUNT_ID are required")
 	}
 	cfg, err := dynamo.EnvConfig(getenv("AWS_REGION"), false)
@@ -52,6 +53,6 @@ func FromEnv(getenv func(string) string) (*Hook, error) {
 	}
 	h.Lambda = lambda.NewFromConfig(cfg, func(o *lambda.Options) { o.BaseEndpoint = endpoint("LAMBDA") })
 	h.CodeDeploy = codedeploy.NewFromConfig(cfg, func(o *codedeploy.Options) { o.BaseEndpoint = endpoint("CODEDEPLOY") })
-	h.SSM = ssm.NewFromConfig(cfg, func(o *ssm.Options) { o.BaseEndpoint = endpoint("SSM") })
+	h.Canary = &canary.Token{Parameter: parameter, SSM: ssm.NewFromConfig(cfg, func(o *ssm.Options) { o.BaseEndpoint = endpoint("SSM") })}
 	return h, nil
 }

@@ -3,7 +3,6 @@ package deployhook
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -12,9 +11,10 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ssm"
 
+	"github.com/bizplatform/api/shared/apicheck"
+	"github.com/bizplatform/api/shared/canary"
+	"github.com/bizplatform/api/shared/dryrun"
 	"github.com/bizplatform/api/shared/operations"
 )
 
@@ -25,24 +25,6 @@ type probe struct {
 	check func(payload []byte) error
 }
 
-// CanaryScopes are the canary token's scopes: reads only, so that the
-// token kept in SSM can change nothing. The areas with a list read answer
-// it 200; every other area's first operation answers it 403 from the scope
-// check, which comes after the token was found in the table.
-var CanaryScopes = []string{"contacts.readonly", "surveys.readonly", "campaigns.readonly", "medias.readonly"}
-
-// canaryReads are the reads that answer the canary token 200: a list of
-// its account, empty or not. %s is the canary account.
-var canaryReads = map[string]struct {
-	op    operations.Operation
-	query string
-}{
-	"contacts":  {operations.ListContacts, "locationId=%s"},
-	"surveys":   {operations.ListSurveys, "locationId=%s"},
-	"campaigns": {operations.ListCampaigns, "locationId=%s"},
-	"medias":    {operations.ListMediaFiles, "altType=account&altId=%s&type=file&sortBy=createdAt&sortOrder=asc"},
-}
-
 // Function directories that serve no API area.
 const (
 	portalDir   = "portal"
@@ -50,38 +32,14 @@ const (
 	webhooksDir = "webhooks"
 )
 
-var (
-	canaryMu    sync.Mutex
-	canaryCache = map[string]string{}
-)
-
-// canaryToken reads the token once per cold start.
-func (h *Hook) canaryToken(ctx context.Context) (string, error) {
-	canaryMu.Lock()
-	defer canaryMu.Unlock()
-	if v, ok := canaryCache[h.CanaryParameter]; ok {
-		return v, nil
-	}
-	out, err := h.SSM.GetParameter(ctx, &ssm.GetParameterInput{Name: aws.String(h.CanaryParameter), WithDecryption: aws.Bool(true)})
-	if err != nil {
-		return "", fmt.Errorf("read the canary token (%s): %w", h.CanaryParameter, err)
-	}
-	v := strings.TrimSpace(aws.ToString(out.Parameter.Value))
-	if v == "" {
-		return "", fmt.Errorf("the canary token parameter %s is empty", h.CanaryParameter)
-	}
-	canaryCache[h.CanaryParameter] = v
-	return v, nil
-}
-
 // probes are the invocations that prove a version of the function in
 // functions/<dir> works.
 func (h *Hook) probes(ctx context.Context, dir string) ([]probe, error) {
 	switch dir {
 	case webhooksDir:
-		// An event naming no webhook event: one sweep of the due retries,
-		// the work the schedule gives it every minute.
-		return []probe{{name: "a sweep", event: []byte(`{"Records":[]}`), check: func([]byte) error { return nil }}}, nil
+		// A dry run: the deliverer starts (its signing key read) and reads
+		// its table, and delivers nothing (shared/dryrun).
+		return []probe{{name: "a dry run", event: dryrun.Event, check: func([]byte) error { return nil }}}, nil
 	case portalDir:
 		return []probe{{name: "the sign-in page", event: gatewayEvent("GET", "/portal/{proxy+}", "/portal/sign-in", "", ""),
 			check: answers(http.StatusOK, "text/html")}}, nil
@@ -99,15 +57,15 @@ func (h *Hook) probes(ctx context.Context, dir string) ([]probe, error) {
 	if first == nil {
 		return nil, fmt.Errorf("functions/%s serves no operation this hook knows", dir)
 	}
-	token, err := h.canaryToken(ctx)
+	token, err := h.Canary.Value(ctx)
 	if err != nil {
 		return nil, err
 	}
 	out := []probe{{name: "a request without a token", event: gatewayEvent(first.Method, first.Path, concrete(first.Path), "", ""),
 		check: apiError(http.StatusUnauthorized)}}
-	if read, ok := canaryReads[dir]; ok {
+	if read, ok := canary.Reads[dir]; ok {
 		return append(out, probe{name: "a read with the canary token",
-			event: gatewayEvent(read.op.Method, read.op.Path, read.op.Path, fmt.Sprintf(read.query, h.CanaryAccount), token),
+			event: gatewayEvent(read.Op.Method, read.Op.Path, read.Op.Path, fmt.Sprintf(read.Query, h.CanaryAccount), token),
 			check: answers(http.StatusOK, "application/json")}), nil
 	}
 	return append(out, probe{name: "the canary token on " + first.ID(),
@@ -163,61 +121,39 @@ func gatewayEvent(method, route, path, query, token string) []byte {
 	return raw
 }
 
-func response(payload []byte) (events.APIGatewayV2HTTPResponse, error) {
+// answer is what the version answered, as a client would see it.
+func answer(payload []byte) (apicheck.Answer, error) {
 	var res events.APIGatewayV2HTTPResponse
 	if err := json.Unmarshal(payload, &res); err != nil || res.StatusCode == 0 {
-		return res, fmt.Errorf("not an API Gateway answer: %.300s", payload)
+		return apicheck.Answer{}, fmt.Errorf("not an API Gateway answer: %.300s", payload)
 	}
-	return res, nil
-}
-
-func header(res events.APIGatewayV2HTTPResponse, name string) string {
+	a := apicheck.Answer{Status: res.StatusCode, Body: []byte(res.Body)}
 	for k, v := range res.Headers {
-		if strings.EqualFold(k, name) {
-			return v
+		if strings.EqualFold(k, "Content-Type") {
+			a.ContentType = v
 		}
 	}
-	return ""
+	return a, nil
 }
 
 // answers wants the status and a body of the media type.
 func answers(status int, mediaType string) func([]byte) error {
 	return func(payload []byte) error {
-		res, err := response(payload)
+		a, err := answer(payload)
 		if err != nil {
 			return err
 		}
-		if res.StatusCode != status {
-			return fmt.Errorf("answered %d, want %d: %.300s", res.StatusCode, status, res.Body)
-		}
-		if !strings.HasPrefix(header(res, "Content-Type"), mediaType) {
-			return fmt.Errorf("answered %q, want %s", header(res, "Content-Type"), mediaType)
-		}
-		if mediaType == "application/json" && !json.Valid([]byte(res.Body)) {
-			return fmt.Errorf("the body is not JSON: %.300s", res.Body)
-		}
-		return nil
+		return a.Wants(status, mediaType)
 	}
 }
 
 // apiError wants the status with the API's JSON error body.
 func apiError(status int) func([]byte) error {
 	return func(payload []byte) error {
-		if err := answers(status, "application/json")(payload); err != nil {
+		a, err := answer(payload)
+		if err != nil {
 			return err
 		}
-		res, _ := response(payload)
-		var body struct {
-			StatusCode int    `json:"statusCode"`
-			Message    string `json:"message"`
-			Error      string `json:"error"`
-		}
-		if err := json.Unmarshal([]byte(res.Body), &body); err != nil {
-			return fmt.Errorf("the body is not the API's error: %.300s", res.Body)
-		}
-		if body.StatusCode != status || body.Message == "" || body.Error == "" {
-			return errors.New("the error body lacks its statusCode, message or error: " + res.Body)
-		}
-		return nil
+		return a.WantsError(status)
 	}
 }

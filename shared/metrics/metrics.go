@@ -1,10 +1,18 @@
 // Package metrics writes the functions' CloudWatch metrics in the Embedded
 // Metric Format (EMF): as members of the JSON log line each request (or
-// webhook sweep) writes anyway, beside an `_aws` member that tells
-// CloudWatch Logs which members to extract. No API call, no agent, no extra
-// line. AWS publishes no Go library for the format, and none on the module
-// proxy fits, so this is the encoder; its test validates the lines against
-// the format's published JSON schema. docs/metrics.md lists every metric.
+// webhook sweep, or probe run) writes anyway, beside an `_aws` member that
+// tells CloudWatch Logs which members to extract. No API call, no agent, no
+// extra line. AWS publishes no Go library for the format, and none on the
+// module proxy fits, so this is the encoder; its test validates the lines
+// against the format's published JSON schema. docs/metrics.md lists every
+// metric.
+//
+// Each metric name with each combination of dimension values is a custom
+// metric CloudWatch bills by the hour it receives data, so a line declares
+// only what an alarm or the dashboard reads, and the metrics that count
+// failures only on the lines where something failed: a healthy hour costs
+// nothing for them. The rest of a line's figures are plain members, which
+// Logs Insights reads.
 package metrics
 
 import (
@@ -39,7 +47,15 @@ type Metric struct {
 const (
 	DimFunction  = "Function"
 	DimOperation = "Operation"
+	// DimVersion is the function version that served the request
+	// (AWS_LAMBDA_FUNCTION_VERSION): the rollback alarms read the 5xx of
+	// the version a deploy moves traffic to.
+	DimVersion = "Version"
 )
+
+// LocalVersion is the Version of a process Lambda did not start (the local
+// server, tests).
+const LocalVersion = "local"
 
 // Unmatched is the Operation of a request that named no operation.
 const Unmatched = "unmatched"
@@ -105,11 +121,14 @@ func (a awsMember) MarshalJSON() ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// Meter builds the kinds of lines of one process: its namespace, and the
-// Function dimension when the environment fixes it.
+// Meter builds the kinds of lines of one process: its namespace, the
+// Function dimension when the environment fixes it, the version it runs,
+// and whether the API's lines also go by operation.
 type Meter struct {
-	namespace string
-	function  string
+	namespace   string
+	function    string
+	version     string
+	byOperation bool
 }
 
 // NewMeter is the meter of namespace ("" is DefaultNamespace); function,
@@ -119,6 +138,29 @@ func NewMeter(namespace, function string) Meter {
 		namespace = DefaultNamespace
 	}
 	return Meter{namespace: namespace, function: function}
+}
+
+// Versioned is the meter of a process running version v of its function
+// (AWS_LAMBDA_FUNCTION_VERSION; "" is LocalVersion).
+func (m Meter) Versioned(v string) Meter {
+	m.version = v
+	return m
+}
+
+// Version is the Version dimension of the meter's lines.
+func (m Meter) Version() string {
+	if m.version == "" {
+		return LocalVersion
+	}
+	return m.version
+}
+
+// ByOperation is the meter whose API request lines also carry
+// OperationMetrics by Function and Operation (METRICS_BY_OPERATION; off by
+// default: three custom metrics per operation).
+func (m Meter) ByOperation(on bool) Meter {
+	m.byOperation = on
+	return m
 }
 
 // Namespace is the meter's namespace.

@@ -34,27 +34,27 @@ func decode(t *testing.T, line []byte) map[string]any {
 	return m
 }
 
-func TestARequestLineIsAValidEMFDocumentWithItsFigures(t *testing.T) {
-	lines := metrics.NewMeter("BizPlatform/test", "").RequestLines(metrics.Named("contacts"))
+func TestARequestLineDeclaresOnlyWhatFailed(t *testing.T) {
+	lines := metrics.NewMeter("BizPlatform/test", "").Versioned("7").RequestLines(metrics.Named("contacts"))
 	for _, tc := range []struct {
-		name      string
-		operation string
-		status    int
-		record    func(r *metrics.Request)
-		want      map[string]float64
-		absent    []string
-		wantOp    string
+		name     string
+		status   int
+		record   func(r *metrics.Request)
+		members  map[string]any
+		absent   []string
+		declared map[string][]string // metric -> its dimension set
 	}{
-		{"a 200 counts one request and no error, and carries no rare zero", "GET /contacts/", 200, func(r *metrics.Request) { r.CountCall(); r.CountCall() },
-			map[string]float64{"Requests": 1, "Status4xx": 0, "Status5xx": 0, "DynamoDBCalls": 2},
-			[]string{"Status429", "DynamoDBThrottles", "IdempotentReplays"}, "GET /contacts/"},
-		{"a 401 is a 4xx", "GET /contacts/", 401, nil, map[string]float64{"Status4xx": 1, "Status5xx": 0, "DynamoDBCalls": 0}, []string{"Status429"}, "GET /contacts/"},
-		{"a 429 is a 4xx and a 429", "GET /contacts/", 429, nil, map[string]float64{"Status4xx": 1, "Status429": 1}, nil, "GET /contacts/"},
-		{"a 503 after a throttle is a 5xx with its throttle", "DELETE /contacts/{contactId}/tasks/{taskId}", 503,
-			func(r *metrics.Request) { r.CountCall(); r.CountThrottle(); r.CountThrottle() },
-			map[string]float64{"Status5xx": 1, "Status4xx": 0, "DynamoDBCalls": 1, "DynamoDBThrottles": 2}, []string{"Status429"}, "DELETE /contacts/{contactId}/tasks/{taskId}"},
-		{"a replayed answer counts a replay", "POST /contacts/", 201, func(r *metrics.Request) { r.Replayed() }, map[string]float64{"IdempotentReplays": 1}, nil, "POST /contacts/"},
-		{"a request that named no operation is unmatched", "", 404, nil, map[string]float64{"Status4xx": 1}, nil, "unmatched"},
+		{"a 200 declares nothing and says its DynamoDB calls", 200, func(r *metrics.Request) { r.CountCall(); r.CountCall() },
+			map[string]any{"DynamoDBCalls": 2.0}, []string{"_aws", "Status5xx", "Version", "DynamoDBThrottles", "IdempotentReplays", "Requests", "Latency", "Operation"}, nil},
+		{"a 401 declares nothing either", 401, nil, map[string]any{"DynamoDBCalls": 0.0}, []string{"_aws", "Status5xx"}, nil},
+		{"a 500 is a 5xx of the version that answered it", 500, nil, map[string]any{"Status5xx": 1.0, "Version": "7"}, []string{"DynamoDBThrottles"},
+			map[string][]string{"Status5xx": {"Function", "Version"}}},
+		{"a 503 after throttles is a 5xx and the stack's throttles", 503, func(r *metrics.Request) { r.CountCall(); r.CountThrottle(); r.CountThrottle() },
+			map[string]any{"Status5xx": 1.0, "DynamoDBThrottles": 2.0, "DynamoDBCalls": 1.0},
+			nil, map[string][]string{"Status5xx": {"Function", "Version"}, "DynamoDBThrottles": {}}},
+		{"a 200 that was throttled on the way declares the throttles only", 200, func(r *metrics.Request) { r.CountCall(); r.CountThrottle() },
+			map[string]any{"DynamoDBThrottles": 1.0}, []string{"Status5xx", "Version"}, map[string][]string{"DynamoDBThrottles": {}}},
+		{"a replayed answer says so, as a member", 201, func(r *metrics.Request) { r.Replayed() }, map[string]any{"IdempotentReplays": 1.0}, []string{"_aws"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, r := metrics.Begin(context.Background())
@@ -62,39 +62,71 @@ func TestARequestLineIsAValidEMFDocumentWithItsFigures(t *testing.T) {
 			if tc.record != nil {
 				tc.record(r)
 			}
-			line := logLine(t, lines.Attrs(at, tc.operation, tc.status, 12500*time.Microsecond, r))
-			require.NoError(t, emftest.Validate(line), "%s", line)
+			line := logLine(t, lines.Attrs(at, "GET /contacts/", tc.status, 12500*time.Microsecond, r))
 			m := decode(t, line)
-			for k, v := range tc.want {
+			assert.Equal(t, "contacts", m["Function"])
+			assert.Equal(t, "req-1", m["request_id"], "the log line's own members stay")
+			for k, v := range tc.members {
 				assert.Equal(t, v, m[k], k)
 			}
 			for _, k := range tc.absent {
-				assert.NotContains(t, m, k, "a rare metric is left out when 0")
-				assert.NotContains(t, string(line), `"`+k+`"`, "and so is its declaration")
+				assert.NotContains(t, m, k)
 			}
-			assert.Equal(t, 12.5, m["Latency"])
-			assert.Equal(t, "contacts", m["Function"])
-			assert.Equal(t, tc.wantOp, m["Operation"])
-			assert.Equal(t, "req-1", m["request_id"], "the log line's own members stay")
+			if tc.declared == nil {
+				return
+			}
+			require.NoError(t, emftest.Validate(line), "%s", line)
 			aws := m["_aws"].(map[string]any)
 			assert.Equal(t, float64(at.UnixMilli()), aws["Timestamp"])
-			ds := aws["CloudWatchMetrics"].([]any)
-			require.Len(t, ds, 2, "one directive per group of dimension sets")
-			byOp, byFunction := ds[0].(map[string]any), ds[1].(map[string]any)
-			assert.Equal(t, "BizPlatform/test", byOp["Namespace"])
-			assert.Equal(t, "BizPlatform/test", byFunction["Namespace"])
-			assert.Equal(t, []any{[]any{"Function", "Operation"}, []any{"Function"}}, byOp["Dimensions"])
-			assert.Equal(t, []any{[]any{"Function"}}, byFunction["Dimensions"])
-			assert.Equal(t, names(metrics.OperationMetrics), names(byOp["Metrics"]), "requests, 5xx and latency by operation")
-			declared := []string{"Status4xx", "DynamoDBCalls"}
-			for _, rare := range []string{"Status429", "DynamoDBThrottles", "IdempotentReplays"} {
-				if tc.want[rare] != 0 {
-					declared = append(declared, rare)
+			got := map[string][]string{}
+			for _, d := range aws["CloudWatchMetrics"].([]any) {
+				d := d.(map[string]any)
+				assert.Equal(t, "BizPlatform/test", d["Namespace"])
+				sets := d["Dimensions"].([]any)
+				require.Len(t, sets, 1, "one dimension set per directive")
+				for _, name := range names(d["Metrics"]) {
+					dims := []string{}
+					for _, dim := range sets[0].([]any) {
+						dims = append(dims, dim.(string))
+					}
+					got[name] = dims
 				}
 			}
-			assert.Equal(t, declared, names(byFunction["Metrics"]), "4xx, DynamoDB calls and the rare metrics that are not 0, by function")
+			assert.Equal(t, tc.declared, got)
 		})
 	}
+}
+
+func TestByOperationTheAPIsLinesCarryRequestsFailuresAndLatencyPerOperation(t *testing.T) {
+	lines := metrics.NewMeter("ns", "").ByOperation(true).RequestLines(metrics.Named("contacts"))
+	for _, tc := range []struct {
+		name      string
+		operation string
+		status    int
+		wantOp    string
+		failed    float64
+	}{
+		{"an answer of its operation", "GET /contacts/", 200, "GET /contacts/", 0},
+		{"a 5xx of its operation, also by version", "GET /contacts/", 502, "GET /contacts/", 1},
+		{"a request that named no operation is unmatched, never its path", "", 404, "unmatched", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			line := logLine(t, lines.Attrs(at, tc.operation, tc.status, 12500*time.Microsecond, nil))
+			require.NoError(t, emftest.Validate(line), "%s", line)
+			m := decode(t, line)
+			assert.Equal(t, tc.wantOp, m["Operation"])
+			assert.Equal(t, 1.0, m["Requests"])
+			assert.Equal(t, 12.5, m["Latency"])
+			assert.Equal(t, tc.failed, m["Status5xx"])
+			ds := m["_aws"].(map[string]any)["CloudWatchMetrics"].([]any)
+			last := ds[len(ds)-1].(map[string]any)
+			assert.Equal(t, []any{[]any{"Function", "Operation"}}, last["Dimensions"])
+			assert.Equal(t, names(metrics.OperationMetrics), names(last["Metrics"]))
+			assert.Equal(t, tc.failed == 1, len(ds) == 2, "a 5xx is also declared by version")
+		})
+	}
+	server := logLine(t, metrics.NewMeter("ns", "").ByOperation(true).ServerLines(metrics.PortalFunction).Attrs(at, "GET /portal", 200, 0, nil))
+	assert.NotContains(t, string(server), "Operation", "the portal's and OAuth's routes are never a dimension")
 }
 
 // names are the metric names of a directive's Metrics (decoded or not).
@@ -113,27 +145,16 @@ func names(ms any) []string {
 	return out
 }
 
-func TestTheOAuthServerAndThePortalGoByFunctionAloneWithTheirEvents(t *testing.T) {
+func TestTheOAuthServerAndThePortalCountTheirEventsAsMembers(t *testing.T) {
 	lines := metrics.NewMeter("", "").ServerLines(metrics.OAuthFunction)
 	ctx, r := metrics.Begin(context.Background())
 	metrics.RequestFrom(ctx).Count(metrics.OAuthRefreshReuse)
 	line := logLine(t, lines.Attrs(at, "POST /oauth/token", 400, time.Millisecond, r))
-	require.NoError(t, emftest.Validate(line), "%s", line)
 	m := decode(t, line)
 	assert.Equal(t, 1.0, m["OAuthRefreshReuse"])
+	assert.Equal(t, "oauth", m["Function"])
 	assert.NotContains(t, m, "OAuthCodeExchanges", "an event is only on the lines where it happened")
-	assert.NotContains(t, m, "Operation", "its many routes are no dimension")
-	ds := m["_aws"].(map[string]any)["CloudWatchMetrics"].([]any)
-	require.Len(t, ds, 1, "every metric in one directive")
-	d := ds[0].(map[string]any)
-	assert.Equal(t, metrics.DefaultNamespace, d["Namespace"])
-	assert.Equal(t, []any{[]any{"Function"}}, d["Dimensions"])
-	assert.Equal(t, []string{"Requests", "Status5xx", "Latency", "Status4xx", "DynamoDBCalls", "OAuthRefreshReuse"}, names(d["Metrics"]))
-
-	_, quiet := metrics.Begin(context.Background())
-	plain := logLine(t, lines.Attrs(at, "POST /oauth/token", 200, time.Millisecond, quiet))
-	require.NoError(t, emftest.Validate(plain), "%s", plain)
-	assert.NotContains(t, string(plain), "OAuth", "a request without events declares none")
+	assert.NotContains(t, m, "_aws", "no alarm reads an event: Logs Insights sums them")
 
 	_, portal := metrics.Begin(context.Background())
 	portal.Count(metrics.PortalLockouts)
@@ -142,16 +163,16 @@ func TestTheOAuthServerAndThePortalGoByFunctionAloneWithTheirEvents(t *testing.T
 
 	_, locked := metrics.Begin(context.Background())
 	locked.Count(metrics.PortalLockouts)
-	portalLine := logLine(t, metrics.NewMeter("", "").ServerLines(metrics.PortalFunction).Attrs(at, "POST /portal/sign-in", 429, 0, locked))
-	require.NoError(t, emftest.Validate(portalLine), "%s", portalLine)
-	assert.Equal(t, 1.0, decode(t, portalLine)["PortalLockouts"])
-	assert.Equal(t, 1.0, decode(t, portalLine)["Status429"])
+	failed := logLine(t, metrics.NewMeter("", "").ServerLines(metrics.PortalFunction).Attrs(at, "POST /portal/sign-in", 500, 0, locked))
+	require.NoError(t, emftest.Validate(failed), "%s", failed)
+	assert.Equal(t, 1.0, decode(t, failed)["PortalLockouts"])
+	assert.Equal(t, metrics.LocalVersion, decode(t, failed)["Version"], "outside Lambda the version is local")
 }
 
 // Writes is what the template's tests check alarms against: it must say
 // exactly which series the lines make.
 func TestWritesSaysExactlyWhatTheLinesCarry(t *testing.T) {
-	meter := metrics.NewMeter("ns", "")
+	meter := metrics.NewMeter("ns", "").Versioned("3").ByOperation(true)
 	sum := metrics.NewSummary()
 	write := func(attrs []slog.Attr) {
 		line := logLine(t, attrs)
@@ -168,35 +189,39 @@ func TestWritesSaysExactlyWhatTheLinesCarry(t *testing.T) {
 		}
 		return r
 	}
-	write(meter.RequestLines(metrics.Named("contacts")).Attrs(at, "GET /contacts/", 429, time.Millisecond, everything()))
+	write(meter.RequestLines(metrics.Named("contacts")).Attrs(at, "GET /contacts/", 500, time.Millisecond, everything()))
 	for _, f := range []string{metrics.OAuthFunction, metrics.PortalFunction} {
-		write(meter.ServerLines(f).Attrs(at, "POST /x", 429, time.Millisecond, everything()))
+		write(meter.ServerLines(f).Attrs(at, "POST /x", 500, time.Millisecond, everything()))
 	}
 	age := time.Minute
-	write(meter.WebhookLines().Attrs(at, metrics.Deliveries{OldestPending: &age}))
+	write(meter.WebhookLines().Attrs(at, metrics.Deliveries{Attempts: 1, OldestPending: &age, Recovered: 1, EndpointsDisabled: 1}))
+	write(meter.ProbeLines().Attrs(at, 0))
 
-	var all []string
-	for _, ms := range [][]metrics.Metric{metrics.RequestMetrics, metrics.WebhookMetrics} {
-		all = append(all, names(ms)...)
-	}
+	all := []string{metrics.Requests, metrics.Status5xx, metrics.Latency, metrics.DynamoDBCalls, metrics.DynamoDBThrottles, metrics.IdempotentReplays}
+	all = append(all, names(metrics.WebhookMetrics)...)
+	all = append(all, metrics.WebhookDeliveries, metrics.WebhookGivenUp, metrics.ProbeFailures)
 	for e := metrics.OAuthCodeExchanges; e <= metrics.PortalLockouts; e++ {
 		all = append(all, e.Name())
 	}
-	for _, f := range []string{"contacts", metrics.OAuthFunction, metrics.PortalFunction, metrics.WebhookFunction} {
-		for _, dims := range [][]string{{"Function"}, {"Function", "Operation"}, {"Operation", "Function"}} {
-			values := map[string]string{"Function": f}
-			if len(dims) == 2 {
-				values["Operation"] = "GET /contacts/"
+	for _, f := range []string{"contacts", metrics.OAuthFunction, metrics.PortalFunction, metrics.WebhookFunction, metrics.ProbeFunction} {
+		for _, dims := range [][]string{{"Function"}, {"Function", "Operation"}, {"Operation", "Function"}, {"Function", "Version"}, {}} {
+			values := map[string]string{}
+			for _, d := range dims {
+				values[d] = map[string]string{"Function": f, "Operation": "GET /contacts/", "Version": "3"}[d]
 			}
 			entry := sum.Find(values)
 			for _, m := range all {
 				written := entry != nil && entry.Metrics[m] != nil
+				if len(dims) == 0 {
+					assert.Equal(t, written, metrics.Writes(f, m, dims) || metrics.Writes("", m, dims), "the stack writes %s without dimensions", m)
+					continue
+				}
 				assert.Equal(t, written, metrics.Writes(f, m, dims), "%s writes %s by %v", f, m, dims)
 			}
 		}
 	}
-	assert.True(t, metrics.Writes("contacts", "Latency", []string{"Function", "Operation"}), "the check is not vacuous")
-	assert.False(t, metrics.Writes("contacts", "Status4xx", []string{"Function", "Operation"}), "4xx go by function alone")
+	assert.True(t, metrics.Writes("contacts", "Status5xx", []string{"Version", "Function"}), "the check is not vacuous")
+	assert.False(t, metrics.Writes("contacts", "Requests", []string{"Function"}), "requests are Lambda's Invocations")
 	assert.False(t, metrics.Writes("portal", "Requests", []string{"Function", "Operation"}), "the portal's routes are no dimension")
 }
 
@@ -212,9 +237,10 @@ func TestTheEnvironmentFixesTheFunctionDimension(t *testing.T) {
 	assert.Equal(t, "contacts-canary", metrics.NewMeter("", "contacts-canary").Function("contacts"))
 	line := logLine(t, metrics.NewMeter("", "portal").ServerLines("x").Attrs(at, "GET /portal", 200, 0, nil))
 	assert.Equal(t, "portal", decode(t, line)["Function"])
+	assert.Equal(t, "probe", decode(t, logLine(t, metrics.NewMeter("", "").ProbeLines().Attrs(at, 0)))["Function"])
 }
 
-func TestAWebhookLineSaysTheOldestPendingAgeOnlyWhenItLooked(t *testing.T) {
+func TestAWebhookLineDeclaresWhatTheInvocationDid(t *testing.T) {
 	lines := metrics.NewMeter("ns", "").WebhookLines()
 	age := 90 * time.Second
 	looked := logLine(t, lines.Attrs(at, metrics.Deliveries{Delivered: 2, Failed: 1, Attempts: 3, OldestPending: &age}))
@@ -223,11 +249,26 @@ func TestAWebhookLineSaysTheOldestPendingAgeOnlyWhenItLooked(t *testing.T) {
 	assert.Equal(t, "webhooks", m["Function"])
 	assert.Equal(t, 90.0, m["WebhookOldestPendingAgeSeconds"])
 	assert.Equal(t, 3.0, m["WebhookAttempts"])
+	assert.Equal(t, 2.0, m["WebhookDeliveries"], "a member")
 	assert.Contains(t, string(looked), `{"Name":"WebhookOldestPendingAgeSeconds","Unit":"Seconds"}`)
+	assert.Contains(t, string(looked), `{"Name":"WebhookFailures","Unit":"Count"}`)
+	assert.NotContains(t, string(looked), `"Name":"WebhookDeliveries"`, "deliveries are no metric")
+	assert.NotContains(t, m, "WebhookRecovered", "left out when 0")
 
-	streamed := logLine(t, lines.Attrs(at, metrics.Deliveries{Delivered: 1, Attempts: 1}))
+	streamed := logLine(t, lines.Attrs(at, metrics.Deliveries{Delivered: 1, Attempts: 1, Recovered: 2, EndpointsDisabled: 1}))
 	require.NoError(t, emftest.Validate(streamed), "%s", streamed)
 	assert.NotContains(t, string(streamed), "WebhookOldestPendingAgeSeconds")
+	assert.Equal(t, 2.0, decode(t, streamed)["WebhookRecovered"])
+	assert.Contains(t, string(streamed), `{"Name":"WebhookEndpointsDisabled","Unit":"Count"}`)
+
+	idle := logLine(t, lines.Attrs(at, metrics.Deliveries{}))
+	assert.NotContains(t, string(idle), "_aws", "an invocation that did nothing and did not look declares nothing")
+}
+
+func TestAProbeLineAlwaysDeclaresItsFailures(t *testing.T) {
+	line := logLine(t, metrics.NewMeter("ns", "").ProbeLines().Attrs(at, 0))
+	require.NoError(t, emftest.Validate(line), "%s", line)
+	assert.Equal(t, 0.0, decode(t, line)["ProbeFailures"], "written at 0, so that silence means the probe stopped")
 }
 
 func TestTheValidatorRefusesWhatCloudWatchWouldNotExtract(t *testing.T) {
@@ -252,10 +293,14 @@ func TestTheValidatorRefusesWhatCloudWatchWouldNotExtract(t *testing.T) {
 
 func TestTheSummaryAddsUpWhatCloudWatchWouldExtract(t *testing.T) {
 	s := metrics.NewSummary()
-	lines := metrics.NewMeter("ns", "").RequestLines(metrics.Named("contacts"))
+	lines := metrics.NewMeter("ns", "").ByOperation(true).RequestLines(metrics.Named("contacts"))
 	var log []byte
 	for _, status := range []int{200, 200, 401, 503} {
-		log = append(log, logLine(t, lines.Attrs(at, "GET /contacts/", status, 10*time.Millisecond*time.Duration(status/100), nil))...)
+		_, r := metrics.Begin(context.Background())
+		if status == 503 {
+			r.CountThrottle()
+		}
+		log = append(log, logLine(t, lines.Attrs(at, "GET /contacts/", status, 10*time.Millisecond*time.Duration(status/100), r))...)
 		log = append(log, '\n')
 	}
 	log = append(log, []byte(`{"msg":"no metrics here"}`+"\n")...)
@@ -269,9 +314,11 @@ func TestTheSummaryAddsUpWhatCloudWatchWouldExtract(t *testing.T) {
 	assert.Equal(t, 4, byOp.Metrics["Latency"].Samples)
 	assert.Equal(t, 50.0, byOp.Metrics["Latency"].Max)
 	assert.Equal(t, metrics.Milliseconds, byOp.Metrics["Latency"].Unit)
-	byFunction := s.Find(map[string]string{"Function": "contacts"})
-	require.NotNil(t, byFunction, "the second dimension set is a series of its own")
-	assert.Equal(t, 4.0, byFunction.Metrics["Requests"].Sum)
-	assert.Equal(t, 1.0, byFunction.Metrics["Status4xx"].Sum, "the second directive adds to the same series")
-	assert.Len(t, s.Entries(), 2)
+	byVersion := s.Find(map[string]string{"Function": "contacts", "Version": metrics.LocalVersion})
+	require.NotNil(t, byVersion, "the 5xx's own series")
+	assert.Equal(t, 1, byVersion.Metrics["Status5xx"].Samples, "only the failed line declares it")
+	stack := s.Find(map[string]string{})
+	require.NotNil(t, stack, "the stack's series has no dimension")
+	assert.Equal(t, 1.0, stack.Metrics["DynamoDBThrottles"].Sum)
+	assert.Len(t, s.Entries(), 3)
 }

@@ -3,46 +3,42 @@ package metrics
 import (
 	"context"
 	"log/slog"
-	"slices"
 	"sync/atomic"
 	"time"
 )
 
-// The per-request metrics (docs/metrics.md): on every request line of the
-// API's functions, the portal and the OAuth server.
+// The per-request figures (docs/metrics.md): on every request line of the
+// API's functions, the portal and the OAuth server. Only some are metrics
+// CloudWatch extracts (below); the others are members Logs Insights reads.
 const (
 	Requests          = "Requests"
-	Status4xx         = "Status4xx"
 	Status5xx         = "Status5xx"
-	Status429         = "Status429"
 	Latency           = "Latency"
 	DynamoDBCalls     = "DynamoDBCalls"
 	DynamoDBThrottles = "DynamoDBThrottles"
 	IdempotentReplays = "IdempotentReplays"
 )
 
-// OperationMetrics are the per-request metrics by Function and Operation
-// as well as by Function: what an operator drills into per operation (its
-// traffic, its failures and its latency). Each costs a custom metric per
-// operation ($0.30 a month), so the rest go by Function alone.
+// FailureMetrics are the metrics a request line declares only when they
+// are not 0: Status5xx by Function and Version, which the rollback alarms
+// read (with Lambda's own Invocations of the version as the total), and
+// DynamoDBThrottles of the whole stack (no dimension), which the table's
+// throttle alarm reads. A healthy hour writes neither, and CloudWatch bills
+// a custom metric only for the hours it receives data.
+var FailureMetrics = []Metric{{Status5xx, Count}, {DynamoDBThrottles, Count}}
+
+// OperationMetrics are what an operator drills into per operation (its
+// traffic, its failures and its latency), by Function and Operation, on
+// every line of an API function when the meter goes ByOperation: each costs
+// a custom metric per operation ($0.30 a month), so they are opt-in.
 var OperationMetrics = []Metric{{Requests, Count}, {Status5xx, Count}, {Latency, Milliseconds}}
 
-// FunctionRequestMetrics are the per-request metrics by Function alone.
-var FunctionRequestMetrics = []Metric{{Status4xx, Count}, {DynamoDBCalls, Count}, {Status429, Count}, {DynamoDBThrottles, Count}, {IdempotentReplays, Count}}
-
-// RequestMetrics are every per-request metric.
-var RequestMetrics = append(append([]Metric{}, OperationMetrics...), FunctionRequestMetrics...)
-
-// rare are the request metrics a line carries only when not 0: they are
-// summed (a rate of 429s, throttles, replays), and a Sum is the same
-// without the zeros, while each costs ~55 bytes on every line.
-var rare = []string{Status429, DynamoDBThrottles, IdempotentReplays}
-
-// Event is something a server counts on its request line beside the
-// per-request metrics, under the Function dimension alone.
+// Event is something a server counts on its request line, a member of its
+// own name on the lines where it happened (no metric: no alarm reads one,
+// and Logs Insights sums them; docs/metrics.md).
 type Event int
 
-// The events, each a metric of its own name.
+// The events, each a member of its own name.
 const (
 	OAuthCodeExchanges Event = iota
 	OAuthRefreshes
@@ -54,12 +50,11 @@ const (
 
 var eventNames = [numEvents]string{"OAuthCodeExchanges", "OAuthRefreshes", "OAuthRefreshReuse", "PortalSignInFailures", "PortalLockouts"}
 
-// Name is the event's metric name.
+// Name is the event's member name.
 func (e Event) Name() string { return eventNames[e] }
 
 // The Function of the servers that count events: each has many routes
-// (the portal's pages, OAuth's endpoints), so its request metrics go by
-// Function alone.
+// (the portal's pages, OAuth's endpoints), none of which is a dimension.
 const (
 	OAuthFunction  = "oauth"
 	PortalFunction = "portal"
@@ -139,58 +134,61 @@ func (r *Request) Calls() int64 {
 type RequestLines struct {
 	ns       string
 	function func(operation string) string
-	// byOperation: the operation metrics also go by Function and
-	// Operation (the API's functions; not the portal's and OAuth's).
+	version  string
+	// byOperation: the operation metrics go by Function and Operation on
+	// every line (the API's functions, when the meter says so; never the
+	// portal's and OAuth's, whose routes are many).
 	byOperation bool
 	events      []Event
-	// kinds are the lines' directives, encoded once, by which rare
-	// metrics a line carries (bit i: rare[i]).
-	kinds [1 << 3]*Kind
+	// kinds are the lines' directives, encoded once, by what the line
+	// declares (kindFailed, kindThrottled); nil: no metric at all.
+	kinds [4]*Kind
 }
+
+// The bits of a line's kind.
+const (
+	kindFailed    = 1 << iota // a 5xx: Status5xx by Function and Version
+	kindThrottled             // DynamoDB throttled it: DynamoDBThrottles
+)
 
 // RequestLines builds the request lines of an API server whose Function is
 // function(operation) (one function's server has one name; the local
-// server names the area owning the operation): OperationMetrics by
-// Function and Operation and by Function, the rest by Function.
+// server names the area owning the operation).
 func (m Meter) RequestLines(function func(operation string) string) *RequestLines {
-	return m.requestLines(function, true, nil)
+	return m.requestLines(function, m.byOperation, nil)
 }
 
 // ServerLines builds the request lines of the portal or the OAuth server
-// (PortalFunction, OAuthFunction): every metric by Function alone, and its
-// ServerEvents.
+// (PortalFunction, OAuthFunction), which also count their ServerEvents.
 func (m Meter) ServerLines(function string) *RequestLines {
 	return m.requestLines(Named(function), false, ServerEvents[function])
 }
 
 func (m Meter) requestLines(function func(string) string, byOperation bool, events []Event) *RequestLines {
-	l := &RequestLines{ns: m.Namespace(), function: func(op string) string { return m.Function(function(op)) }, byOperation: byOperation, events: events}
+	l := &RequestLines{ns: m.Namespace(), function: func(op string) string { return m.Function(function(op)) },
+		version: m.Version(), byOperation: byOperation, events: events}
 	for mask := range l.kinds {
-		l.kinds[mask] = NewKind(l.directives(mask, nil)...)
+		if ds := l.directives(mask); len(ds) > 0 {
+			l.kinds[mask] = NewKind(ds...)
+		}
 	}
 	return l
 }
 
-// directives are a line's: the operation metrics (with their Operation
-// when byOperation), then by Function alone the rest, the rare ones of
-// mask and the events that happened. Two directives cost the namespace
-// twice; one directive per dimension-set group is what EMF allows.
-func (l *RequestLines) directives(mask int, happened []Metric) []Directive {
-	var byFunction []Metric
-	for _, m := range FunctionRequestMetrics {
-		if i := slices.Index(rare, m.Name); i < 0 || mask&(1<<i) != 0 {
-			byFunction = append(byFunction, m)
-		}
+// directives are a line's: one per dimension set, as EMF wants a
+// directive per group of dimension sets.
+func (l *RequestLines) directives(mask int) []Directive {
+	var out []Directive
+	if mask&kindFailed != 0 {
+		out = append(out, Directive{Namespace: l.ns, Dimensions: [][]string{{DimFunction, DimVersion}}, Metrics: FailureMetrics[:1]})
 	}
-	byFunction = append(byFunction, happened...)
-	function := [][]string{{DimFunction}}
-	if !l.byOperation {
-		return []Directive{{Namespace: l.ns, Dimensions: function, Metrics: append(append([]Metric{}, OperationMetrics...), byFunction...)}}
+	if mask&kindThrottled != 0 {
+		out = append(out, Directive{Namespace: l.ns, Dimensions: [][]string{{}}, Metrics: FailureMetrics[1:]})
 	}
-	return []Directive{
-		{Namespace: l.ns, Dimensions: [][]string{{DimFunction, DimOperation}, {DimFunction}}, Metrics: OperationMetrics},
-		{Namespace: l.ns, Dimensions: function, Metrics: byFunction},
+	if l.byOperation {
+		out = append(out, Directive{Namespace: l.ns, Dimensions: [][]string{{DimFunction, DimOperation}}, Metrics: OperationMetrics})
 	}
+	return out
 }
 
 // Named is the function of a server with one name.
@@ -198,55 +196,58 @@ func Named(name string) func(string) string { return func(string) string { retur
 
 // Attrs are the metric members of a request's line: operation is the route
 // template served ("" when none matched), status the answer's, r the
-// request's figures (nil: none counted). The operation metrics,
-// Status4xx and DynamoDBCalls are on every line, zeros included (a rate's numerator and
-// denominator); the rare metrics and the events only on the lines where
-// they are not 0, which their Sum counts alike, and which saves their
-// bytes on every other line. Operation is on the line only when a
-// dimension: the line's route says it anyway.
+// request's figures (nil: none counted). Every line has its Function and
+// DynamoDBCalls; a 5xx its Version and Status5xx; the throttles, a replay
+// and the server's events only when they happened; and, by operation, its
+// Operation, Requests, Status5xx and Latency.
 func (l *RequestLines) Attrs(at time.Time, operation string, status int, latency time.Duration, r *Request) []slog.Attr {
 	if operation == "" {
 		operation = Unmatched
 	}
 	var calls, throttles int64
 	replayed := false
-	var happened []Metric
-	var counts []slog.Attr
 	if r != nil {
 		calls, throttles, replayed = r.calls.Load(), r.throttles.Load(), r.replayed.Load()
-		for _, e := range l.events {
-			if n := r.events[e].Load(); n > 0 {
-				happened = append(happened, Metric{e.Name(), Count})
-				counts = append(counts, slog.Int64(e.Name(), n))
-			}
-		}
 	}
-	attrs := make([]slog.Attr, 0, 11+len(counts))
-	attrs = append(attrs, slog.Attr{}, slog.String(DimFunction, l.function(operation)))
+	mask := 0
+	if status >= 500 {
+		mask |= kindFailed
+	}
+	if throttles > 0 {
+		mask |= kindThrottled
+	}
+	attrs := make([]slog.Attr, 0, 12)
+	if kind := l.kinds[mask]; kind != nil {
+		attrs = append(attrs, kind.Attr(at))
+	}
+	attrs = append(attrs, slog.String(DimFunction, l.function(operation)))
 	if l.byOperation {
 		attrs = append(attrs, slog.String(DimOperation, operation))
 	}
-	attrs = append(attrs,
-		slog.Int(Requests, 1),
-		slog.Int(Status5xx, flag(status >= 500)),
-		slog.Float64(Latency, float64(latency.Microseconds())/1000),
-		slog.Int(Status4xx, flag(status >= 400 && status < 500)),
-		slog.Int64(DynamoDBCalls, calls),
-	)
-	mask := 0
-	for i, v := range []int64{int64(flag(status == 429)), throttles, int64(flag(replayed))} {
-		if v != 0 {
-			mask |= 1 << i
-			attrs = append(attrs, slog.Int64(rare[i], v))
+	if mask&kindFailed != 0 {
+		attrs = append(attrs, slog.String(DimVersion, l.version))
+	}
+	if mask&kindFailed != 0 || l.byOperation {
+		attrs = append(attrs, slog.Int(Status5xx, flag(status >= 500)))
+	}
+	if l.byOperation {
+		attrs = append(attrs, slog.Int(Requests, 1), slog.Float64(Latency, float64(latency.Microseconds())/1000))
+	}
+	attrs = append(attrs, slog.Int64(DynamoDBCalls, calls))
+	if throttles > 0 {
+		attrs = append(attrs, slog.Int64(DynamoDBThrottles, throttles))
+	}
+	if replayed {
+		attrs = append(attrs, slog.Int(IdempotentReplays, 1))
+	}
+	if r != nil {
+		for _, e := range l.events {
+			if n := r.events[e].Load(); n > 0 {
+				attrs = append(attrs, slog.Int64(e.Name(), n))
+			}
 		}
 	}
-	kind := l.kinds[mask]
-	if len(happened) > 0 {
-		// Rare (a grant, a failed sign-in): encoded when it happens.
-		kind = NewKind(l.directives(mask, happened)...)
-	}
-	attrs[0] = kind.Attr(at)
-	return append(attrs, counts...)
+	return attrs
 }
 
 func flag(b bool) int {

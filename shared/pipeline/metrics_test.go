@@ -2,6 +2,7 @@ package pipeline_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -10,6 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/internal/testenv"
+	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/metrics/emftest"
 )
 
@@ -27,74 +30,89 @@ func linesOf(t *testing.T, logs *testenv.LogBuffer, id string) []map[string]any 
 	return out
 }
 
-// requestLine is the request's one line carrying metrics, checked against
-// the Embedded Metric Format's schema.
+// requestLine is the request's one line carrying its figures, checked
+// against the Embedded Metric Format's schema when it declares metrics.
 func requestLine(t *testing.T, logs *testenv.LogBuffer, id string) map[string]any {
 	t.Helper()
-	ms, err := emftest.MetricLines(logs.String())
-	require.NoError(t, err)
 	var found map[string]any
-	for _, m := range ms {
-		if m["request_id"] == id {
-			require.Nil(t, found, "one metric line per request")
+	for _, m := range linesOf(t, logs, id) {
+		if m["msg"] == "request" {
+			require.Nil(t, found, "one line per request")
 			found = m
 		}
 	}
-	require.NotNil(t, found, "the request's line carries its metrics")
+	require.NotNil(t, found, "the request has its line")
+	if _, ok := found["_aws"]; ok {
+		ms, err := emftest.MetricLines(logs.String())
+		require.NoError(t, err, "every metric line is valid EMF")
+		require.NotEmpty(t, ms)
+	}
 	return found
 }
 
-func TestEachRequestLineCarriesTheRequestsMetricsUnderItsOperation(t *testing.T) {
-	env, token, logs := setup(t)
-	const trace = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1"
-	for _, tc := range []struct {
-		name      string
-		req       testenv.Request
-		status    int
-		operation string
-		want      map[string]float64
-	}{
-		{"an answered request counts its DynamoDB calls and no error",
-			testenv.Request{Method: "POST", Path: "/echo", Token: token, Body: `{"a":1}`}, 200, "POST /echo",
-			map[string]float64{"Requests": 1, "Status4xx": 0, "Status5xx": 0}},
-		{"a request without a token is a 4xx of its operation",
-			testenv.Request{Method: "POST", Path: "/echo", Body: `{}`}, 401, "POST /echo",
-			map[string]float64{"Status4xx": 1, "Status5xx": 0}},
-		{"a path that names no operation is unmatched, never the raw path",
-			testenv.Request{Method: "GET", Path: "/contacts/c-secret-id", Token: token}, 404, "unmatched",
-			map[string]float64{"Status4xx": 1, "DynamoDBCalls": 0}},
-		{"a panic is a 5xx",
-			testenv.Request{Method: "GET", Path: "/panic", Token: token}, 500, "GET /panic",
-			map[string]float64{"Status5xx": 1, "Status4xx": 0}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if tc.req.Headers == nil {
-				tc.req.Headers = map[string]string{}
-			}
-			tc.req.Headers["X-Amzn-Trace-Id"] = trace
-			resp := env.Do(t, tc.req)
-			require.Equal(t, tc.status, resp.Status, "body: %s", resp.Body)
-			id := resp.Header.Get("X-Request-Id")
-			line := requestLine(t, logs, id)
-			assert.Equal(t, "test", line["Function"], "the area's name, as its function's directory")
-			assert.Equal(t, tc.operation, line["Operation"])
-			for k, v := range tc.want {
-				assert.Equal(t, v, line[k], k)
-			}
-			assert.Contains(t, line, "Latency")
-			assert.Equal(t, "1-5759e988-bd862e3fe1be46a994272793", line["trace_id"])
-			if tc.status == 200 {
-				assert.GreaterOrEqual(t, line["DynamoDBCalls"], 2.0, "authentication and admission at least")
-			}
-			for _, l := range linesOf(t, logs, id) {
-				assert.Equal(t, "1-5759e988-bd862e3fe1be46a994272793", l["trace_id"], "every line of the request names its trace: %v", l["msg"])
-			}
-			if tc.status >= 400 {
-				var body map[string]any
-				resp.JSON(t, &body)
-				assert.Equal(t, id, body["requestId"], "the error body names the request as its log line does")
-			}
-		})
+func TestEachRequestLineCarriesTheRequestsFigures(t *testing.T) {
+	for _, byOperation := range []bool{false, true} {
+		logs := &testenv.LogBuffer{}
+		opts := []testenv.Option{testenv.WithLogOutput(logs)}
+		if byOperation {
+			opts = append(opts, testenv.WithOperationMetrics())
+		}
+		env := testenv.New(t, []app.Area{testArea}, opts...)
+		env.Account(t, "acct1", "co1")
+		token, _ := env.Token(t, "acct1", "contacts.write", "contacts.readonly")
+		const trace = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1"
+		for _, tc := range []struct {
+			name      string
+			req       testenv.Request
+			status    int
+			operation string
+			want      map[string]any
+		}{
+			{"an answered request counts its DynamoDB calls and declares no failure",
+				testenv.Request{Method: "POST", Path: "/echo", Token: token, Body: `{"a":1}`}, 200, "POST /echo", map[string]any{}},
+			{"a request without a token is its operation's",
+				testenv.Request{Method: "POST", Path: "/echo", Body: `{}`}, 401, "POST /echo", map[string]any{"DynamoDBCalls": 0.0}},
+			{"a path that names no operation is unmatched, never the raw path",
+				testenv.Request{Method: "GET", Path: "/contacts/c-secret-id", Token: token}, 404, "unmatched", map[string]any{"DynamoDBCalls": 0.0}},
+			{"a panic is a 5xx of the version that answered",
+				testenv.Request{Method: "GET", Path: "/panic", Token: token}, 500, "GET /panic", map[string]any{"Status5xx": 1.0, "Version": metrics.LocalVersion}},
+		} {
+			t.Run(fmt.Sprintf("%s (by operation: %v)", tc.name, byOperation), func(t *testing.T) {
+				if tc.req.Headers == nil {
+					tc.req.Headers = map[string]string{}
+				}
+				tc.req.Headers["X-Amzn-Trace-Id"] = trace
+				resp := env.Do(t, tc.req)
+				require.Equal(t, tc.status, resp.Status, "body: %s", resp.Body)
+				id := resp.Header.Get("X-Request-Id")
+				line := requestLine(t, logs, id)
+				assert.Equal(t, "test", line["Function"], "the area's name, as its function's directory")
+				for k, v := range tc.want {
+					assert.Equal(t, v, line[k], k)
+				}
+				_, declares := line["_aws"]
+				assert.Equal(t, byOperation || tc.status >= 500, declares, "a line declares metrics when something failed, or by operation")
+				if byOperation {
+					assert.Equal(t, tc.operation, line["Operation"])
+					assert.Contains(t, line, "Latency")
+					assert.Equal(t, 1.0, line["Requests"])
+				} else {
+					assert.NotContains(t, line, "Operation", "the line's route says it")
+				}
+				assert.Equal(t, "1-5759e988-bd862e3fe1be46a994272793", line["trace_id"])
+				if tc.status == 200 {
+					assert.GreaterOrEqual(t, line["DynamoDBCalls"], 2.0, "authentication and admission at least")
+				}
+				for _, l := range linesOf(t, logs, id) {
+					assert.Equal(t, "1-5759e988-bd862e3fe1be46a994272793", l["trace_id"], "every line of the request names its trace: %v", l["msg"])
+				}
+				if tc.status >= 400 {
+					var body map[string]any
+					resp.JSON(t, &body)
+					assert.Equal(t, id, body["requestId"], "the error body names the request as its log line does")
+				}
+			})
+		}
 	}
 }
 

@@ -27,6 +27,7 @@ const (
 	modulePath = "github.com/bizplatform/api/"
 	adapterPkg = "github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 	hookPkg    = modulePath + "shared/deployhook"
+	probePkg   = modulePath + "probe"
 )
 
 // Transactions have no IAM action of their own: DynamoDB checks each write
@@ -110,8 +111,9 @@ func actionsOf(pkg *packages.Package) ([]string, error) {
 		if fn.Pkg != nil && fn.Pkg.Pkg.Path() == modulePath+"shared/lambdaapp" && fn.Name() == "Invoke" {
 			roots = append(roots, fn)
 		}
-		// And the deploy hook's handler, which it hands to lambda.Start.
-		if fn.Pkg != nil && fn.Pkg.Pkg.Path() == hookPkg && fn.Name() == "Handle" {
+		// And the deploy hook's handler and the probe's, which they hand
+		// to lambda.Start.
+		if fn.Pkg != nil && (fn.Pkg.Pkg.Path() == hookPkg || fn.Pkg.Pkg.Path() == probePkg) && fn.Name() == "Handle" {
 			roots = append(roots, fn)
 		}
 	}

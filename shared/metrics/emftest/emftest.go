@@ -125,3 +125,26 @@ func MetricLines(log string) ([]map[string]any, error) {
 	}
 	return out, nil
 }
+
+// Sum adds up the number member name over the JSON lines of log whose
+// string members equal where's, as Logs Insights' `filter ... | stats
+// sum(name)` would: how the figures that are members, not metrics, are read.
+func Sum(log, name string, where map[string]string) float64 {
+	total := 0.0
+	for _, raw := range strings.Split(strings.TrimSpace(log), "\n") {
+		var m map[string]any
+		if json.Unmarshal([]byte(raw), &m) != nil {
+			continue
+		}
+		match := true
+		for k, v := range where {
+			if m[k] != v {
+				match = false
+			}
+		}
+		if n, ok := m[name].(float64); ok && match {
+			total += n
+		}
+	}
+	return total
+}

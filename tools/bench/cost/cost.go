@@ -28,10 +28,58 @@ const (
 )
 
 // Result is what `bench cost` saves: per operation its capacity units,
-// and what a million requests of the load's mix cost.
+// what a million requests of the load's mix cost, and what the synthetic
+// probe costs a month whatever the traffic.
 type Result struct {
 	Operations []OperationCost `json:"operations"`
 	Mix        MixCost         `json:"mix"`
+	Probe      ProbeCost       `json:"probe"`
+}
+
+// The synthetic probe (functions/probe): a run a minute, each a request
+// without a token (answered before any DynamoDB call), the canary read
+// (warm: the admission's write and a page of an empty list) and the
+// OpenAPI document (the portal's function, no DynamoDB call).
+const (
+	ProbeRunsPerMonth   = 60 * 24 * 30
+	probeRequestsPerRun = 3
+	ProbeMemoryMB       = 128 // the template's ProbeFunction (a test checks it)
+	// probeSeconds is a run's billed duration: three HTTPS requests to
+	// the API, one after another, about 100 ms each warm.
+	probeSeconds = 0.4
+	// probeAnswerMs is each of the three requests' duration in the
+	// function that answers it (256 MB), warm.
+	probeAnswerMs  = 30
+	probeWCUPerRun = 1   // the canary read's admission
+	probeRCUPerRun = 0.5 // its list page, eventually consistent
+)
+
+// ProbeCost is the probe's month, in dollars.
+type ProbeCost struct {
+	Runs          int     `json:"runs"`
+	LambdaProbe   float64 `json:"lambdaProbe"`   // its own requests and duration
+	LambdaAnswers float64 `json:"lambdaAnswers"` // the functions answering it
+	HTTPAPI       float64 `json:"httpApi"`
+	DynamoDB      float64 `json:"dynamodb"`
+	Total         float64 `json:"total"`
+}
+
+// Probe prices a month of the probe at the template's function memory.
+func Probe(memoryMB int, p prices) ProbeCost {
+	runs := float64(ProbeRunsPerMonth)
+	c := ProbeCost{Runs: ProbeRunsPerMonth}
+	c.LambdaProbe = runs*priceLambdaPerMillion/1e6 + runs*probeSeconds*ProbeMemoryMB/1024*p.gbSecond
+	answers := runs * probeRequestsPerRun
+	c.LambdaAnswers = answers*priceLambdaPerMillion/1e6 + answers*probeAnswerMs/1000*float64(memoryMB)/1024*p.gbSecond
+	c.HTTPAPI = answers * priceHTTPAPIPerMillion / 1e6
+	c.DynamoDB = runs * (probeWCUPerRun*p.write + probeRCUPerRun*p.read) / 1e6
+	c.Total = c.LambdaProbe + c.LambdaAnswers + c.HTTPAPI + c.DynamoDB
+	return c
+}
+
+// DefaultPrices are the prices above, for the tools that price with them.
+func DefaultPrices() prices {
+	return prices{read: priceReadUnitsPerMillion, write: priceWriteUnitsPerMillion, gbSecond: priceLambdaGBSecond}
 }
 
 // OperationCost is one operation's warm capacity units.
@@ -71,7 +119,7 @@ func Run(args []string) error {
 	if err := c.Load("calls.json", &perOp); err != nil {
 		return fmt.Errorf("run bench calls first: %w", err)
 	}
-	memory, err := templateMemory(filepath.Join(c.Root, "template.yaml"))
+	memory, err := TemplateMemory(filepath.Join(c.Root, "template.yaml"))
 	if err != nil {
 		return err
 	}
@@ -82,7 +130,9 @@ func Run(args []string) error {
 		}
 		*durationMs = mixed.P50Ms
 	}
-	res := priceMix(perOp, load.Mix, memory, *durationMs, prices{read: *readPrice, write: *writePrice, gbSecond: *gbSecond})
+	p := prices{read: *readPrice, write: *writePrice, gbSecond: *gbSecond}
+	res := priceMix(perOp, load.Mix, memory, *durationMs, p)
+	res.Probe = Probe(memory, p)
 	if err := c.Save("cost.json", res); err != nil {
 		return err
 	}
@@ -122,8 +172,8 @@ func priceMix(perOp calls.Result, weights map[string]int, memoryMB int, duration
 
 var memorySize = regexp.MustCompile(`(?m)^\s+MemorySize:\s*(\d+)`)
 
-// templateMemory is the functions' memory in template.yaml (Globals).
-func templateMemory(path string) (int, error) {
+// TemplateMemory is the functions' memory in template.yaml (Globals).
+func TemplateMemory(path string) (int, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return 0, err
@@ -145,4 +195,7 @@ func printCost(res Result) {
 	m := res.Mix
 	fmt.Printf("\na million requests of the load's mix: %.2f RCU and %.2f WCU per request; DynamoDB $%.2f, Lambda $%.2f (%.0f ms at %d MB, arm64) + $%.2f requests, HTTP API $%.2f: $%.2f\n",
 		m.RCUPerRequest, m.WCUPerRequest, m.DynamoDB, m.LambdaCompute, math.Ceil(m.DurationMs), m.MemoryMB, m.LambdaRequests, m.HTTPAPI, m.Total)
+	pc := res.Probe
+	fmt.Printf("the probe, whatever the traffic: %d runs a month, %d requests to the API; Lambda $%.2f (the probe) + $%.2f (the functions answering it), HTTP API $%.2f, DynamoDB $%.2f: $%.2f a month\n",
+		pc.Runs, pc.Runs*probeRequestsPerRun, pc.LambdaProbe, pc.LambdaAnswers, pc.HTTPAPI, pc.DynamoDB, pc.Total)
 }

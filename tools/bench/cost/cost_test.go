@@ -22,3 +22,13 @@ func TestAMillionRequestsArePricedFromTheirUnitsAndDuration(t *testing.T) {
 	assert.InDelta(t, m.DynamoDB+m.LambdaCompute+0.20+1.00, m.Total, 1e-9)
 	assert.Equal(t, "GET /a", res.Operations[0].Route, "the heaviest in the mix first")
 }
+
+func TestTheProbesMonthIsPricedFromItsRunsAndWhatTheyCall(t *testing.T) {
+	c := Probe(256, prices{read: 0.125, write: 0.625, gbSecond: 0.0000133334})
+	assert.Equal(t, 43_200, c.Runs, "a run a minute, 30 days")
+	assert.InDelta(t, 43_200*3*1.00/1e6, c.HTTPAPI, 1e-9, "three requests a run through the HTTP API")
+	assert.InDelta(t, 43_200*(1*0.625+0.5*0.125)/1e6, c.DynamoDB, 1e-9, "the canary read's admission write and list page")
+	assert.InDelta(t, 43_200*0.20/1e6+43_200*0.4*128/1024*0.0000133334, c.LambdaProbe, 1e-9)
+	assert.InDelta(t, c.LambdaProbe+c.LambdaAnswers+c.HTTPAPI+c.DynamoDB, c.Total, 1e-12)
+	assert.Less(t, c.Total, 0.5, "cents a month")
+}

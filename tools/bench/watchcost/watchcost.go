@@ -1,10 +1,13 @@
-// Package watchcost is `bench watchcost`: what watching the API costs. It
-// serves each function's sample events (events/<function>/*.json, the
-// requests the functions are tested with), a request without a token and
-// one to a path no operation serves, in process on a DynamoDB Local table
-// holding the demo data, and measures the log bytes each request writes
-// with its metrics; then it prices CloudWatch Logs, the EMF custom
-// metrics and X-Ray for 1, 10 and 100 million requests a month.
+// Package watchcost is `bench watchcost`: what watching the stack costs a
+// month. It serves each function's sample events (events/<function>/*.json,
+// the requests the functions are tested with), a request without a token
+// and one to a path no operation serves, in process on a DynamoDB Local
+// table holding the demo data, and measures the log bytes each request
+// writes, and those of the probe's and the deliverer's lines; it counts
+// the custom metrics the lines can make (shared/metrics), and the alarm
+// metrics and dashboards template.yaml defines; then it prices a month of
+// them, the probe's own runs (bench cost) and X-Ray, at 1, 10 and 100
+// million requests, and prints `watching at 1M requests a month: $N`.
 package watchcost
 
 import (
@@ -14,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -26,6 +30,7 @@ import (
 
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
+	"github.com/bizplatform/api/internal/deploytest"
 	"github.com/bizplatform/api/oauth"
 	"github.com/bizplatform/api/portal"
 	"github.com/bizplatform/api/shared/app"
@@ -35,21 +40,38 @@ import (
 	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/storage/dynamo"
+	"github.com/bizplatform/api/tools/bench/cost"
 	"github.com/bizplatform/api/tools/bench/kit"
 )
 
-// Prices, us-east-1, as AWS publishes them; flags override the ones a
-// reader may want to change.
+// Prices, us-east-1, as AWS publishes them on the CloudWatch and X-Ray
+// pricing pages (the AWS free tier, which an account shares among its
+// stacks, is not taken off); flags override the ones a reader may want to
+// change.
 const (
-	priceLogsIngestPerGB   = 0.50 // CloudWatch Logs, standard class
+	priceLogsIngestPerGB   = 0.50 // CloudWatch Logs, standard class, ingestion
 	priceLogsStorePerGBMon = 0.03 // CloudWatch Logs storage
-	priceMetricPerMonth    = 0.30 // custom metric, first 10,000
-	priceTracesPerMillion  = 5.00 // X-Ray traces recorded
-	freeTracesPerMonth     = 100_000
+	// priceMetricPerMonth is a custom metric (each metric name with each
+	// combination of dimension values), first 10,000: billed by the hour
+	// it receives data, $0.30 for a month of hours.
+	priceMetricPerMonth = 0.30
+	// priceAlarmMetric is a standard-resolution alarm (a period of a
+	// minute or more), per metric it reads: a metric-math alarm pays for
+	// each metric of its expression.
+	priceAlarmMetric = 0.10
+	// priceHighResAlarmMetric is the same at a period under a minute.
+	priceHighResAlarmMetric = 0.30
+	priceDashboard          = 3.00 // a dashboard a month
+	priceTracesPerMillion   = 5.00 // X-Ray traces recorded
+	freeTracesPerMonth      = 100_000
 	// baselinePerMillion is a million requests of the load's mix without
 	// watching (docs/performance.md, `bench cost`).
 	baselinePerMillion = 2.56
 	secondsPerMonth    = 30 * 24 * 3600
+	hoursPerMonth      = 730
+	// runsPerMonth are the probe's runs, and the deliverer's scheduled
+	// sweeps, each writing a line.
+	runsPerMonth = cost.ProbeRunsPerMonth
 )
 
 // Line is one request's measured log.
@@ -68,9 +90,37 @@ type Result struct {
 	MeanBytes       float64 `json:"meanBytes"`
 	MeanMetricBytes float64 `json:"meanMetricBytes"`
 	MaxBytes        int     `json:"maxBytes"`
-	MetricSeries    int     `json:"metricSeries"`
-	MetricsPerMonth float64 `json:"metricsPerMonth"`
-	Namespace       string  `json:"namespace"`
+	// ProbeLineBytes and SweepLineBytes are a probe run's line and a
+	// scheduled sweep's (no attempt, the age), each written every minute.
+	ProbeLineBytes int    `json:"probeLineBytes"`
+	SweepLineBytes int    `json:"sweepLineBytes"`
+	Namespace      string `json:"namespace"`
+	Series         Series `json:"series"`
+	Alarms         Alarms `json:"alarms"`
+	Dashboards     int    `json:"dashboards"`
+	// FailureHours is how many hours a month each failure-only series is
+	// priced at (-failure-hours).
+	FailureHours float64        `json:"failureHours"`
+	Probe        cost.ProbeCost `json:"probe"`
+}
+
+// Series are the custom metrics the lines can make.
+type Series struct {
+	// Always are written every hour (the probe's, the deliverer's age,
+	// attempts and failures).
+	Always int `json:"always"`
+	// OnFailure are written only by a failure (a 5xx of a function's
+	// version, a throttle, a recovered event, a disabled endpoint).
+	OnFailure int `json:"onFailure"`
+	// ByOperation are what OperationMetrics=On adds.
+	ByOperation int `json:"byOperation"`
+}
+
+// Alarms are the template's alarms and the metrics they read.
+type Alarms struct {
+	Alarms         int `json:"alarms"`
+	Metrics        int `json:"metrics"`
+	HighResMetrics int `json:"highResMetrics"`
 }
 
 // Run measures and prints.
@@ -78,6 +128,7 @@ func Run(args []string) error {
 	cmd := kit.NewCommand("watchcost")
 	endpoint := cmd.String("endpoint", firstSet(os.Getenv("DYNAMODB_ENDPOINT"), os.Getenv("TEST_DYNAMODB_ENDPOINT")), "DynamoDB Local's endpoint (empty: start one from .local)")
 	stack := cmd.String("stack", "bizplatform-prod", "the stack name in the namespace (BizPlatform/<stack>), as deployed")
+	failureHours := cmd.Float64("failure-hours", 24, "hours a month each failure-only metric is priced at (a healthy stack: a few)")
 	if err := cmd.Parse(args); err != nil {
 		return err
 	}
@@ -94,6 +145,15 @@ func Run(args []string) error {
 	if err != nil {
 		return err
 	}
+	res.FailureHours = *failureHours
+	if res.Alarms, res.Dashboards, err = templateAlarms(filepath.Join(cmd.Root, "template.yaml")); err != nil {
+		return err
+	}
+	memory, err := cost.TemplateMemory(filepath.Join(cmd.Root, "template.yaml"))
+	if err != nil {
+		return err
+	}
+	res.Probe = cost.Probe(memory, cost.DefaultPrices())
 	if err := cmd.Save("watchcost.json", res); err != nil {
 		return err
 	}
@@ -210,9 +270,29 @@ func measure(ctx context.Context, root, endpoint, namespace string) (Result, err
 	}
 	res.MeanBytes = float64(total) / float64(len(res.Lines))
 	res.MeanMetricBytes = float64(metricTotal) / float64(len(res.Lines))
-	res.MetricSeries = metricSeries()
-	res.MetricsPerMonth = float64(res.MetricSeries) * priceMetricPerMonth
+	res.Series = metricSeries()
+	res.ProbeLineBytes, res.SweepLineBytes = otherLines(namespace)
 	return res, nil
+}
+
+// otherLines are the bytes of a probe run's line (three checks passed)
+// and of a scheduled sweep's (nothing attempted, the oldest pending age),
+// as the functions' logger writes them.
+func otherLines(namespace string) (probe, sweep int) {
+	var buf bytes.Buffer
+	logger := app.NewLogger(&buf, nil)
+	meter := metrics.NewMeter(namespace, "")
+	checks := []any{
+		map[string]any{"check": "a request without a token", "status": 401, "ms": 41.2},
+		map[string]any{"check": "a read with the canary token", "status": 200, "ms": 63.7},
+		map[string]any{"check": "the OpenAPI document", "status": 200, "ms": 88.1},
+	}
+	logger.LogAttrs(context.Background(), slog.LevelInfo, "probe", append(meter.ProbeLines().Attrs(time.Now(), 0), slog.Any("checks", checks))...)
+	probe = buf.Len()
+	buf.Reset()
+	age := time.Duration(0)
+	logger.LogAttrs(context.Background(), slog.LevelInfo, "webhook deliveries", meter.WebhookLines().Attrs(time.Now(), metrics.Deliveries{OldestPending: &age})...)
+	return probe, buf.Len()
 }
 
 type sample struct {
@@ -261,9 +341,10 @@ func metricBytes(line []byte) int {
 
 func metricNames() []string {
 	var names []string
-	for _, m := range metrics.RequestMetrics {
+	for _, m := range append(append([]metrics.Metric{}, metrics.OperationMetrics...), metrics.FailureMetrics...) {
 		names = append(names, m.Name)
 	}
+	names = append(names, metrics.DimVersion)
 	for _, events := range metrics.ServerEvents {
 		for _, e := range events {
 			names = append(names, e.Name())
@@ -346,45 +427,99 @@ func (e gatewayEvent) request() *http.Request {
 	return r
 }
 
-// metricSeries counts the custom metrics the lines can create: each metric
-// name with each dimension-value combination. The API's: per function, the
-// operation metrics under each of its operations, its "unmatched" and the
-// function alone, and the rest under the function alone; the portal's and
-// OAuth server's request metrics and events under their Function alone;
-// the deliverer's five.
-func metricSeries() int {
+// metricSeries counts the custom metrics the lines can make: each metric
+// name with each dimension-value combination. Every hour: the probe's, and
+// the deliverer's attempts, failures and oldest pending age. Only when
+// something failed: Status5xx of each request-serving function's live
+// version (a deploy's new version while it is the canary too, which this
+// leaves out), the stack's DynamoDBThrottles, the deliverer's recovered
+// events and disabled endpoints. By operation (opt-in): requests, 5xx and
+// latency of each API operation and each API function's unmatched.
+func metricSeries() Series {
+	var s Series
+	s.Always = len(metrics.ProbeMetrics) + 3 // attempts, failures, the age
+	for _, f := range catalog.Functions() {
+		if f.AnswersRequests() {
+			s.OnFailure++
+		}
+	}
+	s.OnFailure += 1 + 2 // DynamoDBThrottles; WebhookRecovered, WebhookEndpointsDisabled
 	perFunction := map[string]int{}
 	for _, op := range operations.All {
 		perFunction[op.Area]++
 	}
-	total := 0
 	for _, ops := range perFunction {
-		total += len(metrics.OperationMetrics)*(ops+2) + len(metrics.FunctionRequestMetrics)
+		s.ByOperation += len(metrics.OperationMetrics) * (ops + 1)
 	}
-	for _, events := range metrics.ServerEvents {
-		total += len(metrics.RequestMetrics) + len(events)
+	return s
+}
+
+// templateAlarms counts the template's alarms, the metrics they read
+// (standard resolution, or high resolution below a minute), and its
+// dashboards.
+func templateAlarms(path string) (Alarms, int, error) {
+	tpl, err := deploytest.ReadTemplate(path)
+	if err != nil {
+		return Alarms{}, 0, err
 	}
-	return total + len(metrics.WebhookMetrics)
+	res, _ := tpl["Resources"].(map[string]any)
+	var a Alarms
+	dashboards := 0
+	for _, r := range res {
+		switch deploytest.Path(r, "Type") {
+		case "AWS::CloudWatch::Dashboard":
+			dashboards++
+		case "AWS::CloudWatch::Alarm":
+			a.Alarms++
+			props := deploytest.Path(r, "Properties")
+			count := func(period any) {
+				if p, ok := period.(int); ok && p < 60 {
+					a.HighResMetrics++
+				} else {
+					a.Metrics++
+				}
+			}
+			if deploytest.Path(props, "MetricName") != nil {
+				count(deploytest.Path(props, "Period"))
+				continue
+			}
+			queries, _ := deploytest.Path(props, "Metrics").([]any)
+			for _, q := range queries {
+				if ms := deploytest.Path(q, "MetricStat"); ms != nil {
+					count(deploytest.Path(ms, "Period"))
+				}
+			}
+		}
+	}
+	if a.Alarms == 0 {
+		return Alarms{}, 0, fmt.Errorf("%s defines no alarm", path)
+	}
+	return a, dashboards, nil
 }
 
 // monthly is what watching costs at requests a month.
 type monthly struct {
-	requests                           float64
-	traces, xray                       float64
-	logsGB, logsIngest, logsStore      float64
-	metrics, baseline, watching, total float64
+	requests                      float64
+	traces, xray                  float64
+	logsGB, logsIngest, logsStore float64
+	metrics, alarms, dashboards   float64
+	probe, baseline, watching     float64
 }
 
 func price(res Result, requests float64) monthly {
-	m := monthly{requests: requests, metrics: res.MetricsPerMonth}
-	m.logsGB = requests * res.MeanBytes / 1e9
+	m := monthly{requests: requests}
+	fixedBytes := float64(runsPerMonth) * float64(res.ProbeLineBytes+res.SweepLineBytes)
+	m.logsGB = (requests*res.MeanBytes + fixedBytes) / 1e9
 	m.logsIngest = m.logsGB * priceLogsIngestPerGB
 	m.logsStore = m.logsGB * priceLogsStorePerGBMon // a month kept (30 days, the default retention), uncompressed: an upper bound
+	m.metrics = (float64(res.Series.Always) + float64(res.Series.OnFailure)*res.FailureHours/hoursPerMonth) * priceMetricPerMonth
+	m.alarms = float64(res.Alarms.Metrics)*priceAlarmMetric + float64(res.Alarms.HighResMetrics)*priceHighResAlarmMetric
+	m.dashboards = float64(res.Dashboards) * priceDashboard
+	m.probe = res.Probe.Total
 	m.traces = tracesRecorded(requests)
 	m.xray = max(0, m.traces-freeTracesPerMonth) / 1e6 * priceTracesPerMillion
 	m.baseline = requests / 1e6 * baselinePerMillion
-	m.watching = m.logsIngest + m.logsStore + m.metrics
-	m.total = m.baseline + m.watching + m.xray
+	m.watching = m.logsIngest + m.logsStore + m.metrics + m.alarms + m.dashboards + m.probe
 	return m
 }
 
@@ -405,14 +540,20 @@ func print(w io.Writer, res Result) {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\n", l.Function, l.Request, l.Status, l.Lines, l.Bytes, l.MetricBytes)
 	}
 	_ = tw.Flush()
-	fmt.Fprintf(w, "\nlog per request: mean %.0f bytes (metrics %.0f), max %d; namespace %s\n", res.MeanBytes, res.MeanMetricBytes, res.MaxBytes, res.Namespace)
-	fmt.Fprintf(w, "custom metrics (metric x dimension values): %d, $%.2f a month\n\n", res.MetricSeries, res.MetricsPerMonth)
+	fmt.Fprintf(w, "\nlog per request: mean %.0f bytes (metrics %.0f), max %d; a probe run's line %d bytes, a sweep's %d, each a minute; namespace %s\n",
+		res.MeanBytes, res.MeanMetricBytes, res.MaxBytes, res.ProbeLineBytes, res.SweepLineBytes, res.Namespace)
+	fmt.Fprintf(w, "custom metrics: %d every hour, %d only in an hour with a failure (priced at %.0f hours a month), %d more with OperationMetrics=On ($%.2f a month)\n",
+		res.Series.Always, res.Series.OnFailure, res.FailureHours, res.Series.ByOperation, float64(res.Series.ByOperation)*priceMetricPerMonth)
+	fmt.Fprintf(w, "alarms: %d reading %d metrics (%d at high resolution); dashboards: %d\n", res.Alarms.Alarms, res.Alarms.Metrics+res.Alarms.HighResMetrics, res.Alarms.HighResMetrics, res.Dashboards)
+	fmt.Fprintf(w, "prices (us-east-1): logs $%.2f/GB ingested, $%.2f/GB-month stored; custom metric $%.2f a month (by the hour it has data); alarm $%.2f per metric read ($%.2f high resolution); dashboard $%.2f; probe: bench cost\n\n",
+		priceLogsIngestPerGB, priceLogsStorePerGBMon, priceMetricPerMonth, priceAlarmMetric, priceHighResAlarmMetric, priceDashboard)
 	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "requests/month\tserving ($2.56/M)\tlogs GB\tlogs ingest\tlogs stored\tmetrics\tX-Ray traces\tX-Ray Active\ttotal (Active)\ttotal (no X-Ray)\t")
+	fmt.Fprintln(tw, "requests/month\tserving ($2.56/M)\tlogs GB\tlogs ingest\tlogs stored\tmetrics\talarms\tdashboard\tprobe\twatching\tX-Ray if Active\t")
 	for _, n := range []float64{1e6, 10e6, 100e6} {
 		m := price(res, n)
-		fmt.Fprintf(tw, "%.0fM\t$%.2f\t%.2f\t$%.2f\t$%.2f\t$%.2f\t%.2fM\t$%.2f\t$%.2f\t$%.2f\t\n",
-			n/1e6, m.baseline, m.logsGB, m.logsIngest, m.logsStore, m.metrics, m.traces/1e6, m.xray, m.total, m.total-m.xray)
+		fmt.Fprintf(tw, "%.0fM\t$%.2f\t%.2f\t$%.2f\t$%.2f\t$%.2f\t$%.2f\t$%.2f\t$%.2f\t$%.2f\t$%.2f\t\n",
+			n/1e6, m.baseline, m.logsGB, m.logsIngest, m.logsStore, m.metrics, m.alarms, m.dashboards, m.probe, m.watching, m.xray)
 	}
 	_ = tw.Flush()
+	fmt.Fprintf(w, "\nwatching at 1M requests a month: $%.2f\n", price(res, 1e6).watching)
 }
