@@ -1,6 +1,7 @@
 package contactstore
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"slices"
@@ -68,15 +69,7 @@ func (c children[T]) list(ctx context.Context, accountID, contactID string) ([]T
 			return nil, ErrContactNotFound
 		}
 	}
-	slices.SortFunc(got, func(a, b T) int {
-		switch x, y := a.listOrder(), b.listOrder(); {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(got, func(a, b T) int { return cmp.Compare(a.listOrder(), b.listOrder()) })
 	return got, nil
 }
 
