@@ -18,6 +18,7 @@ import (
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/events"
+	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 )
 
@@ -423,6 +424,44 @@ func TestTaskOperationsAuth(t *testing.T) {
 	for _, c := range calls {
 		t.Run(c.op.Name, func(t *testing.T) {
 			env.CheckAuth(t, testenv.AuthCheck{Op: c.op, Account: acctA, OK: c.ok, ForeignStatus: http.StatusNotFound, Call: c.call})
+		})
+	}
+}
+
+// A create retried with its Idempotency-Key (a client that lost the first
+// answer) gets the first answer again and adds nothing: one task or note,
+// one event.
+func TestACreateRetriedWithItsKeyAddsOneTaskOrNote(t *testing.T) {
+	env, token := newEnv(t)
+	seedChildren(t, env, acctA, "c1", `[]`, `[]`)
+	store := contactstore.NewContacts(env.Table)
+	for _, tc := range []struct {
+		path, body string
+		count      func() int
+	}{
+		{fmt.Sprintf(tasksPath, "c1"), `{"title":"Call","dueDate":"2026-12-01T09:00:00Z","completed":false}`, func() int {
+			list, err := store.ListTasks(context.Background(), acctA, "c1")
+			require.NoError(t, err)
+			return len(list)
+		}},
+		{fmt.Sprintf(notesPath, "c1"), `{"body":"Called."}`, func() int {
+			list, err := store.ListNotes(context.Background(), acctA, "c1")
+			require.NoError(t, err)
+			return len(list)
+		}},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			seen := eventsNow(t, env, acctA)
+			req := testenv.Request{Method: "POST", Path: tc.path, Token: token, Body: tc.body,
+				Headers: map[string]string{idempotency.HeaderKey: "retry-" + tc.path}}
+			first := env.Do(t, req)
+			require.Equal(t, http.StatusCreated, first.Status, "body: %s", first.Body)
+			again := env.Do(t, req)
+			require.Equal(t, http.StatusCreated, again.Status)
+			assert.Equal(t, "true", again.Header.Get(idempotency.HeaderReplayed))
+			assert.JSONEq(t, string(first.Body), string(again.Body), "the first answer, with the first id")
+			assert.Equal(t, 1, tc.count())
+			assert.Len(t, seen.since(t, env, acctA), 1, "one event")
 		})
 	}
 }
