@@ -1,5 +1,5 @@
-// Package contacts serves the Contacts area: listing an account's contacts
-// and deleting a contact's task.
+// Package contacts serves the Contacts area: listing an account's contacts,
+// and each contact's tasks and notes.
 package contacts
 
 import (
@@ -14,7 +14,11 @@ import (
 
 // Area is the Contacts area.
 var Area = app.Area{Name: "contacts", Routes: routes, Seed: app.Seeder("contacts", seed), GuardRetries: idempotency.GuardRoutes,
-	Events: []events.Type{contactstore.TaskDeleted}}
+	Events: []events.Type{
+		contactstore.TaskDeleted,
+		contactstore.TaskCreated, contactstore.TaskCompleted, contactstore.TaskUpdated,
+		contactstore.NoteCreated, contactstore.NoteUpdated, contactstore.NoteDeleted,
+	}}
 
 type handler struct {
 	store *contactstore.Contacts
@@ -26,5 +30,15 @@ func routes(d app.Deps) []route.Route {
 	return []route.Route{
 		{Op: operations.ListContacts, Handle: h.list},
 		{Op: operations.DeleteTask, Handle: h.deleteTask},
+		{Op: operations.GetAllTasks, Handle: h.listTasks},
+		{Op: operations.CreateTask, Handle: h.createTask},
+		{Op: operations.GetTask, Handle: h.getTask},
+		{Op: operations.UpdateTask, Handle: h.updateTask},
+		{Op: operations.UpdateTaskCompleted, Handle: h.completeTask},
+		{Op: operations.GetAllNotes, Handle: h.listNotes},
+		{Op: operations.CreateNote, Handle: h.createNote},
+		{Op: operations.GetNote, Handle: h.getNote},
+		{Op: operations.UpdateNote, Handle: h.updateNote},
+		{Op: operations.DeleteNote, Handle: h.deleteNote},
 	}
 }

@@ -30,6 +30,56 @@ func FuzzDeleteTask(f *testing.F) {
 	fuzzapi.Operation(f, operations.DeleteTask, contacts.Area)
 }
 
+// FuzzGetAllTasks is the fuzz target of GET /contacts/{contactId}/tasks.
+func FuzzGetAllTasks(f *testing.F) {
+	fuzzapi.Operation(f, operations.GetAllTasks, contacts.Area)
+}
+
+// FuzzCreateTask is the fuzz target of POST /contacts/{contactId}/tasks.
+func FuzzCreateTask(f *testing.F) {
+	fuzzapi.Operation(f, operations.CreateTask, contacts.Area)
+}
+
+// FuzzGetTask is the fuzz target of GET /contacts/{contactId}/tasks/{taskId}.
+func FuzzGetTask(f *testing.F) {
+	fuzzapi.Operation(f, operations.GetTask, contacts.Area)
+}
+
+// FuzzUpdateTask is the fuzz target of PUT /contacts/{contactId}/tasks/{taskId}.
+func FuzzUpdateTask(f *testing.F) {
+	fuzzapi.Operation(f, operations.UpdateTask, contacts.Area)
+}
+
+// FuzzUpdateTaskCompleted is the fuzz target of PUT /contacts/{contactId}/tasks/{taskId}/completed.
+func FuzzUpdateTaskCompleted(f *testing.F) {
+	fuzzapi.Operation(f, operations.UpdateTaskCompleted, contacts.Area)
+}
+
+// FuzzGetAllNotes is the fuzz target of GET /contacts/{contactId}/notes.
+func FuzzGetAllNotes(f *testing.F) {
+	fuzzapi.Operation(f, operations.GetAllNotes, contacts.Area)
+}
+
+// FuzzCreateNote is the fuzz target of POST /contacts/{contactId}/notes.
+func FuzzCreateNote(f *testing.F) {
+	fuzzapi.Operation(f, operations.CreateNote, contacts.Area)
+}
+
+// FuzzGetNote is the fuzz target of GET /contacts/{contactId}/notes/{id}.
+func FuzzGetNote(f *testing.F) {
+	fuzzapi.Operation(f, operations.GetNote, contacts.Area)
+}
+
+// FuzzUpdateNote is the fuzz target of PUT /contacts/{contactId}/notes/{id}.
+func FuzzUpdateNote(f *testing.F) {
+	fuzzapi.Operation(f, operations.UpdateNote, contacts.Area)
+}
+
+// FuzzDeleteNote is the fuzz target of DELETE /contacts/{contactId}/notes/{id}.
+func FuzzDeleteNote(f *testing.F) {
+	fuzzapi.Operation(f, operations.DeleteNote, contacts.Area)
+}
+
 // FuzzContactsCursor fuzzes the list's cursor (startAfter, startAfterId)
 // and page size: every answer is sound, and when a page has a next one,
 // following meta.nextPageUrl answers 200 with contacts that come strictly

@@ -5,6 +5,12 @@ package events
 // Types are the event registry's types, in its order.
 var Types = []Type{
 	{Name: "TaskDelete", Scope: "contacts.readonly", Summary: "A contact's task was deleted (DELETE /contacts/{contactId}/tasks/{taskId})."},
+	{Name: "TaskCreate", Scope: "contacts.readonly", Summary: "A task was added to a contact (POST /contacts/{contactId}/tasks)."},
+	{Name: "TaskComplete", Scope: "contacts.readonly", Summary: "A contact's task was completed (PUT /contacts/{contactId}/tasks/{taskId}/completed, or an update setting completed)."},
+	{Name: "TaskUpdate", Scope: "contacts.readonly", Summary: "A contact's task was changed other than by completing it, or reopened (PUT /contacts/{contactId}/tasks/{taskId}, or .../completed with completed false). This platform's own: the public platform has no such event."},
+	{Name: "NoteCreate", Scope: "contacts.readonly", Summary: "A note was added to a contact (POST /contacts/{contactId}/notes)."},
+	{Name: "NoteUpdate", Scope: "contacts.readonly", Summary: "A contact's note was changed (PUT /contacts/{contactId}/notes/{id})."},
+	{Name: "NoteDelete", Scope: "contacts.readonly", Summary: "A contact's note was deleted (DELETE /contacts/{contactId}/notes/{id}): the note as it was."},
 	{Name: "CouponDelete", Scope: "payments/coupons.write", Summary: "A coupon was deleted (DELETE /payments/coupon): the coupon as it was."},
 	{Name: "WhitelabelProviderCreate", Scope: "payments/integration.write", Summary: "A white-label payment provider was created (POST /payments/integrations/provider/whitelabel)."},
 	{Name: "InventoryUpdate", Scope: "products/prices.write", Summary: "The inventory of one or more prices was updated (POST /products/inventory), in one change."},

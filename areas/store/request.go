@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/validate"
 )
 
@@ -14,21 +15,21 @@ import (
 // they must name the caller's account and be "account" (or "location", its
 // public platform name).
 type altFields struct {
-	AltID   field[string] `json:"altId"`
-	AltType field[string] `json:"altType"`
+	AltID   httpio.Field[string] `json:"altId"`
+	AltType httpio.Field[string] `json:"altType"`
 }
 
 // check records altId/altType violations.
 func (a altFields) check(v *validate.Errors) {
 	if a.AltID.Set {
-		if id, ok := a.AltID.value(); !ok {
+		if id, ok := a.AltID.Value(); !ok {
 			v.Add("altId must be a string")
 		} else {
 			v.ID("altId", id)
 		}
 	}
 	if a.AltType.Set {
-		if t, ok := a.AltType.value(); !ok {
+		if t, ok := a.AltType.Value(); !ok {
 			v.Add("altType must be a string")
 		} else {
 			v.OneOf("altType", validate.NormalAltType(t), validate.AltType)
@@ -39,7 +40,7 @@ func (a altFields) check(v *validate.Errors) {
 // account is the account altId names, nil when the body names none: then
 // the update acts on the token's own.
 func (a altFields) account() *string {
-	if id, ok := a.AltID.value(); ok {
+	if id, ok := a.AltID.Value(); ok {
 		return &id
 	}
 	return nil

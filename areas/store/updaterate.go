@@ -18,18 +18,18 @@ import (
 // the others.
 type rateRequest struct {
 	altFields
-	Name                field[string]  `json:"name"`
-	Description         field[string]  `json:"description"`
-	Currency            field[string]  `json:"currency"`
-	Amount              field[float64] `json:"amount"`
-	ConditionType       field[string]  `json:"conditionType"`
-	MinCondition        field[float64] `json:"minCondition"`
-	MaxCondition        field[float64] `json:"maxCondition"`
-	IsCarrierRate       field[bool]    `json:"isCarrierRate"`
-	ShippingCarrierID   field[string]  `json:"shippingCarrierId"`
-	PercentageOfRateFee field[float64] `json:"percentageOfRateFee"`
+	Name                httpio.Field[string]  `json:"name"`
+	Description         httpio.Field[string]  `json:"description"`
+	Currency            httpio.Field[string]  `json:"currency"`
+	Amount              httpio.Field[float64] `json:"amount"`
+	ConditionType       httpio.Field[string]  `json:"conditionType"`
+	MinCondition        httpio.Field[float64] `json:"minCondition"`
+	MaxCondition        httpio.Field[float64] `json:"maxCondition"`
+	IsCarrierRate       httpio.Field[bool]    `json:"isCarrierRate"`
+	ShippingCarrierID   httpio.Field[string]  `json:"shippingCarrierId"`
+	PercentageOfRateFee httpio.Field[float64] `json:"percentageOfRateFee"`
 	// Services are decoded one by one so that every error names its index.
-	ShippingCarrierServices field[[]json.RawMessage] `json:"shippingCarrierServices"`
+	ShippingCarrierServices httpio.Field[[]json.RawMessage] `json:"shippingCarrierServices"`
 
 	change rateChange // what the request changes, once checked
 }
@@ -131,7 +131,7 @@ func parseRate(req rateRequest, v *validate.Errors) rateChange {
 	}
 	if req.PercentageOfRateFee.Set {
 		var pct *float64 // null: none
-		if n, ok := req.PercentageOfRateFee.value(); ok {
+		if n, ok := req.PercentageOfRateFee.Value(); ok {
 			checkNonNegative(v, "percentageOfRateFee", n, "")
 			pct = &n
 		}

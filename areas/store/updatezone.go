@@ -16,10 +16,10 @@ import (
 // optional, and only those sent change.
 type zoneRequest struct {
 	altFields
-	Name field[string] `json:"name"`
+	Name httpio.Field[string] `json:"name"`
 	// Countries replaces the zone's whole list when sent. Its items are
 	// decoded one by one so that every error names its index.
-	Countries field[[]json.RawMessage] `json:"countries"`
+	Countries httpio.Field[[]json.RawMessage] `json:"countries"`
 
 	change zoneChange // what the request changes, once checked
 }
@@ -63,7 +63,7 @@ func (req *zoneRequest) check(v *validate.Errors) {
 func parseZone(req zoneRequest, v *validate.Errors) zoneChange {
 	var c zoneChange
 	if req.Name.Set {
-		if name, ok := req.Name.value(); !ok {
+		if name, ok := req.Name.Value(); !ok {
 			v.Add("name must not be null")
 		} else {
 			name = strings.TrimSpace(name)
@@ -72,7 +72,7 @@ func parseZone(req zoneRequest, v *validate.Errors) zoneChange {
 		}
 	}
 	if req.Countries.Set {
-		if raws, ok := req.Countries.value(); !ok {
+		if raws, ok := req.Countries.Value(); !ok {
 			v.Add("countries must not be null")
 		} else {
 			c.countries = parseCountries(raws, v)

@@ -50,6 +50,7 @@ func (d *demoEnv) accountEvents(t *testing.T) []events.Recorded {
 // more resource (under a new id).
 var createsEachTime = map[string]bool{
 	operations.CreateBrandBoard.ID(): true, operations.CreateEmailTemplate.ID(): true,
+	operations.CreateTask.ID(): true, operations.CreateNote.ID(): true,
 }
 
 // TestEachWriteOperationMakesExactlyOneEvent sends each write operation's

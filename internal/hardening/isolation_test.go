@@ -34,6 +34,17 @@ var foreignRecords = []foreignRecord{
 	{operations.ListContacts, "Bravo's contact as startAfterId", []swap{{"demoCtcAlpha00000005", "demoCtcBravo00000001", "zzMissingContact0001"}, {"&startAfter=1736445310000", "", ""}}},
 	{operations.DeleteTask, "Bravo's contact and task", []swap{{"demoCtcAlpha00000001", "demoCtcBravo00000002", "zzMissingContact0001"}, {"demoTskAlpha00000001", "demoTskBravo00000001", "zzMissingTask0000001"}}},
 	{operations.DeleteTask, "Bravo's task under Alpha's contact", []swap{{"demoTskAlpha00000001", "demoTskBravo00000001", "zzMissingTask0000001"}}},
+	{operations.GetAllTasks, "Bravo's contact", []swap{{"demoCtcAlpha00000006", "demoCtcBravo00000001", "zzMissingContact0001"}}},
+	{operations.CreateTask, "Bravo's contact", []swap{{"demoCtcAlpha00000002", "demoCtcBravo00000001", "zzMissingContact0001"}}},
+	{operations.GetTask, "Bravo's contact and task", []swap{{"demoCtcAlpha00000005", "demoCtcBravo00000001", "zzMissingContact0001"}, {"demoTskAlpha00000002", "demoTskBravo00000001", "zzMissingTask0000001"}}},
+	{operations.GetTask, "Bravo's task under Alpha's contact", []swap{{"demoTskAlpha00000002", "demoTskBravo00000001", "zzMissingTask0000001"}}},
+	{operations.UpdateTask, "Bravo's contact and task", []swap{{"demoCtcAlpha00000006", "demoCtcBravo00000001", "zzMissingContact0001"}, {"demoTskAlpha00000003", "demoTskBravo00000001", "zzMissingTask0000001"}}},
+	{operations.UpdateTaskCompleted, "Bravo's contact and task", []swap{{"demoCtcAlpha00000006", "demoCtcBravo00000001", "zzMissingContact0001"}, {"demoTskAlpha00000004", "demoTskBravo00000001", "zzMissingTask0000001"}}},
+	{operations.GetAllNotes, "Bravo's contact", []swap{{"demoCtcAlpha00000003", "demoCtcBravo00000001", "zzMissingContact0001"}}},
+	{operations.CreateNote, "Charlie's contact", []swap{{"demoCtcAlpha00000001", "demoCtcCharl00000001", "zzMissingContact0001"}}},
+	{operations.GetNote, "Bravo's contact and note", []swap{{"demoCtcAlpha00000005", "demoCtcBravo00000001", "zzMissingContact0001"}, {"demoNteAlpha00000007", "demoNteBravo00000001", "zzMissingNote0000001"}}},
+	{operations.UpdateNote, "Bravo's note under Alpha's contact", []swap{{"demoNteAlpha00000008", "demoNteBravo00000001", "zzMissingNote0000001"}}},
+	{operations.DeleteNote, "Bravo's contact and note", []swap{{"demoCtcAlpha00000003", "demoCtcBravo00000001", "zzMissingContact0001"}, {"demoNteAlpha00000005", "demoNteBravo00000001", "zzMissingNote0000001"}}},
 	{operations.DeleteCoupon, "Bravo's coupon", []swap{{"demoCpnAlpha00000003", "demoCpnBravo00000001", "zzMissingCoupon00001"}}},
 	{operations.UpdateInventory, "Bravo's price", []swap{{"a10200000000000000000202", "b20200000000000000000101", "ffffffffffffffffffffffff"}}},
 	{operations.UpdateShippingZone, "Bravo's zone", []swap{{"a10300000000000000000002", "b20300000000000000000001", "ffffffffffffffffffffffff"}}},
@@ -64,7 +75,9 @@ var accountParams = map[string]string{}
 func init() {
 	for _, op := range operations.All {
 		switch op {
-		case operations.DeleteTask, operations.GetMessage:
+		case operations.DeleteTask, operations.GetMessage,
+			operations.GetAllTasks, operations.CreateTask, operations.GetTask, operations.UpdateTask, operations.UpdateTaskCompleted,
+			operations.GetAllNotes, operations.CreateNote, operations.GetNote, operations.UpdateNote, operations.DeleteNote:
 			// No account parameter: the record id alone (foreignRecords).
 		case operations.FilterUsersByEmail:
 			accountParams[op.ID()] = demo.CompanyNorth

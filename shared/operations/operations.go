@@ -31,6 +31,20 @@ var (
 	ListContacts = Operation{Name: "ListContacts", Method: "GET", Path: "/contacts/", Area: "contacts", Scope: "contacts.readonly", ValidationStatus: 422}
 	DeleteTask   = Operation{Name: "DeleteTask", Method: "DELETE", Path: "/contacts/{contactId}/tasks/{taskId}", Area: "contacts", Scope: "contacts.write", ValidationStatus: 400}
 
+	// A contact's tasks and notes: the public API's operations, named as its
+	// SDK's methods. Field-rule failures answer 422 where the public
+	// operation lists 422, else 400.
+	GetAllTasks         = Operation{Name: "GetAllTasks", Method: "GET", Path: "/contacts/{contactId}/tasks", Area: "contacts", Scope: "contacts.readonly", ValidationStatus: 400}
+	CreateTask          = Operation{Name: "CreateTask", Method: "POST", Path: "/contacts/{contactId}/tasks", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422}
+	GetTask             = Operation{Name: "GetTask", Method: "GET", Path: "/contacts/{contactId}/tasks/{taskId}", Area: "contacts", Scope: "contacts.readonly", ValidationStatus: 400}
+	UpdateTask          = Operation{Name: "UpdateTask", Method: "PUT", Path: "/contacts/{contactId}/tasks/{taskId}", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422}
+	UpdateTaskCompleted = Operation{Name: "UpdateTaskCompleted", Method: "PUT", Path: "/contacts/{contactId}/tasks/{taskId}/completed", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422}
+	GetAllNotes         = Operation{Name: "GetAllNotes", Method: "GET", Path: "/contacts/{contactId}/notes", Area: "contacts", Scope: "contacts.readonly", ValidationStatus: 400}
+	CreateNote          = Operation{Name: "CreateNote", Method: "POST", Path: "/contacts/{contactId}/notes", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422}
+	GetNote             = Operation{Name: "GetNote", Method: "GET", Path: "/contacts/{contactId}/notes/{id}", Area: "contacts", Scope: "contacts.readonly", ValidationStatus: 422}
+	UpdateNote          = Operation{Name: "UpdateNote", Method: "PUT", Path: "/contacts/{contactId}/notes/{id}", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422}
+	DeleteNote          = Operation{Name: "DeleteNote", Method: "DELETE", Path: "/contacts/{contactId}/notes/{id}", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422}
+
 	CreateWhitelabelProvider = Operation{Name: "CreateWhitelabelProvider", Method: "POST", Path: "/payments/integrations/provider/whitelabel", Area: "payments", Scope: "payments/integration.write", MarketplaceOnly: true, ValidationStatus: 422}
 	DeleteCoupon             = Operation{Name: "DeleteCoupon", Method: "DELETE", Path: "/payments/coupon", Area: "payments", Scope: "payments/coupons.write", ValidationStatus: 422}
 
@@ -73,6 +87,8 @@ var (
 // All lists every operation.
 var All = []Operation{
 	ListContacts, DeleteTask,
+	GetAllTasks, CreateTask, GetTask, UpdateTask, UpdateTaskCompleted,
+	GetAllNotes, CreateNote, GetNote, UpdateNote, DeleteNote,
 	CreateWhitelabelProvider, DeleteCoupon,
 	UpdateInventory,
 	UpdateShippingZone, UpdateShippingRate,
@@ -110,9 +126,10 @@ func OfArea(area string) []Operation {
 
 // TakesBody reports whether the operation's request carries a JSON body, as
 // the spec defines it: reads never do, and of the deletes only those that
-// name their record in a body (the task to delete is named by its path).
+// name their record in a body (the task or note to delete is named by its
+// path).
 func (o Operation) TakesBody() bool {
-	return o.Method != "GET" && o.ID() != DeleteTask.ID()
+	return o.Method != "GET" && o.ID() != DeleteTask.ID() && o.ID() != DeleteNote.ID()
 }
 
 // Changes reports whether the operation's method may change something

@@ -12,18 +12,19 @@ import (
 	"github.com/bizplatform/api/shared/storage"
 )
 
-// NewContact is a contact to load in bulk, with its tasks.
+// NewContact is a contact to load in bulk, with its tasks and notes.
 type NewContact struct {
 	Contact Contact
 	AddedMs int64
 	Tasks   []Task
+	Notes   []Note
 }
 
 // loadChunk is how many contacts Load reads and writes at a time.
 const loadChunk = 500
 
-// Load writes contacts and their tasks in bulk (BatchWriteItem), with their
-// index items, replacing stored contacts of the same ids and their index
+// Load writes contacts with their tasks and notes in bulk (BatchWriteItem),
+// with their index items, replacing stored contacts of the same ids and their index
 // items, then recounts each account it wrote to. It is for loading data
 // (the demo dataset, the benchmark's accounts) while nothing else writes
 // those accounts' contacts: its writes are not transactions, the recount
@@ -73,6 +74,10 @@ func (s *Contacts) Load(ctx context.Context, contacts []NewContact) error {
 			for _, t := range nc.Tasks {
 				t.ContactID = nc.Contact.ID
 				puts = append(puts, taskItem{Key: taskKey(nc.Contact.LocationID, nc.Contact.ID, t.ID), Task: t})
+			}
+			for _, n := range nc.Notes {
+				n.ContactID = nc.Contact.ID
+				puts = append(puts, storage.Keyed{Key: noteKey(nc.Contact.LocationID, nc.Contact.ID, n.ID), Record: n})
 			}
 			if !slices.Contains(accounts, nc.Contact.LocationID) {
 				accounts = append(accounts, nc.Contact.LocationID)

@@ -50,6 +50,7 @@ type Task struct {
 	DueDate    string `dynamodbav:"dueDate,omitempty" json:"dueDate,omitempty"`
 	Completed  bool   `dynamodbav:"completed" json:"completed"`
 	AssignedTo string `dynamodbav:"assignedTo,omitempty" json:"assignedTo,omitempty"`
+	DateAdded  string `dynamodbav:"dateAdded,omitempty" json:"dateAdded,omitempty"`
 }
 
 // Contacts are stored by id in their account's partition, and indexed on

@@ -10,8 +10,8 @@ import (
 	"github.com/bizplatform/api/internal/gen"
 )
 
-// The demo contacts and their tasks. Ids are fixed and readable:
-// demoCtc<Account><n>, demoTsk<Account><n>.
+// The demo contacts, their tasks and notes (contactnotes.go). Ids are fixed
+// and readable: demoCtc<Account><n>, demoTsk<Account><n>, demoNte<Account><n>.
 
 type contact struct {
 	ID          string   `json:"id"`
@@ -27,13 +27,17 @@ type contact struct {
 	DateAdded   string   `json:"dateAdded"`
 	Tags        []string `json:"tags"`
 	Tasks       []task   `json:"tasks"`
+	Notes       []note   `json:"notes"`
 }
 
 type task struct {
-	ID        string `json:"id"`
-	Title     string `json:"title"`
-	DueDate   string `json:"dueDate"`
-	Completed bool   `json:"completed"`
+	ID         string `json:"id"`
+	Title      string `json:"title"`
+	Body       string `json:"body,omitempty"`
+	DueDate    string `json:"dueDate"`
+	Completed  bool   `json:"completed"`
+	AssignedTo string `json:"assignedTo,omitempty"`
+	DateAdded  string `json:"dateAdded,omitempty"`
 }
 
 // demoAccount is a demo account and the short name its records' ids carry.
@@ -117,5 +121,6 @@ func demoContacts() []contact {
 			out = append(out, c)
 		}
 	}
+	addTaskDetailsAndNotes(out)
 	return out
 }

@@ -1,4 +1,4 @@
-package store
+package httpio
 
 import (
 	"encoding/json"
@@ -6,11 +6,12 @@ import (
 	"reflect"
 )
 
-// field is one property of a partial-update body: whether it was sent,
+// Field is one property of a partial-update body: whether it was sent,
 // whether it was null, and its value. A pointer cannot tell a missing
-// property from null, and here null means something: "no minimum" for
-// minCondition, "remove" for the carrier fields.
-type field[T any] struct {
+// property from null, and in an update null means something: "remove this
+// optional value" (a shipping rate's minimum, a task's assignee), where a
+// missing property leaves the stored value as it is.
+type Field[T any] struct {
 	Set  bool
 	Null bool
 	V    T
@@ -18,7 +19,7 @@ type field[T any] struct {
 
 // UnmarshalJSON records that the property was sent. A value of the wrong
 // type is reported as T's type, so the error reads "amount must be a number".
-func (f *field[T]) UnmarshalJSON(b []byte) error {
+func (f *Field[T]) UnmarshalJSON(b []byte) error {
 	f.Set = true
 	if string(b) == "null" {
 		f.Null = true
@@ -34,5 +35,5 @@ func (f *field[T]) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// value returns the value when one (not null) was sent.
-func (f field[T]) value() (T, bool) { return f.V, f.Set && !f.Null }
+// Value returns the value when one (not null) was sent.
+func (f Field[T]) Value() (T, bool) { return f.V, f.Set && !f.Null }
