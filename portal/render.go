@@ -12,6 +12,7 @@ import (
 
 	"github.com/bizplatform/api/portal/identity"
 	"github.com/bizplatform/api/shared/accounts"
+	"github.com/bizplatform/api/shared/clock"
 )
 
 // view is what every page's template gets.
@@ -96,11 +97,11 @@ func formatTime(s string) string {
 	if s == "" {
 		return ""
 	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
+	t := clock.Parse(s)
+	if t.IsZero() {
 		return s
 	}
-	return t.UTC().Format("2006-01-02 15:04 UTC")
+	return t.Format("2006-01-02 15:04 UTC")
 }
 
 func formatMinute(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }

@@ -13,6 +13,7 @@ import (
 
 	eventsarea "github.com/bizplatform/api/areas/events"
 	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/endpoints"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/operations"
@@ -53,7 +54,7 @@ func newHookRow(e endpoints.Endpoint) hookRow {
 	if since == "" && row.Failing {
 		since = e.DisabledAt
 	}
-	if t, err := time.Parse(time.RFC3339Nano, since); err == nil {
+	if t := clock.Parse(since); !t.IsZero() {
 		if row.Failing && e.FailingSince == "" {
 			t = t.Add(-endpoints.FailingLimit)
 		}

@@ -202,13 +202,13 @@ func ptr[T any](v T) *T { return &v }
 func (s *site) delivery(t *testing.T, e endpoints.Endpoint, n int, status string, at time.Time, answer int) string {
 	t.Helper()
 	id := fmt.Sprintf("a%023d", n)
-	stamp := at.UTC().Format(time.RFC3339Nano)
+	stamp := clock.Timestamp(at)
 	ev := marketplace.Event{ID: id, EndpointID: e.ID, Type: "TaskDelete", URL: e.URL, Body: `{"type":"TaskDelete"}`, CreatedAt: stamp, Status: status}
 	if answer != 0 {
 		ev.Attempts = []marketplace.Attempt{{At: stamp, Status: answer}, {At: stamp, Status: answer}}
 	}
 	if status == marketplace.DeliveryPending {
-		ev.NextAt = at.Add(time.Minute).UTC().Format(time.RFC3339Nano)
+		ev.NextAt = clock.Timestamp(at.Add(time.Minute))
 	}
 	key := storage.Key{PK: marketplace.EventsPK(e.ID), SK: "EVENT#" + clock.Timestamp(at) + "#" + id}
 	require.NoError(t, s.env.Table.Put(context.Background(), marketplace.EventItem{Key: key, Event: ev}, nil))
@@ -316,8 +316,8 @@ func TestAnEndpointDisabledAfterDaysOfFailuresShowsANoticeSayingWhatToDo(t *test
 	now := s.env.Clock.Now()
 	upd := expression.Set(expression.Name("enabled"), expression.Value(false)).
 		Set(expression.Name("disabledReason"), expression.Value(endpoints.DisabledFailing)).
-		Set(expression.Name("disabledAt"), expression.Value(now.UTC().Format(time.RFC3339Nano))).
-		Set(expression.Name("failingSince"), expression.Value(now.Add(-endpoints.FailingLimit).UTC().Format(time.RFC3339Nano)))
+		Set(expression.Name("disabledAt"), expression.Value(clock.Timestamp(now))).
+		Set(expression.Name("failingSince"), expression.Value(clock.Timestamp(now.Add(-endpoints.FailingLimit))))
 	require.NoError(t, s.env.Table.Update(ctx, storage.Key{PK: storage.AccountPK("acct1"), SK: "WEBHOOK#" + hook.ID}, upd, nil))
 
 	b := s.browser(t)

@@ -475,7 +475,7 @@ func (d *Deliverer) send(ctx context.Context, it marketplace.EventItem, t *targe
 		end = "the endpoint is disabled: enable it, then redeliver its failed events"
 	}
 	if end != "" {
-		return d.record(ctx, it, marketplace.Attempt{At: now.UTC().Format(time.RFC3339Nano), Error: end}, lease, true)
+		return d.record(ctx, it, marketplace.Attempt{At: clock.Timestamp(now), Error: end}, lease, true)
 	}
 	if t != nil {
 		it.URL = t.ep.URL
@@ -489,7 +489,7 @@ func (d *Deliverer) send(ctx context.Context, it marketplace.EventItem, t *targe
 
 // post sends the event's body, signed, and returns the attempt's result.
 func (d *Deliverer) post(ctx context.Context, e marketplace.Event) marketplace.Attempt {
-	at := d.clock.Now().UTC().Format(time.RFC3339Nano)
+	at := clock.Timestamp(d.clock.Now())
 	ctx, cancel := context.WithTimeout(ctx, attemptTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.URL, bytes.NewReader([]byte(e.Body)))
@@ -559,11 +559,11 @@ func (d *Deliverer) record(ctx context.Context, it marketplace.EventItem, a mark
 	switch {
 	case delivered(a):
 		status = marketplace.DeliveryDelivered
-	case end, next.Sub(parseTime(cmp.Or(it.RetryFrom, it.CreatedAt))) > GiveUp:
+	case end, next.Sub(clock.Parse(cmp.Or(it.RetryFrom, it.CreatedAt))) > GiveUp:
 		status = marketplace.DeliveryFailed
 	}
 	if status == marketplace.DeliveryPending {
-		upd = upd.Set(expression.Name("nextAttemptAt"), expression.Value(next.UTC().Format(time.RFC3339Nano))).
+		upd = upd.Set(expression.Name("nextAttemptAt"), expression.Value(clock.Timestamp(next))).
 			Set(expression.Name(storage.AttrGSI1SK), expression.Value(marketplace.DueSK(next, it.Key)))
 	} else {
 		// Out of the due index; kept a while for `platformctl apps deliveries`.
@@ -616,9 +616,4 @@ func (d *Deliverer) Loop(ctx context.Context, interval time.Duration) {
 		case <-t.C:
 		}
 	}
-}
-
-func parseTime(s string) time.Time {
-	t, _ := time.Parse(time.RFC3339Nano, s)
-	return t
 }

@@ -208,8 +208,8 @@ func TestAnEventIsMarkedFailedAfterThreeDaysOfFailures(t *testing.T) {
 		assert.Equal(t, marketplace.DeliveryFailed, e.Status)
 		assert.Empty(t, e.NextAt)
 		first, last := e.Attempts[0].At, e.Attempts[len(e.Attempts)-1].At
-		f, _ := time.Parse(time.RFC3339Nano, first)
-		l, _ := time.Parse(time.RFC3339Nano, last)
+		f := clock.Parse(first)
+		l := clock.Parse(last)
 		assert.LessOrEqual(t, l.Sub(f), webhooks.GiveUp, "tried for 3 days at most")
 		assert.Greater(t, l.Sub(f), webhooks.GiveUp-webhooks.MaxRetry, "and for nearly 3 days")
 	}
@@ -529,8 +529,7 @@ func TestA429sRetryAfterPostponesTheNextAttemptBeyondTheBackoff(t *testing.T) {
 			require.Len(t, evs, 1)
 			require.Len(t, evs[0].Attempts, 1)
 			assert.Equal(t, http.StatusTooManyRequests, evs[0].Attempts[0].Status)
-			next, err := time.Parse(time.RFC3339Nano, evs[0].NextAt)
-			require.NoError(t, err)
+			next := clock.Parse(evs[0].NextAt)
 			assert.Equal(t, tc.want, next.Sub(f.env.Clock.Now()))
 		})
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/endpoints"
 	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
@@ -330,7 +331,7 @@ func TestAnEndpointThatFailedEverythingForThreeDaysIsDisabledAndCatchesUpOnceEna
 		_, err := d.Sweep(ctx)
 		require.NoError(t, err)
 		if hour == 0 {
-			assert.Equal(t, start.UTC().Format(time.RFC3339Nano), read().FailingSince, "the first failure is noted")
+			assert.Equal(t, clock.Timestamp(start), read().FailingSince, "the first failure is noted")
 		}
 		if disabledAt.IsZero() && !read().Enabled {
 			disabledAt = f.env.Clock.Now()
@@ -343,7 +344,7 @@ func TestAnEndpointThatFailedEverythingForThreeDaysIsDisabledAndCatchesUpOnceEna
 	assert.LessOrEqual(t, disabledAt.Sub(start), endpoints.FailingLimit+time.Hour, "at its first failure after that")
 	off := read()
 	assert.Equal(t, endpoints.DisabledFailing, off.DisabledReason)
-	assert.Equal(t, disabledAt.UTC().Format(time.RFC3339Nano), off.DisabledAt)
+	assert.Equal(t, clock.Timestamp(disabledAt), off.DisabledAt)
 	assert.Equal(t, requestsThen, v.requests, "nothing is posted to a disabled endpoint")
 
 	entries, err := f.env.Server.Tokens.Audit(ctx, "acctHook", 10)
@@ -416,7 +417,7 @@ func TestAnEndpointsFailuresAreWrittenOnlyWhenTheyStartOrStop(t *testing.T) {
 	f.write(t, taskDelete, "acctHook", "t3")
 	sweep()
 	failing := read()
-	assert.Equal(t, failedAt.UTC().Format(time.RFC3339Nano), failing.FailingSince, "the first failure is noted")
+	assert.Equal(t, clock.Timestamp(failedAt), failing.FailingSince, "the first failure is noted")
 	assert.Equal(t, e.Version+1, failing.Version, "once for both failures")
 	f.env.Clock.Advance(webhooks.FirstRetry)
 	sweep()

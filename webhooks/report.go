@@ -8,6 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/storage"
@@ -67,7 +68,7 @@ func (d *Deliverer) OldestPending(ctx context.Context) (time.Duration, error) {
 				return 0, err
 			}
 			for _, it := range items {
-				if created := parseTime(it.CreatedAt); !created.IsZero() {
+				if created := clock.Parse(it.CreatedAt); !created.IsZero() {
 					oldest = max(oldest, now.Sub(created))
 				}
 			}

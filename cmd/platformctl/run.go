@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
@@ -20,6 +19,7 @@ import (
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/ratelimit"
 	"github.com/bizplatform/api/shared/secrets"
@@ -348,11 +348,11 @@ func minute(stored string) string {
 	if stored == "" {
 		return "-"
 	}
-	t, err := time.Parse(time.RFC3339Nano, stored)
-	if err != nil {
+	t := clock.Parse(stored)
+	if t.IsZero() {
 		return stored
 	}
-	return t.UTC().Format("2006-01-02T15:04Z")
+	return t.Format("2006-01-02T15:04Z")
 }
 
 func orDash(s string) string {

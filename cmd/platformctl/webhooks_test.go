@@ -100,7 +100,7 @@ func TestAnOperatorManagesAnAccountsWebhookEndpoints(t *testing.T) {
 // seedDelivery writes a delivery of endpoint e made at, in status.
 func seedDelivery(t *testing.T, api *testenv.Env, e endpoints.Endpoint, n int, status string, at time.Time) string {
 	id := fmt.Sprintf("b%023d", n)
-	stamp := at.UTC().Format(time.RFC3339Nano)
+	stamp := clock.Timestamp(at)
 	key := storage.Key{PK: marketplace.EventsPK(e.ID), SK: "EVENT#" + clock.Timestamp(at) + "#" + id}
 	require.NoError(t, api.Table.Put(context.Background(), marketplace.EventItem{Key: key, Event: marketplace.Event{
 		ID: id, EndpointID: e.ID, Type: "TaskDelete", URL: e.URL, Body: `{"type":"TaskDelete"}`, CreatedAt: stamp, Status: status,
@@ -198,7 +198,7 @@ func TestAnOperatorRedeliversAnAppsFailedDeliveries(t *testing.T) {
 	now := time.Now()
 	seed := func(n int, status string, at time.Time) storage.Key {
 		id := fmt.Sprintf("c%023d", n)
-		stamp := at.UTC().Format(time.RFC3339Nano)
+		stamp := clock.Timestamp(at)
 		key := storage.Key{PK: marketplace.EventsPK(app.AppID), SK: "EVENT#" + clock.Timestamp(at) + "#" + id}
 		require.NoError(t, api.Table.Put(ctx, marketplace.EventItem{Key: key, Event: marketplace.Event{
 			ID: id, AppID: app.AppID, Type: "TaskDelete", URL: "https://bridge.example.com/hooks", Body: `{"type":"TaskDelete"}`,

@@ -49,8 +49,22 @@ func (m *Manual) Set(t time.Time) {
 }
 
 // TimestampLayout is how the API writes timestamps: UTC with milliseconds,
-// as the public API does ("2024-02-13T10:43:41.026Z").
+// as the public API does ("2024-02-13T10:43:41.026Z"). It is the one
+// format of every stored time too: fixed width, so that string order is
+// time order (keys, index keys, leases compared in conditions).
 const TimestampLayout = "2006-01-02T15:04:05.000Z"
 
 // Timestamp formats t in TimestampLayout.
 func Timestamp(t time.Time) string { return t.UTC().Format(TimestampLayout) }
+
+// Parse reads a stored time: a Timestamp, or an RFC 3339 time of an item
+// written before every stored time was one (with nanoseconds, or none). An
+// empty or malformed one is the zero time, which every comparison treats
+// as long past.
+func Parse(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/storage"
@@ -54,7 +55,7 @@ func (e Endpoint) Noting(delivered bool, now time.Time) bool {
 	if delivered {
 		return e.FailingSince != ""
 	}
-	return e.Enabled && (e.FailingSince == "" || now.Sub(parseTime(e.FailingSince)) > FailingLimit)
+	return e.Enabled && (e.FailingSince == "" || now.Sub(clock.Parse(e.FailingSince)) > FailingLimit)
 }
 
 // Answered notes a delivered attempt to the account's endpoint id: it
@@ -83,10 +84,10 @@ func (s *Store) Failed(ctx context.Context, accountID, id string, first, now tim
 			return storage.ErrNoChange
 		}
 		if e.FailingSince == "" {
-			e.FailingSince = first.UTC().Format(time.RFC3339Nano)
+			e.FailingSince = clock.Timestamp(first)
 			return nil
 		}
-		stamp := now.UTC().Format(time.RFC3339Nano)
+		stamp := clock.Timestamp(now)
 		e.Enabled, e.DisabledReason, e.DisabledAt, e.UpdatedAt = false, DisabledFailing, stamp, stamp
 		disabled = true
 		return nil

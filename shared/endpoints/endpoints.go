@@ -184,7 +184,7 @@ func (s *Store) Add(ctx context.Context, accountID string, in Input, by auth.Act
 		return Endpoint{}, ErrTooMany
 	}
 	now := s.clock.Now()
-	stamp := now.UTC().Format(time.RFC3339Nano)
+	stamp := clock.Timestamp(now)
 	e := Endpoint{
 		ID: ids.Hex24(), AccountID: accountID, URL: strings.TrimSpace(*in.URL), Events: dedupe(*in.Events),
 		Enabled: true, CreatedAt: stamp, UpdatedAt: stamp,
@@ -211,7 +211,7 @@ func (s *Store) Update(ctx context.Context, accountID, id string, in Input, by a
 		return Endpoint{}, err
 	}
 	now := s.clock.Now()
-	stamp := now.UTC().Format(time.RFC3339Nano)
+	stamp := clock.Timestamp(now)
 	changed, err := s.items.Update(ctx, accountID, id, func(e *Endpoint) error {
 		before := *e
 		if in.URL != nil {
@@ -381,9 +381,4 @@ func (s *Store) RedeliverFailed(ctx context.Context, accountID, id string, since
 // audit writes a redelivery's audit entry.
 func (s *Store) audit(ctx context.Context, e Endpoint, now time.Time, by auth.Actor, detail string) error {
 	return auth.AddAuditEntry(s.table.Tx(), storage.AccountPK(e.AccountID), now, by, AuditRedelivered, e.ID, e.URL, detail).Commit(ctx)
-}
-
-func parseTime(s string) time.Time {
-	t, _ := time.Parse(time.RFC3339Nano, s)
-	return t
 }

@@ -118,7 +118,7 @@ func delivery(t *testing.T, env *testenv.Env, e endpoints.Endpoint, id, status s
 	key := storage.Key{PK: marketplace.EventsPK(e.ID), SK: "EVENT#" + clock.Timestamp(at) + "#" + id}
 	require.NoError(t, env.Table.Put(context.Background(), marketplace.EventItem{Key: key, Event: marketplace.Event{
 		ID: id, EndpointID: e.ID, Type: "TaskDelete", URL: e.URL, Body: `{"type":"TaskDelete"}`,
-		CreatedAt: at.UTC().Format(time.RFC3339Nano), Status: status, Attempts: []marketplace.Attempt{{At: at.UTC().Format(time.RFC3339Nano), Status: 500}},
+		CreatedAt: clock.Timestamp(at), Status: status, Attempts: []marketplace.Attempt{{At: clock.Timestamp(at), Status: 500}},
 	}}, nil))
 	return key
 }
@@ -174,7 +174,7 @@ func TestAnOldDeliveryIsFoundForRedeliveryPastTheNewestPage(t *testing.T) {
 		key := storage.Key{PK: marketplace.EventsPK(e.ID), SK: "EVENT#" + clock.Timestamp(at) + "#" + fmt.Sprintf("b%023d", i)}
 		items = append(items, marketplace.EventItem{Key: key, Event: marketplace.Event{
 			ID: fmt.Sprintf("b%023d", i), EndpointID: e.ID, Type: "TaskDelete", URL: e.URL, Body: `{}`,
-			CreatedAt: at.UTC().Format(time.RFC3339Nano), Status: marketplace.DeliveryFailed, Attempts: []marketplace.Attempt{},
+			CreatedAt: clock.Timestamp(at), Status: marketplace.DeliveryFailed, Attempts: []marketplace.Attempt{},
 		}})
 	}
 	require.NoError(t, env.Table.BatchPut(ctx, items))

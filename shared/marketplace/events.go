@@ -128,12 +128,12 @@ func DueSK(next time.Time, key storage.Key) string { return clock.Timestamp(next
 // the first attempt at once, and due then: should the maker die
 // mid-attempt, another deliverer takes it up when the lease ends.
 func Pending(key storage.Key, e Event, now, leasedUntil time.Time) EventItem {
-	stamp := now.UTC().Format(time.RFC3339Nano)
+	stamp := clock.Timestamp(now)
 	due := now
 	if !leasedUntil.IsZero() {
 		due, e.LeaseUntil = leasedUntil, clock.Timestamp(leasedUntil)
 	}
-	e.CreatedAt, e.Status, e.NextAt = stamp, DeliveryPending, due.UTC().Format(time.RFC3339Nano)
+	e.CreatedAt, e.Status, e.NextAt = stamp, DeliveryPending, clock.Timestamp(due)
 	if e.Attempts == nil {
 		e.Attempts = []Attempt{}
 	}
@@ -233,7 +233,7 @@ func Requeue(ctx context.Context, table *storage.Table, key storage.Key, now tim
 	if it.Status == DeliveryPending {
 		return ErrNotRedeliverable
 	}
-	stamp := now.UTC().Format(time.RFC3339Nano)
+	stamp := clock.Timestamp(now)
 	upd := expression.Set(expression.Name("status"), expression.Value(DeliveryPending)).
 		Set(expression.Name("nextAttemptAt"), expression.Value(stamp)).
 		Set(expression.Name("retryFrom"), expression.Value(stamp)).
