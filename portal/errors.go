@@ -80,7 +80,7 @@ func (p *Portal) serveError(w http.ResponseWriter, r *http.Request, err error) {
 	var pe *pageError
 	if !errors.As(err, &pe) {
 		switch {
-		case apierror.Status(err, 0) == http.StatusServiceUnavailable: // the table's client classifies (app.NewCore)
+		case apierror.Status(err, 0) == http.StatusServiceUnavailable: // the table's client classifies (apiserver.NewCore)
 			setRetryAfter(w, time.Second)
 			pe = &pageError{Status: http.StatusServiceUnavailable, Title: "Try again in a moment", Message: "The portal's storage is busy. Nothing you did caused this; try again in a moment."}
 		default:

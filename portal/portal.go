@@ -27,7 +27,7 @@ import (
 	eventsarea "github.com/bizplatform/api/areas/events"
 	"github.com/bizplatform/api/portal/identity"
 	"github.com/bizplatform/api/portal/userdir"
-	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/apiserver"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
@@ -37,6 +37,7 @@ import (
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/storage/dynamo"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // Base is the path every page lives under.
@@ -86,7 +87,7 @@ const Function = metrics.PortalFunction
 // New returns the portal on core's table. core.Tokens is the token store
 // the API's admission state is told about revocations through (the API
 // server's, where the two share a process).
-func New(core app.Core, opts Options) (*Portal, error) {
+func New(core apiserver.Core, opts Options) (*Portal, error) {
 	pages, err := parsePages()
 	if err != nil {
 		return nil, err
@@ -107,12 +108,12 @@ func New(core app.Core, opts Options) (*Portal, error) {
 
 // NewFromConfig builds the portal on a core of its own, as its Lambda
 // function does.
-func NewFromConfig(cfg config.Config, deps app.Deps, opts Options) (*Portal, error) {
+func NewFromConfig(cfg config.Config, deps wiring.Deps, opts Options) (*Portal, error) {
 	if opts.RequestTimeout == 0 {
 		opts.RequestTimeout = cfg.RequestTimeout
 	}
 	opts.LocalURLs = opts.LocalURLs || dynamo.IsLocalEndpoint(cfg.Endpoint)
-	return New(app.NewCore(cfg, deps), opts)
+	return New(apiserver.NewCore(cfg, deps), opts)
 }
 
 // Identities is the portal's identity service (for the admin CLI's
@@ -356,6 +357,6 @@ func randomValue() string {
 
 // LambdaHandler is the portal as its Lambda function serves it: behind API
 // Gateway, always over HTTPS, so cookies are always Secure.
-func LambdaHandler(cfg config.Config, deps app.Deps) (http.Handler, error) {
+func LambdaHandler(cfg config.Config, deps wiring.Deps) (http.Handler, error) {
 	return NewFromConfig(cfg, deps, Options{SecureCookies: true})
 }

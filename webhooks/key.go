@@ -10,11 +10,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 
-	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/storage/dynamo"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // ErrNoKey: neither WEBHOOK_KEY_FILE nor WEBHOOK_KEY_PARAMETER is set.
@@ -23,7 +23,7 @@ var ErrNoKey = errors.New("the webhook signing key: set WEBHOOK_KEY_PARAMETER (a
 // LoadKey loads the webhook signing key once per start: the local file
 // WEBHOOK_KEY_FILE names (created on first use), or the SSM SecureString
 // WEBHOOK_KEY_PARAMETER names (PEM, PKCS #8), read with decryption.
-func LoadKey(ctx context.Context, cfg config.Config, loadAWS app.AWSConfigFunc) (ed25519.PrivateKey, error) {
+func LoadKey(ctx context.Context, cfg config.Config, loadAWS wiring.AWSConfigFunc) (ed25519.PrivateKey, error) {
 	switch {
 	case cfg.WebhookKeyFile != "":
 		return marketplace.LoadOrCreateKeyFile(cfg.WebhookKeyFile)
@@ -47,8 +47,8 @@ func LoadKey(ctx context.Context, cfg config.Config, loadAWS app.AWSConfigFunc) 
 // does not try to claim what was just sent. The minute's schedule names
 // none: it sweeps whatever is due (retries) until nothing is or the
 // invocation's time is nearly over.
-func LambdaTask(ctx context.Context, cfg config.Config, deps app.Deps) (func(context.Context, json.RawMessage) error, error) {
-	key, err := LoadKey(ctx, cfg, app.EnvAWSConfig)
+func LambdaTask(ctx context.Context, cfg config.Config, deps wiring.Deps) (func(context.Context, json.RawMessage) error, error) {
+	key, err := LoadKey(ctx, cfg, wiring.EnvAWSConfig)
 	if err != nil {
 		return nil, err
 	}

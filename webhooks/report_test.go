@@ -9,15 +9,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/internal/testenv"
-	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/metrics/emftest"
+	"github.com/bizplatform/api/shared/wiring"
 	"github.com/bizplatform/api/webhooks"
 )
 
 // reporting is the fixture's deliverer writing its lines to logs.
 func (f *fixture) reporting(logs *testenv.LogBuffer) *webhooks.Deliverer {
-	return webhooks.New(f.env.Table, f.env.Clock, f.key, nil, app.NewLogger(logs, nil), metrics.NewMeter("BizPlatform/test", ""))
+	return webhooks.New(f.env.Table, f.env.Clock, f.key, nil, wiring.NewLogger(logs, nil), metrics.NewMeter("BizPlatform/test", ""))
 }
 
 // lastReport is the last metric line logged, checked against the format.

@@ -8,12 +8,13 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // Area is the events area. It makes no events of its own.
 var Area = app.Area{Name: "events", Routes: routes}
 
-func routes(d app.Deps) []route.Route {
+func routes(d wiring.Deps) []route.Route {
 	h := &handler{table: d.Table, types: Types}
 	return []route.Route{{Op: operations.ListEvents, Handle: h.list}}
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/storage/awschain"
 	"github.com/bizplatform/api/shared/storage/dynamo"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 const usage = `usage: platformctl <command>
@@ -82,7 +83,7 @@ const (
 
 type cli struct {
 	cfg    config.Config
-	deps   app.Deps
+	deps   wiring.Deps
 	tokens *auth.Tokens
 	out    io.Writer
 	errOut io.Writer
@@ -103,7 +104,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 			return code
 		}
 	}
-	cfg, deps, err := app.ConnectWith(ctx, getenv, io.Discard, awschain.NewClient)
+	cfg, deps, err := wiring.ConnectWith(ctx, getenv, io.Discard, awschain.NewClient)
 	if err != nil {
 		fmt.Fprintln(errOut, "platformctl:", err)
 		return exitError

@@ -4,8 +4,8 @@
 package main
 
 import (
-	"github.com/bizplatform/api/shared/lambdaapp"
+	"github.com/bizplatform/api/shared/lambdatask"
 	"github.com/bizplatform/api/webhooks"
 )
 
-func main() { lambdaapp.RunTask("webhooks", webhooks.LambdaTask) }
+func main() { lambdatask.Run("webhooks", webhooks.LambdaTask) }

@@ -75,3 +75,36 @@ func TestNoAPIFunctionLinksThePortal(t *testing.T) {
 		})
 	}
 }
+
+// A binary that serves no API request links none of the API's HTTP
+// assembly: the deliverer (a task on the table's stream), CodeDeploy's
+// hook and the admin CLI build on shared/wiring, not on shared/apiserver,
+// and pay for no request pipeline, router, rate limiter or API Gateway
+// adapter in size and cold start. (The CLI revokes tokens through the
+// rate limiter's admission state, and seeds the areas, whose routes it
+// links: it uses those.)
+func TestTheBinariesBehindNoAPILinkOnlyWhatTheyUse(t *testing.T) {
+	root := repoRoot(t)
+	const module = "github.com/bizplatform/api/"
+	assembly := []string{module + "shared/apiserver", module + "shared/pipeline", module + "shared/failures", "github.com/awslabs/aws-lambda-go-api-proxy"}
+	serving := append(assembly, module+"shared/app", module+"shared/route", module+"shared/ratelimit", module+"shared/idempotency", module+"shared/lambdaapp", module+"areas/")
+	for target, forbidden := range map[string][]string{
+		"./functions/" + catalog.Webhooks: serving,
+		"./functions/pretraffic":          append(serving, module+"shared/auth", module+"shared/events", module+"shared/marketplace"),
+		"./cmd/platformctl":               append(assembly, module+"shared/lambdaapp", "github.com/aws/aws-lambda-go"),
+	} {
+		t.Run(target+" links none of the API's assembly", func(t *testing.T) {
+			cmd := exec.Command("go", "list", "-deps", "-tags", "lambda.norpc", target)
+			cmd.Dir = root
+			out, err := cmd.Output()
+			require.NoError(t, err)
+			pkgs := strings.Fields(string(out))
+			require.NotEmpty(t, pkgs)
+			for _, pkg := range pkgs {
+				for _, f := range forbidden {
+					assert.False(t, pkg == f || strings.HasPrefix(pkg, strings.TrimSuffix(f, "/")+"/"), "%s links %s", target, pkg)
+				}
+			}
+		})
+	}
+}

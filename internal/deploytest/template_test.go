@@ -23,6 +23,7 @@ import (
 	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 func readTemplate(t *testing.T) (string, map[string]any, map[string]any) {
@@ -39,7 +40,7 @@ func readTemplate(t *testing.T) (string, map[string]any, map[string]any) {
 // route keys ("GET /contacts/").
 func servedRoutes(t *testing.T) map[string][]string {
 	t.Helper()
-	deps := app.Deps{Table: &storage.Table{Name: "unused"}, Clock: clock.System{}}
+	deps := wiring.Deps{Table: &storage.Table{Name: "unused"}, Clock: clock.System{}}
 	out := map[string][]string{}
 	for _, area := range catalog.Areas {
 		for _, rt := range area.Routes(deps) {

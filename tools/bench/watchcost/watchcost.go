@@ -28,13 +28,14 @@ import (
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/oauth"
 	"github.com/bizplatform/api/portal"
-	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/apiserver"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/storage/dynamo"
+	"github.com/bizplatform/api/shared/wiring"
 	"github.com/bizplatform/api/tools/bench/kit"
 )
 
@@ -150,7 +151,7 @@ func measure(ctx context.Context, root, endpoint, namespace string) (Result, err
 		return Result{}, err
 	}
 	log := &lineLog{}
-	deps := app.Deps{Table: table, Clock: clock.System{}, Secrets: keeper, Logger: app.NewLogger(log, nil)}
+	deps := wiring.Deps{Table: table, Clock: clock.System{}, Secrets: keeper, Logger: wiring.NewLogger(log, nil)}
 	ds, err := demo.Default()
 	if err != nil {
 		return Result{}, err
@@ -163,7 +164,7 @@ func measure(ctx context.Context, root, endpoint, namespace string) (Result, err
 	var res Result
 	res.Namespace = namespace
 	for i, area := range catalog.Areas {
-		srv, err := app.NewServer(cfg, deps, area)
+		srv, err := apiserver.New(cfg, deps, area)
 		if err != nil {
 			return Result{}, err
 		}
@@ -183,7 +184,7 @@ func measure(ctx context.Context, root, endpoint, namespace string) (Result, err
 			res.Lines = append(res.Lines, measureOne(srv.Handler, log, area.Name, s))
 		}
 	}
-	core := app.NewCore(cfg, deps)
+	core := apiserver.NewCore(cfg, deps)
 	p, err := portal.New(core, portal.Options{})
 	if err != nil {
 		return Result{}, err
