@@ -24,7 +24,6 @@ import (
 	"strings"
 	"time"
 
-	eventsarea "github.com/bizplatform/api/areas/events"
 	"github.com/bizplatform/api/portal/identity"
 	"github.com/bizplatform/api/portal/userdir"
 	"github.com/bizplatform/api/shared/apiserver"
@@ -99,7 +98,7 @@ func New(core apiserver.Core, opts Options) (*Portal, error) {
 	deps := core.Deps
 	p := &Portal{ids: identity.New(deps.Table, deps.Clock, userdir.New(deps.Table)), tokens: core.Tokens, apps: marketplace.New(core.Tokens, deps.Clock, false),
 		failures:  failures.New(deps.Table, deps.Clock),
-		endpoints: endpoints.New(deps.Table, deps.Clock, eventsarea.Names(), opts.LocalURLs),
+		endpoints: endpoints.New(deps.Table, deps.Clock, opts.LocalURLs),
 		clock:     deps.Clock, logger: deps.Logger, opts: opts, pages: pages, assets: assets,
 		metrics: core.Meter.ServerLines(Function)}
 	p.handler = httpserve.WithDeadline(p.routes(), opts.RequestTimeout)

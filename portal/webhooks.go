@@ -11,10 +11,10 @@ import (
 	"sync"
 	"time"
 
-	eventsarea "github.com/bizplatform/api/areas/events"
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/endpoints"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/validate"
@@ -93,8 +93,8 @@ var eventGroups = sync.OnceValue(func() []eventGroup {
 		}
 	}
 	byArea := map[string][]eventChoice{}
-	for i, t := range eventsarea.Types {
-		if t.OfCompany {
+	for i, t := range events.Registry {
+		if !slices.Contains(events.EndpointTypes(), t.Name) {
 			continue // no account's endpoint receives it
 		}
 		area := areaOf[t.Scope]

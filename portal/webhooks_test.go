@@ -13,10 +13,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	eventsarea "github.com/bizplatform/api/areas/events"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/endpoints"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/storage"
 )
@@ -24,7 +24,7 @@ import (
 // hooks is the store the portal's webhooks pages write through, on the
 // site's table.
 func (s *site) hooks() *endpoints.Store {
-	return endpoints.New(s.env.Table, s.env.Clock, eventsarea.Names(), false)
+	return endpoints.New(s.env.Table, s.env.Clock, false)
 }
 
 // onlyHook is the account's one endpoint.
@@ -50,7 +50,7 @@ func TestAnAdminAddsEditsDisablesAndRemovesAWebhookEndpoint(t *testing.T) {
 	t.Run("the add form offers every event type with its summary and scope, grouped by area", func(t *testing.T) {
 		form := b.get(base + "/new")
 		require.Equal(t, http.StatusOK, form.status)
-		for _, name := range eventsarea.Names() {
+		for _, name := range events.EndpointTypes() {
 			assert.Contains(t, form.body, `name="event" value="`+name+`"`)
 		}
 		assert.Contains(t, form.body, "A contact&#39;s task was deleted")

@@ -78,7 +78,7 @@ func New(table *storage.Table, c clock.Clock, key ed25519.PrivateKey, client *ht
 	}
 	return &Deliverer{
 		table: table, clock: c, key: key, client: client, logger: logger, lines: meter.WebhookLines(),
-		endpoints: endpoints.New(table, c, nil, false),
+		endpoints: endpoints.New(table, c, false),
 	}
 }
 

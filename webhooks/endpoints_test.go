@@ -85,7 +85,7 @@ func (f *fixture) endpointTo(t *testing.T, account string, types []string) (*ver
 }
 
 func (f *fixture) endpoints() *endpoints.Store {
-	return endpoints.New(f.env.Table, f.env.Clock, []string{"TaskDelete", "CouponDelete"}, true)
+	return endpoints.New(f.env.Table, f.env.Clock, true)
 }
 
 var admin = auth.Actor{ID: "u1", Name: "Ada Admin"}

@@ -26,11 +26,11 @@ const (
 
 type handler struct {
 	table *storage.Table
-	types []Type
+	types []events.Type
 }
 
 // names are the handler's event type names.
-func (h *handler) names() []string { return names(h.types) }
+func (h *handler) names() []string { return events.Names(h.types) }
 
 // readableTypes narrows asked (nil: every type) to the types whose scope
 // the holder of scopes may read. Filtering by type rather than by scope

@@ -17,7 +17,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 
-	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/config"
@@ -154,7 +153,7 @@ func flagGiven(fs *flag.FlagSet, name string) bool {
 func eventTypes(cmd, list string) ([]string, error) {
 	types := splitList(list)
 	for _, t := range types {
-		if !slices.ContainsFunc(catalog.EventTypes(), func(e events.Type) bool { return e.Name == t }) {
+		if !slices.Contains(events.Names(events.Registry), t) {
 			return nil, appsUsage(cmd, fmt.Sprintf("%q is not an event type (docs/events.md lists them)", t))
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	eventsarea "github.com/bizplatform/api/areas/events"
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
@@ -51,7 +50,7 @@ func webhooksUsage(cmd, msg string) error {
 func (c *cli) webhooks(ctx context.Context, args []string) error {
 	cmd := strings.Join(args[:2], " ")
 	rest := args[2:]
-	store := endpoints.New(c.deps.Table, c.deps.Clock, eventsarea.Names(), dynamo.IsLocalEndpoint(c.cfg.Endpoint))
+	store := endpoints.New(c.deps.Table, c.deps.Clock, dynamo.IsLocalEndpoint(c.cfg.Endpoint))
 	var err error
 	switch cmd {
 	case "webhooks add":

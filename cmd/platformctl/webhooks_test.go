@@ -112,7 +112,7 @@ func seedDelivery(t *testing.T, api *testenv.Env, e endpoints.Endpoint, n int, s
 func TestAnOperatorListsAnEndpointsDeliveriesAndRedeliversThem(t *testing.T) {
 	c, api := setup(t)
 	ctx := context.Background()
-	store := endpoints.New(api.Table, clock.System{}, []string{"TaskDelete"}, false)
+	store := endpoints.New(api.Table, clock.System{}, false)
 	e, err := store.Add(ctx, "acctD", endpoints.Input{URL: func() *string { s := "https://hooks.example.com/in"; return &s }(), Events: &[]string{"TaskDelete"}}, auth.Operator)
 	require.NoError(t, err)
 	now := time.Now()

@@ -83,9 +83,11 @@ func FunctionName(area string) string {
 	return b.String() + "Function"
 }
 
-// EventTypes is the event registry: every area's event types, in the order
-// of Areas. The catalogue (docs/events.md), the OpenAPI document's webhooks
-// and GET /events all read it.
+// EventTypes is the event registry's source: every area's event types, in
+// the order of Areas, with the Go types of their fields. go generate ./...
+// (internal/gen/eventdocs) writes from it the catalogue (docs/events.md),
+// the OpenAPI document's webhooks and events.Registry, which the binaries
+// read.
 func EventTypes() []events.Type {
 	var out []events.Type
 	for _, a := range Areas {

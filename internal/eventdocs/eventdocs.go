@@ -194,20 +194,25 @@ func Webhooks(types []events.Type) string {
 	return b.String()
 }
 
-// Registry is areas/events/registry.go: the registry's names, scopes and
-// summaries, which GET /events checks and filters by and the portal's
-// webhooks page offers. Generated rather than read from the catalog so that
-// the events function and the portal link no other area.
+// RegistryFile is where Registry is written.
+const RegistryFile = "shared/events/registry.go"
+
+// Registry is shared/events/registry.go: the registry's types as every
+// binary reads them (events.Registry), each without the Go type of its
+// fields, which only the area making it links: GET /events checks and
+// filters by them, the portal and the CLI offer them, the deliverer routes
+// them. Generated rather than read from the catalog so that no binary
+// links every area to know the names.
 func Registry(types []events.Type) string {
 	var b strings.Builder
 	b.WriteString("// Code generated from the event registry (catalog.EventTypes) by go generate ./...; DO NOT EDIT.\n\n")
-	b.WriteString("package events\n\n// Types are the event registry's types, in its order.\nvar Types = []Type{\n")
+	b.WriteString("package events\n\n// Registry is every event type, in the catalog's order (Fields: nil).\nvar Registry = []Type{\n")
 	for _, typ := range types {
-		company := ""
+		fmt.Fprintf(&b, "\t{Name: %q, Scope: %q, Version: %d, Summary: %q", typ.Name, typ.Scope, typ.Version, typ.Summary)
 		if typ.OfCompany {
-			company = ", OfCompany: true"
+			b.WriteString(", OfCompany: true")
 		}
-		fmt.Fprintf(&b, "\t{Name: %q, Scope: %q, Summary: %q%s},\n", typ.Name, typ.Scope, typ.Summary, company)
+		b.WriteString("},\n")
 	}
 	b.WriteString("}\n")
 	return b.String()

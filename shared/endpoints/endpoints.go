@@ -20,6 +20,7 @@ import (
 
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/ids"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/storage"
@@ -94,18 +95,15 @@ type Store struct {
 	table *storage.Table
 	items *storage.AccountItems[Endpoint]
 	clock clock.Clock
-	// known are the event types an endpoint may choose.
-	known []string
 	// localURLs allows http URLs on the loopback host (a local engine).
 	localURLs bool
 }
 
-// New returns the store of table; known are the event types that exist
-// (catalog.EventTypes' names), localURLs whether http://127.0.0.1 URLs are
-// allowed (a local engine only).
-func New(table *storage.Table, c clock.Clock, known []string, localURLs bool) *Store {
+// New returns the store of table; localURLs says whether http://127.0.0.1
+// URLs are allowed (a local engine only).
+func New(table *storage.Table, c clock.Clock, localURLs bool) *Store {
 	items := storage.NewAccountItems(table, "WEBHOOK#", func(e Endpoint) (string, string) { return e.AccountID, e.ID })
-	return &Store{table: table, items: items, clock: c, known: known, localURLs: localURLs}
+	return &Store{table: table, items: items, clock: c, localURLs: localURLs}
 }
 
 // Input is what an admin sets on an endpoint; a nil field is left as it is
@@ -142,7 +140,7 @@ func (s *Store) check(in Input, creating bool) error {
 	if in.Events != nil {
 		if v.Check(len(*in.Events) > 0, "events must name at least one event type (docs/events.md lists them)") {
 			for _, t := range *in.Events {
-				v.Check(slices.Contains(s.known, t), fmt.Sprintf("%q is not an event type an account receives (docs/events.md lists them)", t))
+				v.Check(slices.Contains(events.EndpointTypes(), t), fmt.Sprintf("%q is not an event type an account receives (docs/events.md lists them)", t))
 			}
 		}
 	} else if creating {

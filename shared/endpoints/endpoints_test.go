@@ -25,7 +25,7 @@ var admin = auth.Actor{ID: "u1", Name: "Ada Admin"}
 func newStore(t *testing.T) (*endpoints.Store, *testenv.Env) {
 	env := testenv.New(t, []app.Area{testenv.PingArea})
 	env.Account(t, acct, "coHooks")
-	return endpoints.New(env.Table, env.Clock, []string{"TaskDelete", "ContactCreate"}, false), env
+	return endpoints.New(env.Table, env.Clock, false), env
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -48,9 +48,9 @@ func TestAnEndpointIsAddedChangedAndRemovedEachWithItsAuditEntry(t *testing.T) {
 	assert.False(t, off.Takes("TaskDelete"), "a disabled endpoint takes nothing")
 
 	env.Clock.Advance(time.Second)
-	on, err := store.Update(ctx, acct, added.ID, endpoints.Input{Enabled: ptr(true), Events: &[]string{"ContactCreate"}}, admin)
+	on, err := store.Update(ctx, acct, added.ID, endpoints.Input{Enabled: ptr(true), Events: &[]string{"CouponDelete"}}, admin)
 	require.NoError(t, err)
-	assert.True(t, on.Takes("ContactCreate"))
+	assert.True(t, on.Takes("CouponDelete"))
 	assert.Empty(t, on.DisabledReason, "enabling clears why it was off")
 
 	env.Clock.Advance(time.Second)

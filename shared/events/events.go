@@ -3,12 +3,14 @@
 // event's item is one more write of the change's own transaction
 // (storage.Tx), so an event exists exactly when its change was committed,
 // and a refused request, a failed condition, a replay or a write that
-// changed nothing leaves none. Each event is kept EventLifetime in its
-// owner's partition, newest last, for GET /events and for delivery.
+// changed nothing leaves none. Each event is kept Lifetime in its owner's
+// partition, newest last, for GET /events and for delivery.
 //
-// The event types form one registry (internal/catalog.EventTypes); each
-// Type names its scope and the Go type of its fields, from which the
-// catalogue (docs/events.md) and the OpenAPI schemas are derived.
+// Each area declares the types its changes make (app.Area.Events), with the
+// Go type of their fields; internal/catalog.EventTypes gathers them, and
+// go generate ./... derives from it the catalogue (docs/events.md), the
+// OpenAPI webhooks and Registry (registry.go), the one list every binary
+// reads.
 package events
 
 import (
@@ -54,6 +56,28 @@ type Type struct {
 	// Fields is a value of the type of the resource's fields, as the
 	// change's answer shows them (JSON tags): the schema's source.
 	Fields any
+}
+
+// Names are the names of types, in their order.
+func Names(types []Type) []string {
+	out := make([]string, len(types))
+	for i, typ := range types {
+		out[i] = typ.Name
+	}
+	return out
+}
+
+// EndpointTypes are the names of the registry's types an account's own
+// webhook endpoint may choose (the portal, platformctl webhooks): its
+// account's events, not a company's.
+func EndpointTypes() []string {
+	var out []string
+	for _, typ := range Registry {
+		if !typ.OfCompany {
+			out = append(out, typ.Name)
+		}
+	}
+	return out
 }
 
 // Owner is whose partition an event is kept in and whom it is sent for:

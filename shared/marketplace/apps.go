@@ -121,7 +121,7 @@ type NewApp struct {
 	Scopes       []string
 	WebhookURL   string
 	// Events are the event types the app receives (checked by the caller
-	// against the registry, catalog.EventTypes).
+	// against the registry, events.Registry).
 	Events      []string
 	Target      string
 	RequirePKCE bool
