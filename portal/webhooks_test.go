@@ -15,9 +15,9 @@ import (
 
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/endpoints"
 	"github.com/bizplatform/api/shared/events"
-	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -199,19 +199,19 @@ func ptr[T any](v T) *T { return &v }
 
 // delivery writes a delivery of e in status, made at, with attempts
 // answered answer.
-func (s *site) delivery(t *testing.T, e endpoints.Endpoint, n int, status string, at time.Time, answer int) string {
+func (s *site) delivery(t *testing.T, e endpoints.Endpoint, n int, status deliveries.State, at time.Time, answer int) string {
 	t.Helper()
 	id := fmt.Sprintf("a%023d", n)
 	stamp := clock.Timestamp(at)
-	ev := marketplace.Event{ID: id, EndpointID: e.ID, Type: "TaskDelete", URL: e.URL, Body: `{"type":"TaskDelete"}`, CreatedAt: stamp, Status: status}
+	ev := deliveries.Delivery{ID: id, EndpointID: e.ID, Type: "TaskDelete", URL: e.URL, Body: `{"type":"TaskDelete"}`, CreatedAt: stamp, Status: status}
 	if answer != 0 {
-		ev.Attempts = []marketplace.Attempt{{At: stamp, Status: answer}, {At: stamp, Status: answer}}
+		ev.Attempts = []deliveries.Attempt{{At: stamp, Status: answer}, {At: stamp, Status: answer}}
 	}
-	if status == marketplace.DeliveryPending {
+	if status == deliveries.Pending {
 		ev.NextAt = clock.Timestamp(at.Add(time.Minute))
 	}
-	key := storage.Key{PK: marketplace.EventsPK(e.ID), SK: "EVENT#" + clock.Timestamp(at) + "#" + id}
-	require.NoError(t, s.env.Table.Put(context.Background(), marketplace.EventItem{Key: key, Event: ev}, nil))
+	key := storage.Key{PK: deliveries.PK(e.ID), SK: "EVENT#" + clock.Timestamp(at) + "#" + id}
+	require.NoError(t, s.env.Table.Put(context.Background(), deliveries.Item{Key: key, Delivery: ev}, nil))
 	return id
 }
 
@@ -224,11 +224,11 @@ func TestAnEndpointsDeliveriesArePagedFilteredAndRedelivered(t *testing.T) {
 	// 30 delivered a day ago, 2 failed (one 4 days ago, one 2 days ago),
 	// the newest pending.
 	for i := range 30 {
-		s.delivery(t, hook, i+1, marketplace.DeliveryDelivered, now.Add(-24*time.Hour+time.Duration(i)*time.Second), 200)
+		s.delivery(t, hook, i+1, deliveries.Delivered, now.Add(-24*time.Hour+time.Duration(i)*time.Second), 200)
 	}
-	oldFailed := s.delivery(t, hook, 31, marketplace.DeliveryFailed, now.Add(-96*time.Hour), 500)
-	newFailed := s.delivery(t, hook, 32, marketplace.DeliveryFailed, now.Add(-48*time.Hour), 503)
-	pending := s.delivery(t, hook, 33, marketplace.DeliveryPending, now.Add(-time.Minute), 0)
+	oldFailed := s.delivery(t, hook, 31, deliveries.Failed, now.Add(-96*time.Hour), 500)
+	newFailed := s.delivery(t, hook, 32, deliveries.Failed, now.Add(-48*time.Hour), 503)
+	pending := s.delivery(t, hook, 33, deliveries.Pending, now.Add(-time.Minute), 0)
 
 	b := s.browser(t)
 	csrf := b.signIn("ada@co1.example")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bizplatform/api/areas/internal/request"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/storage"
@@ -82,8 +83,11 @@ func (h *handler) parseList(q httpio.Query, v *validate.Errors) listRequest {
 		}
 	}
 	if q.Has("status") {
-		req.filter.Status = q.String("status")
-		v.OneOf("status", req.filter.Status, events.Statuses...)
+		state := q.String("status")
+		if v.OneOf("status", state, deliveries.Strings(deliveries.EventStates)...) {
+			in := deliveries.EventIn(deliveries.State(state))
+			req.filter.Matching = &in
+		}
 	}
 	req.filter.Since = timeParam(q, v, "from")
 	req.filter.Until = timeParam(q, v, "to")

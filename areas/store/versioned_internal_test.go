@@ -60,8 +60,7 @@ func TestAnUpdateThatLosesTheRaceIsRetriedOnTheNewerZone(t *testing.T) {
 	v, err := s.Version(ctx, testAccount, testZone)
 	require.NoError(t, err)
 	assert.Equal(t, int64(2), v)
-	written, err := events.List(ctx, s.table, events.Owner{LocationID: testAccount})
-	require.NoError(t, err)
+	written := testenv.Events(t, s.table, events.Owner{LocationID: testAccount})
 	assert.Len(t, written, 2, "one event per committed change; the lost attempt made none")
 }
 

@@ -12,7 +12,7 @@ import (
 	"github.com/bizplatform/api/oauth"
 	"github.com/bizplatform/api/shared/apiserver"
 	"github.com/bizplatform/api/shared/config"
-	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/deliveries/signingkey"
 	"github.com/bizplatform/api/shared/wiring"
 	"github.com/bizplatform/api/webhooks"
 )
@@ -42,9 +42,9 @@ func startDeliveries(ctx context.Context, cfg config.Config, srv *apiserver.Serv
 		if err != nil {
 			return nil, err
 		}
-		cfg.WebhookKeyFile = filepath.Join(root, filepath.FromSlash(marketplace.LocalKeyFile))
+		cfg.WebhookKeyFile = filepath.Join(root, filepath.FromSlash(signingkey.LocalFile))
 	}
-	key, err := webhooks.LoadKey(ctx, cfg, wiring.EnvAWSConfig)
+	key, err := signingkey.Load(ctx, cfg, wiring.EnvAWSConfig)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/deliveries/signingkey"
 	"github.com/bizplatform/api/shared/marketplace"
 )
 
@@ -169,9 +170,9 @@ func TestAppsWebhookKeyCreatesTheSSMSecureStringOnFirstUseAndPrintsOnlyItsPublic
 	require.Equal(t, exitOK, code, errOut)
 	require.Equal(t, 1, ssm.puts, "created on first use")
 	assert.Equal(t, "SecureString", ssm.types["/bizplatform/webhook-signing-key"])
-	priv, err := marketplace.ParseSigningKey([]byte(ssm.params["/bizplatform/webhook-signing-key"]))
+	priv, err := signingkey.Parse([]byte(ssm.params["/bizplatform/webhook-signing-key"]))
 	require.NoError(t, err)
-	assert.Equal(t, marketplace.PublicKeyPEM(priv), first, "the stored key's public half")
+	assert.Equal(t, signingkey.PublicPEM(priv), first, "the stored key's public half")
 	assert.NotContains(t, first, "PRIVATE")
 
 	code, again, _ := c.run("apps", "webhook-key")

@@ -20,8 +20,8 @@ import (
 	"github.com/bizplatform/api/portal"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/events"
-	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/wiring"
 )
@@ -224,8 +224,9 @@ func TestEveryAreaIsOneFunctionServingExactlyItsRoutes(t *testing.T) {
 		assert.Equal(t, "DynamoDB", Path(stream, "Type"))
 		assert.Equal(t, map[string]any{"Fn::If": []any{"UseExistingTableStream", map[string]any{"Ref": "ExistingTableStreamArn"}, map[string]any{"Fn::GetAtt": []any{"Table", "StreamArn"}}}},
 			Path(stream, "Properties", "Stream"), "the table's stream, or the one of the table the stack was pointed at")
-		// Only the inserts of deliveries and of events wake it (an event is
-		// handed on at once), not every write.
+		// Only the inserts of events wake it (an event is handed on at
+		// once, its deliveries made and first attempted by the invocation
+		// that hands it on), not every write: not the deliveries it writes.
 		filters := asList(Path(stream, "Properties", "FilterCriteria", "Filters"))
 		require.Len(t, filters, 1)
 		var pattern struct {
@@ -249,7 +250,7 @@ func TestEveryAreaIsOneFunctionServingExactlyItsRoutes(t *testing.T) {
 			return false
 		}
 		for pk, want := range map[string]bool{
-			marketplace.EventsPK("a1"):             true,
+			deliveries.PK("a1"):                    false,
 			events.Owner{LocationID: "acct1"}.PK(): true,
 			events.Owner{CompanyID: "co1"}.PK():    true,
 			storage.AccountPK("acct1"):             false,
@@ -477,6 +478,8 @@ func asList(v any) []any {
 // imports: its own area (areas/...), the portal (portal/), the OAuth
 // server (oauth/) or the webhook deliverer, with their
 // subpackages, which sourceMentions walks; not the areas these use in turn.
+// The deliverer's include the delivery concept it drives
+// (shared/deliveries), whose due index it reads.
 func sourceDirs(t *testing.T, root, function string) []string {
 	t.Helper()
 	cmd := exec.Command("go", "list", "-f", "{{join .Imports \"\\n\"}}", "./functions/"+function)
@@ -488,6 +491,9 @@ func sourceDirs(t *testing.T, root, function string) []string {
 	for _, pkg := range strings.Fields(string(out)) {
 		if rel, ok := strings.CutPrefix(pkg, prefix); ok && (strings.HasPrefix(rel, "areas/") || rel == catalog.Portal || rel == catalog.OAuth || rel == catalog.WebhookPackage) {
 			dirs = append(dirs, filepath.Join(root, filepath.FromSlash(rel)))
+			if rel == catalog.WebhookPackage {
+				dirs = append(dirs, filepath.Join(root, "shared", "deliveries"))
+			}
 		}
 	}
 	require.NotEmpty(t, dirs, "functions/%s links its area package", function)

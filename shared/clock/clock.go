@@ -3,6 +3,7 @@
 package clock
 
 import (
+	"fmt"
 	"sync"
 	"time"
 )
@@ -67,4 +68,24 @@ func Parse(s string) time.Time {
 		return time.Time{}
 	}
 	return t.UTC()
+}
+
+// Span writes d for people in its largest whole unit ("3 days", "30 days",
+// "24 hours", "10 minutes", "1 second"), so that what a page or a message
+// says of a lifetime or a limit is rendered from its constant, never typed
+// again. A span that is no whole number of seconds is written as Go does.
+func Span(d time.Duration) string {
+	for _, u := range []struct {
+		size time.Duration
+		name string
+	}{{24 * time.Hour, "day"}, {time.Hour, "hour"}, {time.Minute, "minute"}, {time.Second, "second"}} {
+		if d >= u.size && d%u.size == 0 {
+			n := int64(d / u.size)
+			if n == 1 {
+				return "1 " + u.name
+			}
+			return fmt.Sprintf("%d %ss", n, u.name)
+		}
+	}
+	return d.String()
 }

@@ -20,4 +20,6 @@ var Registry = []Type{
 	{Name: "MediaFolderUpdate", Scope: "medias.readonly", Version: 1, Summary: "A media folder was renamed (POST /medias/{id})."},
 	{Name: "UserCreate", Scope: "users.readonly", Version: 1, Summary: "A user was created in a company (platformctl users create). A company's event: it carries companyId, not locationId.", OfCompany: true},
 	{Name: "SocialAdsIntegrationDelete", Scope: "adPublishing.readonly", Version: 1, Summary: "The account's social ads integration was removed (DELETE /ad-publishing/socialads/integration)."},
+	{Name: "INSTALL", Scope: "oauth.readonly", Version: 1, Summary: "A marketplace app was installed in the account (its consent's code exchanged, or a company install approved for it); sent to that app alone.", Routed: true},
+	{Name: "UNINSTALL", Scope: "oauth.readonly", Version: 1, Summary: "A marketplace app was uninstalled from the account (in the portal, or its deletion); sent to that app alone.", Routed: true},
 }

@@ -65,7 +65,8 @@ type App struct {
 	Scopes       []string `dynamodbav:"scopes" json:"scopes"`
 	WebhookURL   string   `dynamodbav:"webhookUrl,omitempty" json:"webhookUrl,omitempty"`
 	// Events are the event types (docs/events.md) the app receives from
-	// the accounts it is installed in, besides INSTALL and UNINSTALL.
+	// the accounts it is installed in, besides INSTALL and UNINSTALL, which
+	// every app with a webhook URL receives of its own installs.
 	Events []string `dynamodbav:"events,omitempty" json:"events,omitempty"`
 	Target string   `dynamodbav:"target" json:"target"`
 	// RequirePKCE refuses a consent without a PKCE challenge (RFC 7636).

@@ -176,7 +176,7 @@ func (g *Grant) exchange(ctx context.Context, now time.Time) (*Install, error) {
 			return nil, err
 		}
 	} else if !before.Installed() {
-		addEvent(tx, app, EventInstall, company, code.AccountID, code.UserID, now)
+		addEvent(tx, app, Installed, company, code.AccountID, code.UserID, now)
 		auth.AddAuditEntry(tx, storage.AccountPK(code.AccountID), now, code.By, auth.AuditAppInstalled, app.ID, app.Name, "scopes: "+strings.Join(code.Scopes, " "))
 	}
 	putInstall(tx, after, version, before != nil)
@@ -215,7 +215,7 @@ func (g *Grant) coverAccounts(ctx context.Context, tx *storage.Tx, app App, code
 			UserID: code.UserID, InstalledBy: code.By, InstalledAt: clock.Timestamp(now), Status: StatusInstalled, Tokens: []LiveToken{},
 		}, version, before != nil)
 		company.Approved = append(company.Approved, acct)
-		addEvent(tx, app, EventInstall, named, acct, code.UserID, now)
+		addEvent(tx, app, Installed, named, acct, code.UserID, now)
 		auth.AddAuditEntry(tx, storage.AccountPK(acct), now, code.By, auth.AuditAppInstalled, app.ID, app.Name, "through the company's install; scopes: "+strings.Join(code.Scopes, " "))
 	}
 	return nil

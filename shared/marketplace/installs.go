@@ -307,7 +307,7 @@ func (a *Apps) uninstall(ctx context.Context, accountID, appID string, by auth.A
 		if err != nil {
 			return err
 		}
-		addEvent(tx, app, EventUninstall, company, accountID, "", now)
+		addEvent(tx, app, Uninstalled, company, accountID, "", now)
 	}
 	auth.AddAuditEntry(tx, storage.AccountPK(accountID), now, by, auth.AuditAppUninstalled, appID, inst.AppName, "every token of the install was revoked")
 	return tx.Commit(ctx)
