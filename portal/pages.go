@@ -617,7 +617,7 @@ func (p *Portal) rotateToken(w http.ResponseWriter, r *http.Request, v *visit) e
 		}
 	case "revoke":
 	default:
-		problem = "Choose what happens to the current token: revoked now, or kept working for 7 days."
+		problem = "Choose what happens to the current token: revoked now, or kept working for " + clock.Span(auth.RotationGrace) + "."
 	}
 	if problem != "" {
 		view, err := p.tokenAction(r, v, "rotate", "Rotate token")

@@ -30,8 +30,8 @@ const deliveriesPageSize = 25
 // hookRow is one endpoint as the pages show it.
 type hookRow struct {
 	endpoints.Endpoint
-	// State is "Enabled", "Disabled by an admin" or "Disabled after 3 days
-	// of failures"; Failing is the last.
+	// State is "Enabled", "Disabled by an admin" or "Disabled after
+	// <endpoints.FailingLimit> of failures"; Failing is the last.
 	State   string
 	Failing bool
 	// FailedSince is the first failed attempt, for the failing notice:
@@ -46,7 +46,7 @@ func newHookRow(e endpoints.Endpoint) hookRow {
 	switch {
 	case e.Enabled:
 	case e.DisabledReason == endpoints.DisabledFailing:
-		row.State, row.Failing = "Disabled after 3 days of failures", true
+		row.State, row.Failing = "Disabled after "+clock.Span(endpoints.FailingLimit)+" of failures", true
 	default:
 		row.State = "Disabled by an admin"
 	}
@@ -148,7 +148,7 @@ func (p *Portal) webhooksPage(w http.ResponseWriter, r *http.Request, v *visit) 
 		}
 	}
 	if q.Get("notice") == "removed" {
-		view.Notice = "The endpoint is removed: nothing more is sent to it. Its deliveries are kept until they expire (30 days)."
+		view.Notice = "The endpoint is removed: nothing more is sent to it. Its deliveries are kept until they expire (" + clock.Span(events.Lifetime) + ")."
 	}
 	p.render(w, http.StatusOK, "webhooks", view)
 	return nil
@@ -458,10 +458,10 @@ func (p *Portal) redeliver(w http.ResponseWriter, r *http.Request, v *visit) err
 		return hookNotFound(v.account.ID)
 	case errors.Is(err, deliveries.ErrNoDelivery):
 		return &pageError{Status: http.StatusNotFound, Title: "No such delivery",
-			Message: "This endpoint has no delivery with that id (deliveries are kept 30 days), so nothing was queued.", Back: back, BackLabel: "Back to its deliveries"}
+			Message: "This endpoint has no delivery with that id (deliveries are kept " + clock.Span(events.Lifetime) + "), so nothing was queued.", Back: back, BackLabel: "Back to its deliveries"}
 	case errors.Is(err, deliveries.ErrNotRedeliverable):
 		return &pageError{Status: http.StatusConflict, Title: "This delivery is still being attempted",
-			Message: "A pending delivery is tried again on its own until it is delivered or its 3 days of retries end; it is not queued twice. Nothing was changed.", Back: back, BackLabel: "Back to its deliveries"}
+			Message: "A pending delivery is tried again on its own until it is delivered or its " + clock.Span(deliveries.GiveUp) + " of retries end; it is not queued twice. Nothing was changed.", Back: back, BackLabel: "Back to its deliveries"}
 	case err != nil:
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/deliveries/signingkey"
 	"github.com/bizplatform/api/shared/events"
@@ -231,7 +232,7 @@ func (c *cli) rotateAppSecret(ctx context.Context, store *marketplace.Apps, args
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.errOut, "app %s has a new client secret (shown once); the previous one works for %s more\n", app.ID, marketplace.SecretGrace)
+	fmt.Fprintf(c.errOut, "app %s has a new client secret (shown once); the previous one works for %s more\n", app.ID, clock.Span(marketplace.SecretGrace))
 	return c.printJSON(map[string]string{"appId": app.ID, "clientId": app.ClientID, "clientSecret": secret})
 }
 

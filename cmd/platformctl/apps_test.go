@@ -58,7 +58,7 @@ func TestAppsCreatePrintsTheClientSecretOnceAndListNever(t *testing.T) {
 	var rotated map[string]string
 	require.NoError(t, json.Unmarshal([]byte(out), &rotated))
 	assert.NotEqual(t, created.ClientSecret, rotated["clientSecret"])
-	assert.Contains(t, errOut, "24h0m0s")
+	assert.Contains(t, errOut, "works for 24 hours more")
 
 	code, out, errOut = c.run("apps", "deliveries", created.AppID)
 	require.Equal(t, exitOK, code, errOut)

@@ -16,11 +16,13 @@ import (
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/internal/dynamodblocal"
+	"github.com/bizplatform/api/portal/identity"
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/ratelimit"
 	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
@@ -29,13 +31,18 @@ import (
 	"github.com/bizplatform/api/shared/wiring"
 )
 
-const usage = `usage: platformctl <command>
+// usage is the CLI's help; its spans are the constants' (clock.Span).
+var usage = strings.NewReplacer(
+	"{inviteLifetime}", clock.Span(identity.InviteLifetime),
+	"{rotationGrace}", clock.Span(auth.RotationGrace),
+	"{eventsKept}", clock.Span(events.Lifetime),
+).Replace(`usage: platformctl <command>
 
   accounts create --id ID --company ID --name NAME [--company-name NAME]
   users create --company ID --email E --name "N" --role admin|user --accounts A[,B] [--type account|agency]
                  adds a user of the company; prints its id alone on stdout
   portal invite --company ID --email E [--base-url URL]
-                 prints, alone on stdout, a link (valid 24 hours, once) where the
+                 prints, alone on stdout, a link (valid {inviteLifetime}, once) where the
                  company's user with that address sets their portal password
   tokens create --account ID --scopes a,b [--kind private|marketplace] [--name N] [--description D]
                  prints the token value alone on stdout (shown once), details on stderr
@@ -43,7 +50,7 @@ const usage = `usage: platformctl <command>
   tokens revoke TOKEN_ID          takes effect on the token's next request
   tokens rotate TOKEN_ID [--keep-old]
                  prints the new value alone on stdout (shown once); the old token is
-                 revoked now, or with --keep-old keeps working for 7 days
+                 revoked now, or with --keep-old keeps working for {rotationGrace}
   tokens edit TOKEN_ID [--name N] [--description D]
                  renames a token or changes its description (--description "" clears it)
   tokens audit --account ID       who created, rotated, edited and revoked which token
@@ -56,7 +63,7 @@ const usage = `usage: platformctl <command>
                  builds the contacts search index of existing contacts and recounts it,
                  while the API serves; run again to resume or repair
   events list --account ID | --company ID [--type T[,U]] [--since T] [--until T] [--status S] [--limit N] [--after CURSOR]
-                 the events every change made (docs/events.md), newest first, kept 30 days:
+                 the events every change made (docs/events.md), newest first, kept {eventsKept}:
                  one JSON body a line, as signed; the next page's cursor on stderr
   apps create|list|update|rotate-secret|delete|webhook-key|deliveries   marketplace apps (OAuth clients);
                  --events chooses the event types an app receives from the accounts it is installed in
@@ -72,7 +79,7 @@ seed seals the secrets in a dataset with SECRETS_KEY_ID (a KMS key) or SECRETS_L
 Exit status: 0 done, 1 failed (the reason on stderr), 2 usage error. Scripts run the built
 binary (make platformctl builds bin/platformctl; or go install ./cmd/platformctl): under
 go run, every failure exits 1, go run's own status.
-`
+`)
 
 // Exit codes.
 const (

@@ -12,6 +12,7 @@ import (
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/endpoints"
 	"github.com/bizplatform/api/shared/storage/dynamo"
@@ -160,7 +161,7 @@ func state(e endpoints.Endpoint) string {
 	case e.Enabled:
 		return "enabled"
 	case e.DisabledReason == endpoints.DisabledFailing:
-		return "disabled after 3 days of failures"
+		return "disabled after " + clock.Span(endpoints.FailingLimit) + " of failures"
 	default:
 		return "disabled by an admin"
 	}

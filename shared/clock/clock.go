@@ -71,15 +71,16 @@ func Parse(s string) time.Time {
 }
 
 // Span writes d for people in its largest whole unit ("3 days", "30 days",
-// "24 hours", "10 minutes", "1 second"), so that what a page or a message
-// says of a lifetime or a limit is rendered from its constant, never typed
-// again. A span that is no whole number of seconds is written as Go does.
+// "24 hours", "10 minutes", "1 second"; days from two on), so that what a
+// page or a message says of a lifetime or a limit is rendered from its
+// constant, never typed again. A span that is no whole number of seconds
+// is written as Go does.
 func Span(d time.Duration) string {
 	for _, u := range []struct {
-		size time.Duration
-		name string
-	}{{24 * time.Hour, "day"}, {time.Hour, "hour"}, {time.Minute, "minute"}, {time.Second, "second"}} {
-		if d >= u.size && d%u.size == 0 {
+		size, from time.Duration
+		name       string
+	}{{24 * time.Hour, 48 * time.Hour, "day"}, {time.Hour, time.Hour, "hour"}, {time.Minute, time.Minute, "minute"}, {time.Second, time.Second, "second"}} {
+		if d >= u.from && d%u.size == 0 {
 			n := int64(d / u.size)
 			if n == 1 {
 				return "1 " + u.name

@@ -16,7 +16,8 @@ func TestASpanIsWrittenInItsLargestWholeUnit(t *testing.T) {
 	}{
 		{3 * 24 * time.Hour, "3 days"},
 		{30 * 24 * time.Hour, "30 days"},
-		{24 * time.Hour, "1 day"},
+		{24 * time.Hour, "24 hours"},
+		{2 * 24 * time.Hour, "2 days"},
 		{36 * time.Hour, "36 hours"},
 		{10 * time.Minute, "10 minutes"},
 		{time.Second, "1 second"},
