@@ -169,7 +169,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 }
 
 // groups are the commands that take a verb ("tokens create").
-var groups = []string{"accounts", "users", "portal", "tokens", "contacts", "apps", "webhooks"}
+var groups = []string{"accounts", "users", "portal", "tokens", "contacts", "events", "apps", "webhooks"}
 
 // groupSynopses are the usage lines of the commands of group ("tokens":
 // "tokens create --account ID ...", ...), nil when group is no group of

@@ -1,5 +1,6 @@
-// Command webhooks delivers marketplace apps' webhook events
-// (WebhookFunction): invoked by the table's stream when an event is written
+// Command webhooks is the webhook deliverer (WebhookFunction): it hands
+// each event to the marketplace apps and account endpoints that receive it
+// and delivers it, invoked by the table's stream when an event is written
 // and every minute for the retries.
 package main
 
