@@ -7,20 +7,20 @@
 // minute (the retries, and whatever the stream missed: Sweep); locally in
 // the local server's loop (Loop).
 //
-// Its files: fanout.go hands events on, attempt.go claims, makes and
-// records attempts, post.go is the HTTP of one attempt, health.go what the
-// attempts tell of an account's endpoint, stream.go the stream's batches,
-// task.go the function's work, report.go its metrics.
+// Its files, from the top: task.go is the function's work, stream.go the
+// stream's batches, sweep.go the sweep; fanout.go hands events on,
+// attempt.go claims, makes and records attempts, post.go is the HTTP of
+// one attempt, health.go what the attempts tell of an account's endpoint,
+// report.go the metrics; this file the deliverer, tally.go what it did
+// since its last report, client.go its HTTP client, parallel.go how much
+// it does at once.
 package webhooks
 
 import (
-	"context"
 	"crypto/ed25519"
 	"log/slog"
 	"net/http"
-	"slices"
 	"sync/atomic"
-	"time"
 
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/deliveries"
@@ -28,9 +28,6 @@ import (
 	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/storage"
 )
-
-// attemptTimeout bounds one POST to a receiver.
-const attemptTimeout = 10 * time.Second
 
 // batch is how many due deliveries one sweep takes at most from each shard
 // of the due index (and how many waiting events from each shard of the
@@ -57,73 +54,10 @@ type Deliverer struct {
 // Its metric lines (Report) are meter's.
 func New(table *storage.Table, c clock.Clock, key ed25519.PrivateKey, client *http.Client, logger *slog.Logger, meter metrics.Meter) *Deliverer {
 	if client == nil {
-		client = &http.Client{Timeout: attemptTimeout, CheckRedirect: noRedirect}
+		client = localClient()
 	}
 	return &Deliverer{
 		table: table, clock: c, signer: deliveries.NewSigner(key), client: client, logger: logger, lines: meter.WebhookLines(),
 		endpoints: endpoints.New(table, c, false),
-	}
-}
-
-// Sweep hands the waiting events on (fanOut), making their first
-// attempts, then attempts every delivery due now (up to a batch per shard
-// of the due index, the shards read at once); it returns how many attempts
-// it made. A process's first sweep moves the deliveries a stack deployed
-// before the due index's shards left in its one partition to their shards.
-func (d *Deliverer) Sweep(ctx context.Context) (int, error) {
-	if !d.legacyMoved.Load() {
-		moved, err := deliveries.MoveLegacyDue(ctx, d.table)
-		if err != nil {
-			return 0, err
-		}
-		if moved > 0 {
-			d.logger.LogAttrs(ctx, slog.LevelInfo, "webhook deliveries moved to the due index's shards", slog.Int("moved", moved))
-		}
-		d.legacyMoved.Store(true)
-	}
-	sent, err := d.fanOut(ctx)
-	if err != nil {
-		return sent, err
-	}
-	pages := make([][]deliveries.Item, deliveries.DueShards)
-	now := d.clock.Now()
-	if _, err := each(deliveries.DueShards, func(n int) error {
-		var err error
-		pages[n], err = deliveries.Due(ctx, d.table, n, now, batch)
-		return err
-	}); err != nil {
-		return sent, err
-	}
-	due := slices.Concat(pages...)
-	targets, err := d.targets(ctx, due)
-	if err != nil {
-		return sent, err
-	}
-	n, err := d.attemptAll(ctx, due, targets, d.attemptDue)
-	return sent + n, err
-}
-
-// Loop sweeps every interval until ctx is done (the local server's
-// deliverer); a failed sweep is logged and tried again. A sweep that
-// attempted something reports it (Report), as an invocation does deployed;
-// idle sweeps write nothing.
-func (d *Deliverer) Loop(ctx context.Context, interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		n, err := d.Sweep(ctx)
-		if err != nil && ctx.Err() == nil {
-			d.logger.LogAttrs(ctx, slog.LevelWarn, "webhook sweep", slog.String("error", err.Error()))
-		}
-		if n > 0 && ctx.Err() == nil {
-			if err := d.Report(ctx, true); err != nil {
-				d.logger.LogAttrs(ctx, slog.LevelWarn, "webhook report", slog.String("error", err.Error()))
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
 	}
 }

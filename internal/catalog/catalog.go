@@ -95,5 +95,5 @@ func EventTypes() []events.Type {
 	for _, a := range Areas {
 		out = append(out, a.Events...)
 	}
-	return append(out, marketplace.Events...)
+	return append(out, marketplace.InstallEvents...)
 }

@@ -107,7 +107,7 @@ func TestEachWriteOperationMakesExactlyOneEvent(t *testing.T) {
 		})
 	}
 	for name := range registered {
-		if name == "UserCreate" || slices.ContainsFunc(marketplace.Events, func(typ events.Type) bool { return typ.Name == name }) {
+		if name == "UserCreate" || slices.ContainsFunc(marketplace.InstallEvents, func(typ events.Type) bool { return typ.Name == name }) {
 			continue // the portal's and the CLI's, or an install's: not an operation's
 		}
 		// One operation renames files and folders; the sample, a folder.
@@ -217,7 +217,7 @@ func webhookSchema(t *testing.T, name string) *openapi3.Schema {
 // as every operation's event does, naming the app and both owners.
 func TestAnInstallsEventsFitTheirDocumentedWebhooks(t *testing.T) {
 	fields := marketplace.InstallFields{AppID: "app1", VersionID: "app1", InstallType: marketplace.UserLocation, CompanyID: "co1", UserID: "usr1", CompanyName: "Hook & Sons"}
-	for _, typ := range marketplace.Events {
+	for _, typ := range marketplace.InstallEvents {
 		t.Run(typ.Name, func(t *testing.T) {
 			raw, err := events.Body(typ, events.Owner{LocationID: "acct1", CompanyID: "co1"}, fields, "w1", testenv.Start)
 			require.NoError(t, err)

@@ -9,14 +9,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
 	"github.com/bizplatform/api/shared/clock"
-	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
-
-// ErrNoDelivery answers a redelivery of a delivery that is not (or no
-// longer) kept.
-var ErrNoDelivery = fmt.Errorf("no such delivery (deliveries are kept %s)", clock.Span(events.Lifetime))
 
 // Redelivery is what an admin or an operator asks to send again, after a
 // receiver was down for longer than the retries: one delivery (Event, its

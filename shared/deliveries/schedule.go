@@ -33,10 +33,10 @@ func NextRetry(n int) time.Duration {
 	return min(d, MaxRetry)
 }
 
-// next is when d is due again after a's failure at now, its nth attempt,
+// nextAttempt is when d is due again after a's failure at now, its nth attempt,
 // and whether it gives up instead: the backoff, or the receiver's
 // Retry-After when longer, past GiveUp since it was asked for.
-func next(d Delivery, n int, a Attempt, now time.Time) (time.Time, bool) {
+func nextAttempt(d Delivery, n int, a Attempt, now time.Time) (time.Time, bool) {
 	at := now.Add(max(NextRetry(n), time.Duration(a.RetryAfter)*time.Second))
 	asked := clock.Parse(cmp.Or(d.RetryFrom, d.CreatedAt))
 	return at, at.Sub(asked) > GiveUp

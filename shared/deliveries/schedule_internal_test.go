@@ -32,7 +32,7 @@ func TestADeliveryGivesUpOnceItsRetriesWouldPassGiveUpSinceItWasAskedFor(t *test
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, giveUp := next(c.d, 12, Attempt{Status: 500}, c.now)
+			_, giveUp := nextAttempt(c.d, 12, Attempt{Status: 500}, c.now)
 			assert.Equal(t, c.giveUp, giveUp)
 		})
 	}

@@ -89,7 +89,7 @@ func Record(ctx context.Context, table *storage.Table, it Item, a Attempt, lease
 	attempts := expression.Name(attrAttempts)
 	upd := expression.Set(attempts, expression.ListAppend(attempts.IfNotExists(expression.Value([]Attempt{})), expression.Value([]Attempt{a}))).
 		Remove(expression.Name(attrLease))
-	at, giveUp := next(it.Delivery, len(it.Attempts)+1, a, now)
+	at, giveUp := nextAttempt(it.Delivery, len(it.Attempts)+1, a, now)
 	switch {
 	case a.Delivered():
 		state = Delivered
@@ -121,6 +121,10 @@ func Record(ctx context.Context, table *storage.Table, it Item, a Attempt, lease
 	}
 	return state, true, nil
 }
+
+// ErrNoDelivery answers a redelivery of a delivery that is not (or no
+// longer) kept.
+var ErrNoDelivery = fmt.Errorf("no such delivery (deliveries are kept %s)", clock.Span(events.Lifetime))
 
 // ErrNotRedeliverable answers a redelivery of a delivery still pending: it
 // will be attempted again anyway.

@@ -27,8 +27,8 @@ var (
 	}
 )
 
-// Events are the event types of this package, for the registry.
-var Events = []events.Type{Installed, Uninstalled}
+// InstallEvents are the event types of this package, for the registry.
+var InstallEvents = []events.Type{Installed, Uninstalled}
 
 // InstallFields are the fields of an INSTALL or UNINSTALL, the public
 // platform's: the body names the app itself (routed events are sent
