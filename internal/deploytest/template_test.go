@@ -550,11 +550,7 @@ func TestNoFunctionLinksTheSDKsConfigurationChain(t *testing.T) {
 	root, _, _ := readTemplate(t)
 	for dir, name := range functionDirs() {
 		t.Run(name, func(t *testing.T) {
-			cmd := exec.Command("go", "list", "-deps", "-tags", "lambda.norpc", "./functions/"+dir)
-			cmd.Dir = root
-			out, err := cmd.Output()
-			require.NoError(t, err)
-			pkgs := strings.Fields(string(out))
+			pkgs := linked(t, root, "./functions/"+dir)
 			for _, pkg := range pkgs {
 				assert.NotEqual(t, "github.com/aws/aws-sdk-go-v2/config", pkg)
 				assert.False(t, strings.HasPrefix(pkg, "github.com/aws/aws-sdk-go-v2/service/sts"), pkg)
