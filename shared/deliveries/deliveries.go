@@ -107,6 +107,7 @@ func (a Attempt) Delivered() bool { return a.Status >= 200 && a.Status < 300 }
 // Delivery's tags spell them (a test holds them together).
 const (
 	attrEventID   = "eventId"
+	attrCreatedAt = "createdAt"
 	attrStatus    = "status"
 	attrNextAt    = "nextAttemptAt"
 	attrAttempts  = "attempts"

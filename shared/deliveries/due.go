@@ -23,7 +23,7 @@ const (
 	DueShards = 8
 	// legacyDuePK is the one partition the index had before it was spread,
 	// and every shard's prefix (MoveLegacyDue).
-	legacyDuePK = "WEBHOOKS#DUE"
+	legacyDuePK = partitionPrefix + "DUE"
 )
 
 // duePK is the due index partition of the delivery at key, from its key's
@@ -66,7 +66,7 @@ const oldestPendingPages = 10
 // when none): the due index holds exactly those, ordered by next attempt,
 // not age, so each shard's pages are read whole, their createdAt alone.
 func OldestPending(ctx context.Context, table *storage.Table, now time.Time) (time.Duration, error) {
-	created := expression.NamesList(expression.Name("createdAt"))
+	created := expression.NamesList(expression.Name(attrCreatedAt))
 	var oldest time.Duration
 	for n := range DueShards {
 		q := storage.Query{Index: storage.IndexGSI1, Key: expression.Key(storage.AttrGSI1PK).Equal(expression.Value(shardPK(n))), Projection: &created}

@@ -2,5 +2,5 @@ package deliveries
 
 // AttributeNames are the attribute names conditions and updates use.
 func AttributeNames() []string {
-	return []string{attrEventID, attrStatus, attrNextAt, attrAttempts, attrRetryFrom, attrLease}
+	return []string{attrEventID, attrCreatedAt, attrStatus, attrNextAt, attrAttempts, attrRetryFrom, attrLease}
 }
