@@ -4,7 +4,7 @@
 #   make test-one AREA=users [RUN=regexp]   one area's tests beside an engine (or PKG=./shared/auth/)
 #   make test-browser  the portal's flows in Debian's chromium (apt-get install -y chromium),
 #                      and marketplace apps through the official Node SDK
-#   make lint    OpenAPI lint of api/openapi.yaml, go vet, gofmt, repocheck
+#   make lint    OpenAPI lint of api/openapi.yaml, go vet, gofmt, deadcode -test, repocheck
 #   make build   every Lambda binary (linux/arm64) under bin/lambda, with sizes
 #   make platformctl  the admin CLI as bin/platformctl (script this one: see README)
 #   make bench   every performance figure, as one table (docs/performance.md)
@@ -93,11 +93,17 @@ vet:
 # The linter runs offline: no usage telemetry, no update check. repocheck
 # refuses a tracked binary or file over 1 MB not listed in
 # tools/repocheck/assets.txt, and a commit subject over 72 characters.
+# deadcode -test (golang.org/x/tools) refuses a function that nothing
+# reaches from a main or a test; an Example without an Output comment is
+# compiled, never run (documentation), and is let be.
 lint: $(NODE_TOOLS)
 	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx --no-install redocly lint api/openapi.yaml
 	go vet ./...
 	@unformatted=$$(gofmt -l $$(go list -f '{{.Dir}}' ./...)); \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l lists files to format:"; echo "$$unformatted"; exit 1; fi
+	@found=$$(go run golang.org/x/tools/cmd/deadcode -test ./...) || { echo "$$found"; exit 1; }; \
+	dead=$$(echo "$$found" | grep -v ': unreachable func: Example' || true); \
+	if [ -n "$$dead" ]; then echo "deadcode -test finds code nothing calls, not even a test (remove it):"; echo "$$dead"; exit 1; fi
 	go run ./tools/repocheck files
 	go run ./tools/repocheck commits
 

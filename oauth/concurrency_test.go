@@ -78,8 +78,7 @@ func checkNothingHalfWritten(t *testing.T, f *fixture, handedOut int) {
 	}
 	assert.Equal(t, handedOut, access, "an access token item for each answer that handed one out, no other")
 	assert.Equal(t, handedOut, refresh, "a refresh token item for each answer that handed one out, no other")
-	events, err := f.apps.Events(t.Context(), f.app.ID)
-	require.NoError(t, err)
+	events := f.installEvents(t)
 	assert.Len(t, events, 1, "one INSTALL event")
 }
 
@@ -145,7 +144,6 @@ func TestAnUninstallRacingRefreshesLeavesNoTokenOfTheInstallWorking(t *testing.T
 			assert.Equal(t, http.StatusUnauthorized, f.ping(t, a.str("access_token")), "a pair a refresh won before the uninstall is revoked with it")
 		}
 	}
-	events, err := f.apps.Events(t.Context(), f.app.ID)
-	require.NoError(t, err)
+	events := f.installEvents(t)
 	assert.Len(t, events, 2, "one INSTALL, one UNINSTALL")
 }

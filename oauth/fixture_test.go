@@ -19,6 +19,7 @@ import (
 	"github.com/bizplatform/api/oauth"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/storage"
 )
@@ -165,4 +166,19 @@ func (f *fixture) storedInstall(t testing.TB, pk, appID string) marketplace.Inst
 	require.NoError(t, err)
 	require.NotNil(t, it, "an install at %s", pk)
 	return it.Install
+}
+
+// installEvents are the INSTALL and UNINSTALL events of the fixture's
+// accounts routed to its app, oldest first: written in the transaction of
+// the exchange or the uninstall.
+func (f *fixture) installEvents(t testing.TB) []events.Recorded {
+	var out []events.Recorded
+	for _, a := range []string{acct, acct2, acct3} {
+		for _, ev := range testenv.Events(t, f.env.Table, events.Owner{LocationID: a}) {
+			if ev.Route != nil && ev.Route.AppID == f.app.ID {
+				out = append(out, ev)
+			}
+		}
+	}
+	return out
 }

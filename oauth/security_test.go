@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/bizplatform/api/internal/testenv"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/storage"
 )
@@ -33,9 +35,8 @@ func TestACodeForAccountsOfTwoCompaniesIsNeverIssued(t *testing.T) {
 		App: f.app, RedirectURI: redirect, Scopes: f.app.Scopes, CompanyID: otherCompany, Approved: []string{acct2, otherAcct}, UserID: admin.ID, By: admin,
 	})
 	require.ErrorIs(t, err, marketplace.ErrAccountsOfTwoCompanies)
-	events, err := f.apps.Events(context.Background(), f.app.ID)
-	require.NoError(t, err)
-	assert.Empty(t, events, "no INSTALL names another company")
+	assert.Empty(t, f.installEvents(t), "no INSTALL names another company")
+	assert.Empty(t, testenv.Events(t, f.env.Table, events.Owner{LocationID: otherAcct}), "nor another company's account")
 }
 
 func TestALocationTokenIsRefusedForAnAccountOutsideTheInstallsCompany(t *testing.T) {

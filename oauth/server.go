@@ -25,7 +25,7 @@ import (
 
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/apierror"
-	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/apiserver"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
@@ -34,6 +34,7 @@ import (
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/ratelimit"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // Scopes of the company-token operations (the public platform's).
@@ -64,7 +65,7 @@ type Server struct {
 
 // New builds the server on the core's table and token store; accessTTL is
 // an access token's life.
-func New(core app.Core, accessTTL time.Duration, requestTimeout time.Duration) *Server {
+func New(core apiserver.Core, accessTTL time.Duration, requestTimeout time.Duration) *Server {
 	deps := core.Deps
 	apps := marketplace.New(core.Tokens, deps.Clock, false)
 	st := &store{apps: apps, clock: deps.Clock, accessTTL: accessTTL}
@@ -109,8 +110,8 @@ func New(core app.Core, accessTTL time.Duration, requestTimeout time.Duration) *
 }
 
 // LambdaHandler is the server as OAuthFunction runs it.
-func LambdaHandler(cfg config.Config, deps app.Deps) (http.Handler, error) {
-	return New(app.NewCore(cfg, deps), cfg.OAuthAccessTokenTTL, cfg.RequestTimeout), nil
+func LambdaHandler(cfg config.Config, deps wiring.Deps) (http.Handler, error) {
+	return New(apiserver.NewCore(cfg, deps), cfg.OAuthAccessTokenTTL, cfg.RequestTimeout), nil
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }

@@ -181,7 +181,7 @@ func (s *store) GetAuthorizeCodeSession(ctx context.Context, signature string, s
 	if code == nil {
 		return nil, fosite.ErrNotFound
 	}
-	setGrantFacts(session, code.UserType, parseTime(code.EndsAt), fosite.AuthorizeCode)
+	setGrantFacts(session, code.UserType, clock.Parse(code.EndsAt), fosite.AuthorizeCode)
 	r, err := s.request(ctx, code.Ref(), code.AppID, code.Scopes, session)
 	if err != nil {
 		return nil, err
@@ -285,7 +285,7 @@ func (s *store) GetRefreshTokenSession(ctx context.Context, signature string, se
 		}
 		return nil, fosite.ErrNotFound
 	}
-	setGrantFacts(session, rt.UserType, parseTime(rt.EndsAt), fosite.RefreshToken)
+	setGrantFacts(session, rt.UserType, clock.Parse(rt.EndsAt), fosite.RefreshToken)
 	r, err := s.request(ctx, rt.Ref, rt.AppID, rt.Scopes, session)
 	if err != nil {
 		return nil, err
@@ -309,7 +309,7 @@ func (s *store) explainRevoked(ctx context.Context, rt *marketplace.Refresh) err
 		where = "company " + inst.CompanyID
 	}
 	f.refusal = fmt.Sprintf("The app was uninstalled from %s at %s, which revoked its tokens: it must be installed again (a new consent and code exchange).",
-		where, parseTime(inst.UninstalledAt).UTC().Format(time.RFC3339))
+		where, clock.Parse(inst.UninstalledAt).Format(time.RFC3339))
 	return nil
 }
 
@@ -369,9 +369,4 @@ func setGrantFacts(session fosite.Session, userType string, end time.Time, kind 
 		}
 		ds.Extra["userType"] = userType
 	}
-}
-
-func parseTime(s string) time.Time {
-	t, _ := time.Parse(time.RFC3339Nano, s)
-	return t
 }

@@ -6,7 +6,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/bizplatform/api/portal/identity"
 	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/clock"
 )
 
 // pageError is an answer that is a page saying what went wrong and, for a
@@ -50,7 +52,7 @@ var (
 		Message: "Only an admin of an account can see and manage its API tokens. Ask an admin of the account, or choose one of your own accounts.",
 		Back:    Base + "/accounts", BackLabel: "Your accounts"}
 	errSessionEnded = &pageError{Status: http.StatusUnauthorized, Title: "Your session has ended",
-		Message: "You are signed out (sessions end after 12 hours, or after an hour without activity), so nothing was changed. Sign in again.",
+		Message: "You are signed out (sessions end after " + clock.Span(identity.SessionMaxAge) + ", or after " + clock.Span(identity.SessionIdle) + " without activity), so nothing was changed. Sign in again.",
 		Back:    Base + "/sign-in", BackLabel: "Sign in"}
 )
 
@@ -80,7 +82,7 @@ func (p *Portal) serveError(w http.ResponseWriter, r *http.Request, err error) {
 	var pe *pageError
 	if !errors.As(err, &pe) {
 		switch {
-		case apierror.Status(err, 0) == http.StatusServiceUnavailable: // the table's client classifies (app.NewCore)
+		case apierror.Status(err, 0) == http.StatusServiceUnavailable: // the table's client classifies (apiserver.NewCore)
 			setRetryAfter(w, time.Second)
 			pe = &pageError{Status: http.StatusServiceUnavailable, Title: "Try again in a moment", Message: "The portal's storage is busy. Nothing you did caused this; try again in a moment."}
 		default:

@@ -16,6 +16,7 @@ import (
 	"github.com/bizplatform/api/portal/identity"
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/scopes"
 )
 
@@ -249,8 +250,8 @@ func (p *Portal) rows(list []auth.Info) []tokenRow {
 			row.Status = "Revoked at " + formatTime(info.RevokedAt)
 		}
 		row.Rotatable = row.Usable && info.ReplacedBy == ""
-		created, err := time.Parse(time.RFC3339Nano, info.CreatedAt)
-		row.RotationAdvised = row.Rotatable && err == nil && now.Sub(created) > RotationAdvised
+		created := clock.Parse(info.CreatedAt)
+		row.RotationAdvised = row.Rotatable && !created.IsZero() && now.Sub(created) > RotationAdvised
 		row.LastUsed = formatTime(info.LastUsedAt)
 		row.Editable = info.RevokedAt == ""
 		rows = append(rows, row)
@@ -616,7 +617,7 @@ func (p *Portal) rotateToken(w http.ResponseWriter, r *http.Request, v *visit) e
 		}
 	case "revoke":
 	default:
-		problem = "Choose what happens to the current token: revoked now, or kept working for 7 days."
+		problem = "Choose what happens to the current token: revoked now, or kept working for " + clock.Span(auth.RotationGrace) + "."
 	}
 	if problem != "" {
 		view, err := p.tokenAction(r, v, "rotate", "Rotate token")

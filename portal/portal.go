@@ -25,10 +25,9 @@ import (
 	"time"
 
 	"github.com/bizplatform/api/api"
-	eventsarea "github.com/bizplatform/api/areas/events"
 	"github.com/bizplatform/api/portal/identity"
 	"github.com/bizplatform/api/portal/userdir"
-	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/apiserver"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
@@ -38,6 +37,7 @@ import (
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/storage/dynamo"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // Base is the path every page lives under.
@@ -87,7 +87,7 @@ const Function = metrics.PortalFunction
 // New returns the portal on core's table. core.Tokens is the token store
 // the API's admission state is told about revocations through (the API
 // server's, where the two share a process).
-func New(core app.Core, opts Options) (*Portal, error) {
+func New(core apiserver.Core, opts Options) (*Portal, error) {
 	pages, err := parsePages()
 	if err != nil {
 		return nil, err
@@ -99,7 +99,7 @@ func New(core app.Core, opts Options) (*Portal, error) {
 	deps := core.Deps
 	p := &Portal{ids: identity.New(deps.Table, deps.Clock, userdir.New(deps.Table)), tokens: core.Tokens, apps: marketplace.New(core.Tokens, deps.Clock, false),
 		failures:  failures.New(deps.Table, deps.Clock),
-		endpoints: endpoints.New(deps.Table, deps.Clock, eventsarea.Names(), opts.LocalURLs),
+		endpoints: endpoints.New(deps.Table, deps.Clock, opts.LocalURLs),
 		clock:     deps.Clock, logger: deps.Logger, opts: opts, pages: pages, assets: assets,
 		metrics: core.Meter.ServerLines(Function)}
 	p.handler = httpserve.WithDeadline(p.routes(), opts.RequestTimeout)
@@ -108,12 +108,12 @@ func New(core app.Core, opts Options) (*Portal, error) {
 
 // NewFromConfig builds the portal on a core of its own, as its Lambda
 // function does.
-func NewFromConfig(cfg config.Config, deps app.Deps, opts Options) (*Portal, error) {
+func NewFromConfig(cfg config.Config, deps wiring.Deps, opts Options) (*Portal, error) {
 	if opts.RequestTimeout == 0 {
 		opts.RequestTimeout = cfg.RequestTimeout
 	}
 	opts.LocalURLs = opts.LocalURLs || dynamo.IsLocalEndpoint(cfg.Endpoint)
-	return New(app.NewCore(cfg, deps), opts)
+	return New(apiserver.NewCore(cfg, deps), opts)
 }
 
 // Identities is the portal's identity service (for the admin CLI's
@@ -366,6 +366,6 @@ func randomValue() string {
 
 // LambdaHandler is the portal as its Lambda function serves it: behind API
 // Gateway, always over HTTPS, so cookies are always Secure.
-func LambdaHandler(cfg config.Config, deps app.Deps) (http.Handler, error) {
+func LambdaHandler(cfg config.Config, deps wiring.Deps) (http.Handler, error) {
 	return NewFromConfig(cfg, deps, Options{SecureCookies: true})
 }

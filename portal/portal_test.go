@@ -22,12 +22,14 @@ import (
 	"github.com/bizplatform/api/areas/users"
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/portal"
+	"github.com/bizplatform/api/shared/apiserver"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/metrics/emftest"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/storage/dynamo"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 const password = "a long enough password"
@@ -602,8 +604,8 @@ func TestEachRequestLogsOneLineNamingTheRouteNeverThePath(t *testing.T) {
 	db, err := dynamo.NewClient(context.Background(), stopped, "us-east-1", nil, dynamo.WithMaxAttempts(1))
 	require.NoError(t, err)
 	logs := &testenv.LogBuffer{}
-	deps := app.Deps{Table: &storage.Table{DB: db, Name: "t"}, Logger: slog.New(slog.NewJSONHandler(logs, nil))}
-	p, err := portal.New(app.NewCore(config.Config{}, deps), portal.Options{})
+	deps := wiring.Deps{Table: &storage.Table{DB: db, Name: "t"}, Logger: slog.New(slog.NewJSONHandler(logs, nil))}
+	p, err := portal.New(apiserver.NewCore(config.Config{}, deps), portal.Options{})
 	require.NoError(t, err)
 	srv := httptest.NewServer(p)
 	defer srv.Close()

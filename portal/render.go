@@ -12,6 +12,11 @@ import (
 
 	"github.com/bizplatform/api/portal/identity"
 	"github.com/bizplatform/api/shared/accounts"
+	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/deliveries"
+	"github.com/bizplatform/api/shared/events"
+	"github.com/bizplatform/api/shared/failures"
 )
 
 // view is what every page's template gets.
@@ -70,6 +75,12 @@ var templateFuncs = template.FuncMap{
 	"tokenTable": func(v *view, rows []tokenRow, id, caption string) tokenTable {
 		return tokenTable{Account: v.Account, Rows: rows, ID: id, Caption: caption}
 	},
+	// The spans the pages tell, each written from its constant.
+	"retried":         func() string { return clock.Span(deliveries.GiveUp) },
+	"kept":            func() string { return clock.Span(events.Lifetime) },
+	"failuresKept":    func() string { return clock.Span(failures.Retention) },
+	"rotationGrace":   func() string { return clock.Span(auth.RotationGrace) },
+	"rotationAdvised": func() string { return clock.Span(RotationAdvised) },
 }
 
 // scopeHTML writes a scope so that a line breaks only after its dots, never
@@ -96,11 +107,11 @@ func formatTime(s string) string {
 	if s == "" {
 		return ""
 	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
+	t := clock.Parse(s)
+	if t.IsZero() {
 		return s
 	}
-	return t.UTC().Format("2006-01-02 15:04 UTC")
+	return t.Format("2006-01-02 15:04 UTC")
 }
 
 func formatMinute(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }

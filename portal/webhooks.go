@@ -11,10 +11,11 @@ import (
 	"sync"
 	"time"
 
-	eventsarea "github.com/bizplatform/api/areas/events"
 	"github.com/bizplatform/api/shared/apierror"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/endpoints"
-	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -29,8 +30,8 @@ const deliveriesPageSize = 25
 // hookRow is one endpoint as the pages show it.
 type hookRow struct {
 	endpoints.Endpoint
-	// State is "Enabled", "Disabled by an admin" or "Disabled after 3 days
-	// of failures"; Failing is the last.
+	// State is "Enabled", "Disabled by an admin" or "Disabled after
+	// <endpoints.FailingLimit> of failures"; Failing is the last.
 	State   string
 	Failing bool
 	// FailedSince is the first failed attempt, for the failing notice:
@@ -45,7 +46,7 @@ func newHookRow(e endpoints.Endpoint) hookRow {
 	switch {
 	case e.Enabled:
 	case e.DisabledReason == endpoints.DisabledFailing:
-		row.State, row.Failing = "Disabled after 3 days of failures", true
+		row.State, row.Failing = "Disabled after "+clock.Span(endpoints.FailingLimit)+" of failures", true
 	default:
 		row.State = "Disabled by an admin"
 	}
@@ -53,7 +54,7 @@ func newHookRow(e endpoints.Endpoint) hookRow {
 	if since == "" && row.Failing {
 		since = e.DisabledAt
 	}
-	if t, err := time.Parse(time.RFC3339Nano, since); err == nil {
+	if t := clock.Parse(since); !t.IsZero() {
 		if row.Failing && e.FailingSince == "" {
 			t = t.Add(-endpoints.FailingLimit)
 		}
@@ -92,8 +93,8 @@ var eventGroups = sync.OnceValue(func() []eventGroup {
 		}
 	}
 	byArea := map[string][]eventChoice{}
-	for i, t := range eventsarea.Types {
-		if t.OfCompany {
+	for i, t := range events.Registry {
+		if !slices.Contains(events.EndpointTypes(), t.Name) {
 			continue // no account's endpoint receives it
 		}
 		area := areaOf[t.Scope]
@@ -147,7 +148,7 @@ func (p *Portal) webhooksPage(w http.ResponseWriter, r *http.Request, v *visit) 
 		}
 	}
 	if q.Get("notice") == "removed" {
-		view.Notice = "The endpoint is removed: nothing more is sent to it. Its deliveries are kept until they expire (30 days)."
+		view.Notice = "The endpoint is removed: nothing more is sent to it. Its deliveries are kept until they expire (" + clock.Span(events.Lifetime) + ")."
 	}
 	p.render(w, http.StatusOK, "webhooks", view)
 	return nil
@@ -329,7 +330,7 @@ func (p *Portal) removeHook(w http.ResponseWriter, r *http.Request, v *visit) er
 
 // deliveryRow is one delivery as the deliveries page shows it.
 type deliveryRow struct {
-	endpoints.Delivery
+	deliveries.Delivery
 	// Answer is the last attempt's: the receiver's status code, or the
 	// error ("" before the first attempt).
 	Answer string
@@ -338,8 +339,8 @@ type deliveryRow struct {
 	Redeliverable bool
 }
 
-func newDeliveryRow(d endpoints.Delivery) deliveryRow {
-	row := deliveryRow{Delivery: d, Redeliverable: d.Status != marketplace.DeliveryPending}
+func newDeliveryRow(d deliveries.Delivery) deliveryRow {
+	row := deliveryRow{Delivery: d, Redeliverable: d.Status != deliveries.Pending}
 	if n := len(d.Attempts); n > 0 {
 		last := d.Attempts[n-1]
 		switch {
@@ -358,8 +359,8 @@ func newDeliveryRow(d endpoints.Delivery) deliveryRow {
 type deliveriesData struct {
 	Hook        hookRow
 	Rows        []deliveryRow
-	Status      string // the filter as given
-	Statuses    []string
+	Status      deliveries.State // the filter as given
+	Statuses    []deliveries.State
 	Next, First string // the older page's and the newest page's links
 	// Since is the redelivery form's time, as its field takes it.
 	Since string
@@ -407,18 +408,19 @@ func (p *Portal) deliveriesPage(w http.ResponseWriter, r *http.Request, v *visit
 // status, older than before; since is the redelivery form's time (zero:
 // where the endpoint's failures began, or a week ago).
 func (p *Portal) deliveriesView(r *http.Request, v *visit, row hookRow, status, before string, since time.Time) (*view, error) {
-	statuses := []string{marketplace.DeliveryFailed, marketplace.DeliveryPending, marketplace.DeliveryDelivered}
-	if status != "" && !slices.Contains(statuses, status) {
+	state := deliveries.State(status)
+	statuses := []deliveries.State{deliveries.Failed, deliveries.Pending, deliveries.Delivered}
+	if state != "" && !slices.Contains(statuses, state) {
 		return nil, errBadFilter
 	}
-	found, next, err := p.endpoints.DeliveriesPage(r.Context(), v.account.ID, row.ID, status, deliveriesPageSize, before)
-	if errors.Is(err, endpoints.ErrBadCursor) {
+	found, next, err := p.endpoints.Deliveries(r.Context(), v.account.ID, row.ID, state, deliveriesPageSize, before)
+	if errors.Is(err, deliveries.ErrBadCursor) {
 		return nil, errBadFilter
 	}
 	if err != nil {
 		return nil, err
 	}
-	data := deliveriesData{Hook: row, Status: status, Statuses: statuses}
+	data := deliveriesData{Hook: row, Status: state, Statuses: statuses}
 	for _, d := range found {
 		data.Rows = append(data.Rows, newDeliveryRow(d))
 	}
@@ -449,17 +451,17 @@ func (p *Portal) redeliver(w http.ResponseWriter, r *http.Request, v *visit) err
 		return err
 	}
 	event := r.PostFormValue("event")
-	err = p.endpoints.Redeliver(r.Context(), v.account.ID, row.ID, event, actor(v))
+	_, err = p.endpoints.Redeliver(r.Context(), v.account.ID, row.ID, deliveries.Redelivery{Event: event}, actor(v))
 	back := hooksPath(v.account.ID) + "/" + row.ID + "/deliveries"
 	switch {
 	case errors.Is(err, endpoints.ErrNoEndpoint):
 		return hookNotFound(v.account.ID)
-	case errors.Is(err, endpoints.ErrNoEvent):
+	case errors.Is(err, deliveries.ErrNoDelivery):
 		return &pageError{Status: http.StatusNotFound, Title: "No such delivery",
-			Message: "This endpoint has no delivery with that id (deliveries are kept 30 days), so nothing was queued.", Back: back, BackLabel: "Back to its deliveries"}
-	case errors.Is(err, marketplace.ErrNotRedeliverable):
+			Message: "This endpoint has no delivery with that id (deliveries are kept " + clock.Span(events.Lifetime) + "), so nothing was queued.", Back: back, BackLabel: "Back to its deliveries"}
+	case errors.Is(err, deliveries.ErrNotRedeliverable):
 		return &pageError{Status: http.StatusConflict, Title: "This delivery is still being attempted",
-			Message: "A pending delivery is tried again on its own until it is delivered or its 3 days of retries end; it is not queued twice. Nothing was changed.", Back: back, BackLabel: "Back to its deliveries"}
+			Message: "A pending delivery is tried again on its own until it is delivered or its " + clock.Span(deliveries.GiveUp) + " of retries end; it is not queued twice. Nothing was changed.", Back: back, BackLabel: "Back to its deliveries"}
 	case err != nil:
 		return err
 	}
@@ -491,7 +493,7 @@ func (p *Portal) redeliverFailed(w http.ResponseWriter, r *http.Request, v *visi
 		p.render(w, http.StatusUnprocessableEntity, "webhook-deliveries", view.withProblems([]fieldProblem{{"since", msg}}))
 		return nil
 	}
-	n, err := p.endpoints.RedeliverFailed(r.Context(), v.account.ID, row.ID, since, actor(v))
+	n, err := p.endpoints.Redeliver(r.Context(), v.account.ID, row.ID, deliveries.Redelivery{FailedSince: since}, actor(v))
 	if errors.Is(err, endpoints.ErrNoEndpoint) {
 		return hookNotFound(v.account.ID)
 	}

@@ -13,18 +13,18 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	eventsarea "github.com/bizplatform/api/areas/events"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/endpoints"
-	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/storage"
 )
 
 // hooks is the store the portal's webhooks pages write through, on the
 // site's table.
 func (s *site) hooks() *endpoints.Store {
-	return endpoints.New(s.env.Table, s.env.Clock, eventsarea.Names(), false)
+	return endpoints.New(s.env.Table, s.env.Clock, false)
 }
 
 // onlyHook is the account's one endpoint.
@@ -50,7 +50,7 @@ func TestAnAdminAddsEditsDisablesAndRemovesAWebhookEndpoint(t *testing.T) {
 	t.Run("the add form offers every event type with its summary and scope, grouped by area", func(t *testing.T) {
 		form := b.get(base + "/new")
 		require.Equal(t, http.StatusOK, form.status)
-		for _, name := range eventsarea.Names() {
+		for _, name := range events.EndpointTypes() {
 			assert.Contains(t, form.body, `name="event" value="`+name+`"`)
 		}
 		assert.Contains(t, form.body, "A contact&#39;s task was deleted")
@@ -199,19 +199,19 @@ func ptr[T any](v T) *T { return &v }
 
 // delivery writes a delivery of e in status, made at, with attempts
 // answered answer.
-func (s *site) delivery(t *testing.T, e endpoints.Endpoint, n int, status string, at time.Time, answer int) string {
+func (s *site) delivery(t *testing.T, e endpoints.Endpoint, n int, status deliveries.State, at time.Time, answer int) string {
 	t.Helper()
 	id := fmt.Sprintf("a%023d", n)
-	stamp := at.UTC().Format(time.RFC3339Nano)
-	ev := marketplace.Event{ID: id, EndpointID: e.ID, Type: "TaskDelete", URL: e.URL, Body: `{"type":"TaskDelete"}`, CreatedAt: stamp, Status: status}
+	stamp := clock.Timestamp(at)
+	ev := deliveries.Delivery{ID: id, EndpointID: e.ID, Type: "TaskDelete", URL: e.URL, Body: `{"type":"TaskDelete"}`, CreatedAt: stamp, Status: status}
 	if answer != 0 {
-		ev.Attempts = []marketplace.Attempt{{At: stamp, Status: answer}, {At: stamp, Status: answer}}
+		ev.Attempts = []deliveries.Attempt{{At: stamp, Status: answer}, {At: stamp, Status: answer}}
 	}
-	if status == marketplace.DeliveryPending {
-		ev.NextAt = at.Add(time.Minute).UTC().Format(time.RFC3339Nano)
+	if status == deliveries.Pending {
+		ev.NextAt = clock.Timestamp(at.Add(time.Minute))
 	}
-	key := storage.Key{PK: marketplace.EventsPK(e.ID), SK: "EVENT#" + clock.Timestamp(at) + "#" + id}
-	require.NoError(t, s.env.Table.Put(context.Background(), marketplace.EventItem{Key: key, Event: ev}, nil))
+	key := storage.Key{PK: deliveries.PK(e.ID), SK: "EVENT#" + clock.Timestamp(at) + "#" + id}
+	require.NoError(t, s.env.Table.Put(context.Background(), deliveries.Item{Key: key, Delivery: ev}, nil))
 	return id
 }
 
@@ -224,11 +224,11 @@ func TestAnEndpointsDeliveriesArePagedFilteredAndRedelivered(t *testing.T) {
 	// 30 delivered a day ago, 2 failed (one 4 days ago, one 2 days ago),
 	// the newest pending.
 	for i := range 30 {
-		s.delivery(t, hook, i+1, marketplace.DeliveryDelivered, now.Add(-24*time.Hour+time.Duration(i)*time.Second), 200)
+		s.delivery(t, hook, i+1, deliveries.Delivered, now.Add(-24*time.Hour+time.Duration(i)*time.Second), 200)
 	}
-	oldFailed := s.delivery(t, hook, 31, marketplace.DeliveryFailed, now.Add(-96*time.Hour), 500)
-	newFailed := s.delivery(t, hook, 32, marketplace.DeliveryFailed, now.Add(-48*time.Hour), 503)
-	pending := s.delivery(t, hook, 33, marketplace.DeliveryPending, now.Add(-time.Minute), 0)
+	oldFailed := s.delivery(t, hook, 31, deliveries.Failed, now.Add(-96*time.Hour), 500)
+	newFailed := s.delivery(t, hook, 32, deliveries.Failed, now.Add(-48*time.Hour), 503)
+	pending := s.delivery(t, hook, 33, deliveries.Pending, now.Add(-time.Minute), 0)
 
 	b := s.browser(t)
 	csrf := b.signIn("ada@co1.example")
@@ -316,8 +316,8 @@ func TestAnEndpointDisabledAfterDaysOfFailuresShowsANoticeSayingWhatToDo(t *test
 	now := s.env.Clock.Now()
 	upd := expression.Set(expression.Name("enabled"), expression.Value(false)).
 		Set(expression.Name("disabledReason"), expression.Value(endpoints.DisabledFailing)).
-		Set(expression.Name("disabledAt"), expression.Value(now.UTC().Format(time.RFC3339Nano))).
-		Set(expression.Name("failingSince"), expression.Value(now.Add(-endpoints.FailingLimit).UTC().Format(time.RFC3339Nano)))
+		Set(expression.Name("disabledAt"), expression.Value(clock.Timestamp(now))).
+		Set(expression.Name("failingSince"), expression.Value(clock.Timestamp(now.Add(-endpoints.FailingLimit))))
 	require.NoError(t, s.env.Table.Update(ctx, storage.Key{PK: storage.AccountPK("acct1"), SK: "WEBHOOK#" + hook.ID}, upd, nil))
 
 	b := s.browser(t)

@@ -10,7 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 
-	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/wiring"
 	"github.com/bizplatform/api/shared/canary"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
@@ -30,7 +30,7 @@ func FromEnv(getenv func(string) string) (*Probe, error) {
 	if cfg.ProbeURL == "" || cfg.CanaryTokenParameter == "" || cfg.CanaryAccountID == "" {
 		return nil, errors.New("PROBE_URL, CANARY_TOKEN_PARAMETER and CANARY_ACCOUNT_ID are required")
 	}
-	awsCfg, err := app.EnvAWSConfig(context.Background(), cfg.Region)
+	awsCfg, err := wiring.EnvAWSConfig(context.Background(), cfg.Region)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +43,7 @@ func FromEnv(getenv func(string) string) (*Probe, error) {
 		Canary:  &canary.Token{Parameter: cfg.CanaryTokenParameter, SSM: ssm.NewFromConfig(awsCfg, func(o *ssm.Options) { o.BaseEndpoint = endpoint })},
 		Account: cfg.CanaryAccountID,
 		Lines:   metrics.NewMeter(cfg.MetricsNamespace, cfg.FunctionDimension).ProbeLines(),
-		Logger:  app.NewLogger(os.Stdout, cfg.LogLevel), Clock: clock.System{},
+		Logger:  wiring.NewLogger(os.Stdout, cfg.LogLevel), Clock: clock.System{},
 	}, nil
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/metrics/emftest"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // parameter is SSM holding the canary token (or failing).
@@ -59,7 +60,7 @@ func deployedAPI(t *testing.T) (*httptest.Server, string) {
 func run(t *testing.T, url string, ssm canary.Parameters) ([]probe.Result, map[string]any) {
 	logs := &testenv.LogBuffer{}
 	p := &probe.Probe{URL: url, Client: http.DefaultClient, Canary: &canary.Token{SSM: ssm, Parameter: "/bizplatform/stack/canary-token"},
-		Account: account, Lines: metrics.NewMeter("BizPlatform/stack", "").ProbeLines(), Logger: app.NewLogger(logs, nil), Clock: clock.System{}}
+		Account: account, Lines: metrics.NewMeter("BizPlatform/stack", "").ProbeLines(), Logger: wiring.NewLogger(logs, nil), Clock: clock.System{}}
 	results := p.Run(context.Background())
 	lines, err := emftest.MetricLines(logs.String())
 	require.NoError(t, err, "the run's line is valid EMF")

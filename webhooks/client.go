@@ -13,6 +13,15 @@ import (
 	"github.com/bizplatform/api/shared/validate"
 )
 
+// attemptTimeout bounds one POST to a receiver.
+const attemptTimeout = 10 * time.Second
+
+// localClient is the local server's client: the attempt timeout, and no
+// redirect followed either.
+func localClient() *http.Client {
+	return &http.Client{Timeout: attemptTimeout, CheckRedirect: noRedirect}
+}
+
 // errNotPublic: the webhook URL's host resolved to an address that is not
 // on the internet.
 var errNotPublic = errors.New("the webhook host is not a public address")

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,6 +28,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/metrics"
@@ -48,7 +50,7 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	rc.bodies = append(rc.bodies, body)
-	rc.sigs = append(rc.sigs, r.Header.Get(webhooks.SignatureHeader))
+	rc.sigs = append(rc.sigs, r.Header.Get(deliveries.SignatureHeader))
 	if rc.failures > 0 {
 		rc.failures--
 		w.WriteHeader(http.StatusServiceUnavailable)
@@ -118,10 +120,29 @@ func (f *fixture) deliverer() *webhooks.Deliverer {
 	return webhooks.New(f.env.Table, f.env.Clock, f.key, nil, slog.New(slog.NewJSONHandler(io.Discard, nil)), metrics.NewMeter("", ""))
 }
 
-func (f *fixture) events(t *testing.T) []marketplace.Event {
-	events, err := f.apps.Events(context.Background(), f.app.ID)
+// deliveries are the fixture app's deliveries, oldest first.
+func (f *fixture) deliveries(t *testing.T) []deliveries.Delivery {
+	list, err := f.apps.Deliveries(context.Background(), f.app.ID)
 	require.NoError(t, err)
-	return events
+	return list
+}
+
+// handOn hands the waiting INSTALL and UNINSTALL events on as a deliverer
+// would, making no attempt: their deliveries, due now.
+func (f *fixture) handOn(t *testing.T) []deliveries.Item {
+	ctx := context.Background()
+	var made []deliveries.Item
+	for n := range events.FanOutShards {
+		waiting, err := events.WaitingFanOut(ctx, f.env.Table, n, 100)
+		require.NoError(t, err)
+		for _, ev := range waiting {
+			require.NotNil(t, ev.Route, "a routed event: no receivers to read")
+			added, err := deliveries.FanOut(ctx, f.env.Table, nil, ev, f.env.Clock.Now(), time.Time{})
+			require.NoError(t, err)
+			made = append(made, added...)
+		}
+	}
+	return made
 }
 
 func TestEventsAreSignedWithEd25519OverTheRawBodyAndCarryThePublicPlatformsFields(t *testing.T) {
@@ -147,9 +168,9 @@ func TestEventsAreSignedWithEd25519OverTheRawBodyAndCarryThePublicPlatformsField
 		assert.Equal(t, "Hook & Sons", ev["companyName"], "the company's name, as the public platform's INSTALL carries it")
 		assert.Contains(t, string(body), `"companyName":"Hook & Sons"`, "written as JSON.stringify writes it (no \u0026), which the SDK verifies")
 	}
-	assert.Equal(t, map[string]bool{marketplace.EventInstall: true, marketplace.EventUninstall: true}, types)
-	for _, e := range f.events(t) {
-		assert.Equal(t, marketplace.DeliveryDelivered, e.Status)
+	assert.Equal(t, map[string]bool{marketplace.Installed.Name: true, marketplace.Uninstalled.Name: true}, types)
+	for _, e := range f.deliveries(t) {
+		assert.Equal(t, deliveries.Delivered, e.Status)
 		require.Len(t, e.Attempts, 1)
 		assert.Equal(t, http.StatusOK, e.Attempts[0].Status)
 	}
@@ -165,7 +186,7 @@ func TestDeliveryIsRetriedWithBackoffWhileTheReceiverFailsAndStopsOnceItSucceeds
 	ctx := context.Background()
 	// Two events, three failures: the first event fails twice, the second
 	// once, then both succeed.
-	waits := []time.Duration{0, webhooks.NextRetry(1), webhooks.NextRetry(2)}
+	waits := []time.Duration{0, deliveries.NextRetry(1), deliveries.NextRetry(2)}
 	for i, wait := range waits {
 		f.env.Clock.Advance(wait)
 		_, err := d.Sweep(ctx)
@@ -174,13 +195,13 @@ func TestDeliveryIsRetriedWithBackoffWhileTheReceiverFailsAndStopsOnceItSucceeds
 		require.NoError(t, err)
 		assert.Zero(t, n, "nothing is due again before its backoff ends")
 	}
-	assert.Equal(t, time.Minute, webhooks.NextRetry(1))
-	assert.Equal(t, 2*time.Minute, webhooks.NextRetry(2))
-	assert.Equal(t, webhooks.MaxRetry, webhooks.NextRetry(20))
+	assert.Equal(t, time.Minute, deliveries.NextRetry(1))
+	assert.Equal(t, 2*time.Minute, deliveries.NextRetry(2))
+	assert.Equal(t, deliveries.MaxRetry, deliveries.NextRetry(20))
 	assert.Equal(t, 5, f.rc.received(), "3 failed attempts and 2 successful ones")
 	attempts := 0
-	for _, e := range f.events(t) {
-		assert.Equal(t, marketplace.DeliveryDelivered, e.Status)
+	for _, e := range f.deliveries(t) {
+		assert.Equal(t, deliveries.Delivered, e.Status)
 		attempts += len(e.Attempts)
 		assert.Equal(t, http.StatusOK, e.Attempts[len(e.Attempts)-1].Status)
 		for _, a := range e.Attempts[:len(e.Attempts)-1] {
@@ -188,7 +209,7 @@ func TestDeliveryIsRetriedWithBackoffWhileTheReceiverFailsAndStopsOnceItSucceeds
 		}
 	}
 	assert.Equal(t, 5, attempts)
-	f.env.Clock.Advance(webhooks.MaxRetry)
+	f.env.Clock.Advance(deliveries.MaxRetry)
 	n, err := d.Sweep(ctx)
 	require.NoError(t, err)
 	assert.Zero(t, n, "stopped once it succeeded")
@@ -202,19 +223,19 @@ func TestAnEventIsMarkedFailedAfterThreeDaysOfFailures(t *testing.T) {
 	for range 40 {
 		_, err := d.Sweep(ctx)
 		require.NoError(t, err)
-		f.env.Clock.Advance(webhooks.MaxRetry)
+		f.env.Clock.Advance(deliveries.MaxRetry)
 	}
-	for _, e := range f.events(t) {
-		assert.Equal(t, marketplace.DeliveryFailed, e.Status)
+	for _, e := range f.deliveries(t) {
+		assert.Equal(t, deliveries.Failed, e.Status)
 		assert.Empty(t, e.NextAt)
 		first, last := e.Attempts[0].At, e.Attempts[len(e.Attempts)-1].At
-		f, _ := time.Parse(time.RFC3339Nano, first)
-		l, _ := time.Parse(time.RFC3339Nano, last)
-		assert.LessOrEqual(t, l.Sub(f), webhooks.GiveUp, "tried for 3 days at most")
-		assert.Greater(t, l.Sub(f), webhooks.GiveUp-webhooks.MaxRetry, "and for nearly 3 days")
+		f := clock.Parse(first)
+		l := clock.Parse(last)
+		assert.LessOrEqual(t, l.Sub(f), deliveries.GiveUp, "tried for 3 days at most")
+		assert.Greater(t, l.Sub(f), deliveries.GiveUp-deliveries.MaxRetry, "and for nearly 3 days")
 	}
 	received := f.rc.received()
-	f.env.Clock.Advance(webhooks.MaxRetry)
+	f.env.Clock.Advance(deliveries.MaxRetry)
 	_, err := d.Sweep(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, received, f.rc.received(), "a failed event is not tried again")
@@ -236,8 +257,8 @@ func TestConcurrentDeliverersSendEachAttemptOnce(t *testing.T) {
 	wg.Wait()
 	assert.Equal(t, 6, f.rc.received(), "6 events, each sent once")
 	assert.EqualValues(t, 6, attempted.Load())
-	for _, e := range f.events(t) {
-		assert.Equal(t, marketplace.DeliveryDelivered, e.Status)
+	for _, e := range f.deliveries(t) {
+		assert.Equal(t, deliveries.Delivered, e.Status)
 		assert.Len(t, e.Attempts, 1, "one attempt recorded")
 	}
 }
@@ -246,25 +267,24 @@ func TestAnAttemptWhoseDelivererDiedIsTakenUpOnceItsLeaseEnds(t *testing.T) {
 	f := newFixture(t, 0, 0)
 	f.installAndUninstall(t)
 	ctx := context.Background()
-	items, err := storage.QueryPartition[marketplace.EventItem](ctx, f.env.Table, marketplace.EventsPK(f.app.ID), "EVENT#")
-	require.NoError(t, err)
+	items := f.handOn(t)
 	require.Len(t, items, 2)
-	// A deliverer claimed the first event's attempt, then died before
+	// A deliverer claimed the first delivery's attempt, then died before
 	// posting it.
-	claimed := expression.Set(expression.Name("leaseUntil"), expression.Value(clock.Timestamp(f.env.Clock.Now().Add(webhooks.Lease))))
+	claimed := expression.Set(expression.Name("leaseUntil"), expression.Value(clock.Timestamp(f.env.Clock.Now().Add(deliveries.Lease))))
 	require.NoError(t, f.env.Table.Update(ctx, items[0].Key, claimed, nil))
 
 	d := f.deliverer()
 	n, err := d.Sweep(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, 1, n, "the claimed attempt is left to its deliverer while the lease lasts")
-	f.env.Clock.Advance(webhooks.Lease + time.Second)
+	f.env.Clock.Advance(deliveries.Lease + time.Second)
 	n, err = d.Sweep(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, 1, n, "then taken up")
 	assert.Equal(t, 2, f.rc.received())
-	for _, e := range f.events(t) {
-		assert.Equal(t, marketplace.DeliveryDelivered, e.Status)
+	for _, e := range f.deliveries(t) {
+		assert.Equal(t, deliveries.Delivered, e.Status)
 		assert.Len(t, e.Attempts, 1)
 	}
 }
@@ -275,31 +295,29 @@ func TestTheDeployedDelivererRefusesAWebhookHostThatResolvesToAPrivateAddress(t 
 	_, err := d.Sweep(context.Background())
 	require.NoError(t, err)
 	assert.Zero(t, f.rc.received(), "nothing posted to a loopback address")
-	for _, e := range f.events(t) {
-		assert.Equal(t, marketplace.DeliveryPending, e.Status, "tried again later, as any failed attempt")
+	for _, e := range f.deliveries(t) {
+		assert.Equal(t, deliveries.Pending, e.Status, "tried again later, as any failed attempt")
 		require.Len(t, e.Attempts, 1)
 		assert.Equal(t, "the webhook host is not a public address", e.Attempts[0].Error)
 	}
 }
 
-func TestAnEventAStreamRecordNamesIsDeliveredFromItsOwnItemBeforeTheIndexShowsIt(t *testing.T) {
+func TestAStreamBatchsInstallIsDeliveredInItsInvocation(t *testing.T) {
 	f := newFixture(t, 0, 0)
 	ctx := context.Background()
 	f.installAndUninstall(t)
-	items, _, err := storage.QueryPage[marketplace.EventItem](ctx, f.env.Table,
-		storage.Query{Key: expression.Key(storage.AttrPK).Equal(expression.Value(marketplace.EventsPK(f.app.ID)))}, 10, nil)
-	require.NoError(t, err)
-	require.Len(t, items, 2, "an INSTALL and an UNINSTALL")
-	// The index has not caught up with the first event yet: only its own
-	// item knows it is due.
-	hidden := items[0]
-	require.NoError(t, f.env.Table.Update(ctx, hidden.Key, expression.Remove(expression.Name(storage.AttrGSI1PK)), nil))
+	made := testenv.Events(t, f.env.Table, events.Owner{LocationID: "acctHook"})
+	require.Len(t, made, 2, "an INSTALL and an UNINSTALL, events of the account")
+	i := slices.IndexFunc(made, func(ev events.Recorded) bool { return ev.Type == marketplace.Installed.Name })
+	require.GreaterOrEqual(t, i, 0)
+	install := made[i].Key()
 	d := f.deliverer()
 
-	record := `{"Records":[{"eventName":"INSERT","eventSource":"aws:dynamodb","dynamodb":{"Keys":{"PK":{"S":"` + hidden.PK + `"},"SK":{"S":"` + hidden.SK + `"}}}},` +
+	record := `{"Records":[{"eventName":"INSERT","eventSource":"aws:dynamodb","dynamodb":{"Keys":{"PK":{"S":"` + install.PK + `"},"SK":{"S":"` + install.SK + `"}}}},` +
+		`{"eventName":"INSERT","eventSource":"aws:dynamodb","dynamodb":{"Keys":{"PK":{"S":"` + deliveries.PK(f.app.ID) + `"},"SK":{"S":"` + install.SK + `"}}}},` +
 		`{"eventName":"INSERT","eventSource":"aws:dynamodb","dynamodb":{"Keys":{"PK":{"S":"ACCOUNT#acctHook"},"SK":{"S":"TOKEN#x"}}}}]}`
 	keys := webhooks.StreamKeys(json.RawMessage(record))
-	assert.Equal(t, []storage.Key{hidden.Key}, keys, "only webhook events are taken from a stream batch")
+	assert.Equal(t, []storage.Key{install}, keys, "only events are taken from a stream batch, not a delivery")
 	assert.Empty(t, webhooks.StreamKeys(json.RawMessage(`{"source":"aws.events","detail-type":"Scheduled Event"}`)), "the schedule's event names nothing")
 
 	n, err := d.DeliverNamed(ctx, keys)
@@ -311,7 +329,7 @@ func TestAnEventAStreamRecordNamesIsDeliveredFromItsOwnItemBeforeTheIndexShowsIt
 	assert.Zero(t, n, "a delivered event is not sent again when its record comes twice")
 	n, err = d.Sweep(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, 1, n, "the sweep sends the other, which the index shows")
+	assert.Equal(t, 1, n, "the sweep sends the other, which the fan-out index shows")
 	assert.Equal(t, 2, f.rc.received())
 }
 
@@ -357,7 +375,7 @@ func TestAnAccountsEventReachesExactlyTheAppsThatChoseItAndMayReadIt(t *testing.
 	for i, body := range f.rc.bodies {
 		var ev map[string]any
 		require.NoError(t, json.Unmarshal(body, &ev))
-		if ev["type"] == marketplace.EventInstall {
+		if ev["type"] == marketplace.Installed.Name {
 			continue
 		}
 		assert.Equal(t, "TaskDelete", ev["type"])
@@ -368,16 +386,13 @@ func TestAnAccountsEventReachesExactlyTheAppsThatChoseItAndMayReadIt(t *testing.
 		taskBodies = append(taskBodies, body)
 	}
 	require.Len(t, taskBodies, 1, "the one subscribed event of its account, once")
-	stored, err := events.List(ctx, f.env.Table, events.Owner{LocationID: "acctHook"})
-	require.NoError(t, err)
 	var want string
-	for _, e := range stored {
+	for _, e := range testenv.Events(t, f.env.Table, events.Owner{LocationID: "acctHook"}) {
 		if e.Type == "TaskDelete" {
 			want = e.Body
 		}
 	}
-	assert.Equal(t, events.ForApp(want, f.app.ID), string(taskBodies[0]), "the body as the change's transaction wrote it, naming the app")
-	assert.True(t, strings.HasSuffix(string(taskBodies[0]), `,"appId":"`+f.app.ID+`"}`))
+	assert.Equal(t, strings.TrimSuffix(want, "}")+`,"appId":"`+f.app.ID+`"}`, string(taskBodies[0]), "the body as the change's transaction wrote it, naming the app last")
 	for _, body := range blind.bodies {
 		assert.NotContains(t, string(body), "TaskDelete", "an install without contacts scopes receives no contact event")
 	}
@@ -507,9 +522,9 @@ func TestA429sRetryAfterPostponesTheNextAttemptBeyondTheBackoff(t *testing.T) {
 		want  time.Duration
 	}{
 		{"seconds longer than the backoff are waited", "7200", 2 * time.Hour},
-		{"a shorter wait keeps the backoff", "5", webhooks.FirstRetry},
-		{"an unreadable value keeps the backoff", "soon", webhooks.FirstRetry},
-		{"a wait is bounded by the longest backoff", "864000", webhooks.MaxRetry},
+		{"a shorter wait keeps the backoff", "5", deliveries.FirstRetry},
+		{"an unreadable value keeps the backoff", "soon", deliveries.FirstRetry},
+		{"a wait is bounded by the longest backoff", "864000", deliveries.MaxRetry},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -524,13 +539,12 @@ func TestA429sRetryAfterPostponesTheNextAttemptBeyondTheBackoff(t *testing.T) {
 			f.install(t, limited, limited.Scopes)
 			_, err = f.deliverer().Sweep(ctx)
 			require.NoError(t, err)
-			evs, err := f.apps.Events(ctx, limited.ID)
+			evs, err := f.apps.Deliveries(ctx, limited.ID)
 			require.NoError(t, err)
 			require.Len(t, evs, 1)
 			require.Len(t, evs[0].Attempts, 1)
 			assert.Equal(t, http.StatusTooManyRequests, evs[0].Attempts[0].Status)
-			next, err := time.Parse(time.RFC3339Nano, evs[0].NextAt)
-			require.NoError(t, err)
+			next := clock.Parse(evs[0].NextAt)
 			assert.Equal(t, tc.want, next.Sub(f.env.Clock.Now()))
 		})
 	}
@@ -553,9 +567,9 @@ func TestTheLocalDelivererFollowsNoRedirect(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 2, n)
 	assert.Zero(t, target.received(), "the redirect's target is never posted to")
-	for _, e := range f.events(t) {
+	for _, e := range f.deliveries(t) {
 		require.Len(t, e.Attempts, 1)
 		assert.Equal(t, http.StatusTemporaryRedirect, e.Attempts[0].Status, "a 3xx is a failed attempt")
-		assert.NotEqual(t, marketplace.DeliveryDelivered, e.Status)
+		assert.NotEqual(t, deliveries.Delivered, e.Status)
 	}
 }

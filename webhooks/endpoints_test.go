@@ -19,7 +19,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/endpoints"
 	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
@@ -84,7 +87,7 @@ func (f *fixture) endpointTo(t *testing.T, account string, types []string) (*ver
 }
 
 func (f *fixture) endpoints() *endpoints.Store {
-	return endpoints.New(f.env.Table, f.env.Clock, []string{"TaskDelete", "CouponDelete"}, true)
+	return endpoints.New(f.env.Table, f.env.Clock, true)
 }
 
 var admin = auth.Actor{ID: "u1", Name: "Ada Admin"}
@@ -103,9 +106,7 @@ func (f *fixture) write(t *testing.T, typ events.Type, account, id string) strin
 	tx := f.env.Table.Tx()
 	typ.Add(tx, events.Owner{LocationID: account}, map[string]string{"id": id}, f.env.Clock.Now())
 	require.NoError(t, tx.Commit(ctx))
-	all, err := events.List(ctx, f.env.Table, events.Owner{LocationID: account})
-	require.NoError(t, err)
-	for _, e := range all {
+	for _, e := range testenv.Events(t, f.env.Table, events.Owner{LocationID: account}) {
 		var body map[string]any
 		require.NoError(t, json.Unmarshal([]byte(e.Body), &body))
 		if body["id"] == id {
@@ -147,10 +148,10 @@ func TestAnAccountsEndpointGetsExactlyTheTypesItChoseOfItsOwnAccount(t *testing.
 	assert.Zero(t, off.requests, "a disabled endpoint gets nothing")
 	assert.Zero(t, elsewhere.requests, "another account's endpoint gets nothing")
 
-	deliveries, _, err := f.endpoints().DeliveriesPage(ctx, "acctHook", tasksEp.ID, "", 10, "")
+	sent, _, err := f.endpoints().Deliveries(ctx, "acctHook", tasksEp.ID, "", 10, "")
 	require.NoError(t, err)
-	require.Len(t, deliveries, 2, "each listed with its endpoint's deliveries")
-	for _, d := range deliveries {
+	require.Len(t, sent, 2, "each listed with its endpoint's deliveries")
+	for _, d := range sent {
 		assert.Equal(t, tasksEp.ID, d.EndpointID)
 		assert.Empty(t, d.AppID)
 		require.Len(t, d.Attempts, 1)
@@ -269,14 +270,14 @@ func TestAReceiverThatRefusesForAWhileGetsEveryEventOnceAfterItRecovers(t *testi
 			}
 			assert.Len(t, got, len(want), "and nothing else")
 
-			items, err := storage.QueryPartition[marketplace.EventItem](ctx, f.env.Table, marketplace.EventsPK(id), "EVENT#")
+			items, err := storage.QueryPartition[deliveries.Item](ctx, f.env.Table, deliveries.PK(id), "EVENT#")
 			require.NoError(t, err)
 			seen := map[string]bool{}
 			for _, it := range items {
 				if it.Type != "TaskDelete" {
 					continue
 				}
-				assert.Equal(t, marketplace.DeliveryDelivered, it.Status)
+				assert.Equal(t, deliveries.Delivered, it.Status)
 				for _, a := range it.Attempts {
 					switch {
 					case a.Status != 0:
@@ -330,7 +331,7 @@ func TestAnEndpointThatFailedEverythingForThreeDaysIsDisabledAndCatchesUpOnceEna
 		_, err := d.Sweep(ctx)
 		require.NoError(t, err)
 		if hour == 0 {
-			assert.Equal(t, start.UTC().Format(time.RFC3339Nano), read().FailingSince, "the first failure is noted")
+			assert.Equal(t, clock.Timestamp(start), read().FailingSince, "the first failure is noted")
 		}
 		if disabledAt.IsZero() && !read().Enabled {
 			disabledAt = f.env.Clock.Now()
@@ -343,7 +344,7 @@ func TestAnEndpointThatFailedEverythingForThreeDaysIsDisabledAndCatchesUpOnceEna
 	assert.LessOrEqual(t, disabledAt.Sub(start), endpoints.FailingLimit+time.Hour, "at its first failure after that")
 	off := read()
 	assert.Equal(t, endpoints.DisabledFailing, off.DisabledReason)
-	assert.Equal(t, disabledAt.UTC().Format(time.RFC3339Nano), off.DisabledAt)
+	assert.Equal(t, clock.Timestamp(disabledAt), off.DisabledAt)
 	assert.Equal(t, requestsThen, v.requests, "nothing is posted to a disabled endpoint")
 
 	entries, err := f.env.Server.Tokens.Audit(ctx, "acctHook", 10)
@@ -353,13 +354,13 @@ func TestAnEndpointThatFailedEverythingForThreeDaysIsDisabledAndCatchesUpOnceEna
 	assert.Equal(t, endpoints.Deliverer, entries[0].By)
 	assert.Equal(t, e.ID, entries[0].TokenID)
 
-	deliveries, _, err := f.endpoints().DeliveriesPage(ctx, "acctHook", e.ID, "", 50, "")
+	sent, _, err := f.endpoints().Deliveries(ctx, "acctHook", e.ID, "", 50, "")
 	require.NoError(t, err)
 	require.NotEmpty(t, after)
-	require.Len(t, deliveries, len(made), "no event made after the disabling is handed to it")
+	require.Len(t, sent, len(made), "no event made after the disabling is handed to it")
 	endedByDisabling := 0
-	for _, dl := range deliveries {
-		assert.Equal(t, marketplace.DeliveryFailed, dl.Status, "every delivery ended as failed")
+	for _, dl := range sent {
+		assert.Equal(t, deliveries.Failed, dl.Status, "every delivery ended as failed")
 		if strings.HasPrefix(dl.Attempts[len(dl.Attempts)-1].Error, "the endpoint is disabled") {
 			endedByDisabling++
 		}
@@ -374,7 +375,7 @@ func TestAnEndpointThatFailedEverythingForThreeDaysIsDisabledAndCatchesUpOnceEna
 	on, err := f.endpoints().Update(ctx, "acctHook", e.ID, endpoints.Input{Enabled: ptr(true)}, admin)
 	require.NoError(t, err)
 	assert.Empty(t, on.FailingSince)
-	n, err := f.endpoints().RedeliverFailed(ctx, "acctHook", e.ID, start, admin)
+	n, err := f.endpoints().Redeliver(ctx, "acctHook", e.ID, deliveries.Redelivery{FailedSince: start}, admin)
 	require.NoError(t, err)
 	assert.Equal(t, len(made), n)
 	_, err = d.Sweep(ctx)
@@ -416,14 +417,14 @@ func TestAnEndpointsFailuresAreWrittenOnlyWhenTheyStartOrStop(t *testing.T) {
 	f.write(t, taskDelete, "acctHook", "t3")
 	sweep()
 	failing := read()
-	assert.Equal(t, failedAt.UTC().Format(time.RFC3339Nano), failing.FailingSince, "the first failure is noted")
+	assert.Equal(t, clock.Timestamp(failedAt), failing.FailingSince, "the first failure is noted")
 	assert.Equal(t, e.Version+1, failing.Version, "once for both failures")
-	f.env.Clock.Advance(webhooks.FirstRetry)
+	f.env.Clock.Advance(deliveries.FirstRetry)
 	sweep()
 	assert.Equal(t, failing, read(), "a further failure within the limit writes nothing")
 
 	v.answer = nil
-	f.env.Clock.Advance(webhooks.NextRetry(2))
+	f.env.Clock.Advance(deliveries.NextRetry(2))
 	sweep()
 	answering := read()
 	assert.Empty(t, answering.FailingSince, "a delivered attempt clears the failures")
@@ -445,13 +446,13 @@ func TestTheDeliveriesOfARemovedEndpointEndWithoutBeingSent(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 1, v.requests)
 	require.NoError(t, f.endpoints().Remove(ctx, "acctHook", e.ID, admin))
-	f.env.Clock.Advance(webhooks.FirstRetry)
+	f.env.Clock.Advance(deliveries.FirstRetry)
 	_, err = d.Sweep(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, 1, v.requests, "not sent again")
-	items, err := storage.QueryPartition[marketplace.EventItem](ctx, f.env.Table, marketplace.EventsPK(e.ID), "EVENT#")
+	items, err := storage.QueryPartition[deliveries.Item](ctx, f.env.Table, deliveries.PK(e.ID), "EVENT#")
 	require.NoError(t, err)
 	require.Len(t, items, 1)
-	assert.Equal(t, marketplace.DeliveryFailed, items[0].Status, "out of the due index")
+	assert.Equal(t, deliveries.Failed, items[0].Status, "out of the due index")
 	assert.Equal(t, "the endpoint was removed", items[0].Attempts[1].Error)
 }

@@ -9,15 +9,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/internal/testenv"
-	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/metrics/emftest"
+	"github.com/bizplatform/api/shared/wiring"
 	"github.com/bizplatform/api/webhooks"
 )
 
 // reporting is the fixture's deliverer writing its lines to logs.
 func (f *fixture) reporting(logs *testenv.LogBuffer) *webhooks.Deliverer {
-	return webhooks.New(f.env.Table, f.env.Clock, f.key, nil, app.NewLogger(logs, nil), metrics.NewMeter("BizPlatform/test", ""))
+	return webhooks.New(f.env.Table, f.env.Clock, f.key, nil, wiring.NewLogger(logs, nil), metrics.NewMeter("BizPlatform/test", ""))
 }
 
 // lastReport is the last metric line logged, checked against the format.
@@ -48,7 +49,7 @@ func TestEachReportCountsTheAttemptsSinceTheLastAndTheOldestPendingAge(t *testin
 	assert.Equal(t, 0.0, l["WebhookDeliveries"])
 	assert.Equal(t, 30.0, l["WebhookOldestPendingAgeSeconds"], "both events still pending, 30 s old")
 
-	f.env.Clock.Advance(webhooks.NextRetry(1))
+	f.env.Clock.Advance(deliveries.NextRetry(1))
 	_, err = d.Sweep(ctx)
 	require.NoError(t, err)
 	require.NoError(t, d.Report(ctx, false))
@@ -58,7 +59,7 @@ func TestEachReportCountsTheAttemptsSinceTheLastAndTheOldestPendingAge(t *testin
 	assert.Equal(t, 1.0, l["WebhookDeliveries"])
 	assert.NotContains(t, l, "WebhookOldestPendingAgeSeconds", "a report that did not look claims no age")
 
-	f.env.Clock.Advance(webhooks.NextRetry(2))
+	f.env.Clock.Advance(deliveries.NextRetry(2))
 	_, err = d.Sweep(ctx)
 	require.NoError(t, err)
 	require.NoError(t, d.Report(ctx, true))
@@ -79,7 +80,7 @@ func TestAnEventThatRunsOutOfRetriesIsCountedAsGivenUp(t *testing.T) {
 		n, err := d.Sweep(ctx)
 		require.NoError(t, err)
 		attempts += n
-		f.env.Clock.Advance(webhooks.MaxRetry)
+		f.env.Clock.Advance(deliveries.MaxRetry)
 	}
 	require.NoError(t, d.Report(ctx, true))
 	l := lastReport(t, logs)

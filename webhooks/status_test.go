@@ -8,10 +8,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/storage"
-	"github.com/bizplatform/api/webhooks"
 )
 
 // TestAnAccountEventsDeliveryStatusFollowsItsDeliveries follows three
@@ -36,14 +36,18 @@ func TestAnAccountEventsDeliveryStatusFollowsItsDeliveries(t *testing.T) {
 	f.install(t, dead, dead.Scopes)
 
 	owner := events.Owner{LocationID: "acctHook"}
-	for _, name := range []string{"TaskDelete", "ContactDelete", "CouponDelete"} {
+	written := []string{"TaskDelete", "ContactDelete", "CouponDelete"}
+	for _, name := range written {
 		tx := f.env.Table.Tx()
 		events.Type{Name: name, Scope: "contacts.readonly", Version: 1, Fields: map[string]string{}}.
 			Add(tx, owner, map[string]string{"id": "r1"}, f.env.Clock.Now())
 		require.NoError(t, tx.Commit(ctx))
 	}
-	typesIn := func(status string) []string {
-		page, _, err := events.Page(ctx, f.env.Table, owner, events.Filter{Status: status}, 10, "")
+	typesIn := func(state deliveries.State) []string {
+		in := deliveries.EventIn(state)
+		// The three events written (the apps' INSTALL events are the
+		// account's too).
+		page, _, err := events.Page(ctx, f.env.Table, owner, events.Filter{Types: written, Matching: &in}, 10, "")
 		require.NoError(t, err)
 		names := []string{}
 		for _, e := range page {
@@ -51,42 +55,42 @@ func TestAnAccountEventsDeliveryStatusFollowsItsDeliveries(t *testing.T) {
 		}
 		return names
 	}
-	assert.ElementsMatch(t, []string{"TaskDelete", "ContactDelete", "CouponDelete"}, typesIn(events.StatusPending), "before the fan-out every event is pending")
+	assert.ElementsMatch(t, []string{"TaskDelete", "ContactDelete", "CouponDelete"}, typesIn(deliveries.Pending), "before the fan-out every event is pending")
 
 	d := f.deliverer()
 	_, err = d.Sweep(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"TaskDelete"}, typesIn(events.StatusDelivered))
-	assert.Equal(t, []string{"CouponDelete"}, typesIn(events.StatusUnrouted), "no app chose it")
-	assert.Equal(t, []string{"ContactDelete"}, typesIn(events.StatusPending), "its receiver is down: still being tried")
-	assert.Empty(t, typesIn(events.StatusFailed))
+	assert.Equal(t, []string{"TaskDelete"}, typesIn(deliveries.Delivered))
+	assert.Equal(t, []string{"CouponDelete"}, typesIn(deliveries.Unrouted), "no app chose it")
+	assert.Equal(t, []string{"ContactDelete"}, typesIn(deliveries.Pending), "its receiver is down: still being tried")
+	assert.Empty(t, typesIn(deliveries.Failed))
 
 	for range 40 {
-		f.env.Clock.Advance(webhooks.MaxRetry)
+		f.env.Clock.Advance(deliveries.MaxRetry)
 		_, err = d.Sweep(ctx)
 		require.NoError(t, err)
 	}
-	assert.Equal(t, []string{"ContactDelete"}, typesIn(events.StatusFailed), "given up after 3 days")
-	assert.Empty(t, typesIn(events.StatusPending))
+	assert.Equal(t, []string{"ContactDelete"}, typesIn(deliveries.Failed), "given up after 3 days")
+	assert.Empty(t, typesIn(deliveries.Pending))
 
 	key := deliveryKey(t, f, dead.ID, "ContactDelete")
-	require.NoError(t, marketplace.Requeue(ctx, f.env.Table, key, f.env.Clock.Now()))
-	assert.ErrorIs(t, marketplace.Requeue(ctx, f.env.Table, key, f.env.Clock.Now()), marketplace.ErrNotRedeliverable, "requeued once")
-	assert.Equal(t, []string{"ContactDelete"}, typesIn(events.StatusPending), "redelivered: pending again")
-	assert.Empty(t, typesIn(events.StatusFailed))
+	require.NoError(t, deliveries.Requeue(ctx, f.env.Table, key, f.env.Clock.Now()))
+	assert.ErrorIs(t, deliveries.Requeue(ctx, f.env.Table, key, f.env.Clock.Now()), deliveries.ErrNotRedeliverable, "requeued once")
+	assert.Equal(t, []string{"ContactDelete"}, typesIn(deliveries.Pending), "redelivered: pending again")
+	assert.Empty(t, typesIn(deliveries.Failed))
 
 	down.mu.Lock()
 	down.failures = 0
 	down.mu.Unlock()
 	_, err = d.Sweep(ctx)
 	require.NoError(t, err)
-	assert.ElementsMatch(t, []string{"TaskDelete", "ContactDelete"}, typesIn(events.StatusDelivered), "the receiver is back")
+	assert.ElementsMatch(t, []string{"TaskDelete", "ContactDelete"}, typesIn(deliveries.Delivered), "the receiver is back")
 }
 
 // deliveryKey is the key of the delivery of typ to app.
 func deliveryKey(t *testing.T, f *fixture, appID, typ string) storage.Key {
 	t.Helper()
-	items, err := storage.QueryPartition[marketplace.EventItem](context.Background(), f.env.Table, marketplace.EventsPK(appID), "EVENT#")
+	items, err := storage.QueryPartition[deliveries.Item](context.Background(), f.env.Table, deliveries.PK(appID), "EVENT#")
 	require.NoError(t, err)
 	for _, it := range items {
 		if it.Type == typ {

@@ -7,6 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/bizplatform/api/internal/testenv"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/webhooks"
@@ -22,8 +24,7 @@ func TestAnEventsStreamRecordHandsItOnAndDeliversItAtOnce(t *testing.T) {
 	f := newFixture(t, 0, 0)
 	v, _, _ := f.endpointTo(t, "acctHook", []string{"TaskDelete"})
 	id := f.write(t, taskDelete, "acctHook", "t1")
-	stored, err := events.List(ctx, f.env.Table, events.Owner{LocationID: "acctHook"})
-	require.NoError(t, err)
+	stored := testenv.Events(t, f.env.Table, events.Owner{LocationID: "acctHook"})
 	require.Len(t, stored, 1)
 	key := stored[0].Key()
 	record := `{"Records":[{"eventName":"INSERT","eventSource":"aws:dynamodb","dynamodb":{"Keys":{"PK":{"S":"` + key.PK + `"},"SK":{"S":"` + key.SK + `"}}}}]}`
@@ -50,7 +51,8 @@ func TestAnEventsStreamRecordHandsItOnAndDeliversItAtOnce(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, n, "nor does the sweep")
 	assert.Len(t, v.events(), 1)
-	page, _, err := events.Page(ctx, f.env.Table, events.Owner{LocationID: "acctHook"}, events.Filter{Status: events.StatusDelivered}, 10, "")
+	delivered := deliveries.EventIn(deliveries.Delivered)
+	page, _, err := events.Page(ctx, f.env.Table, events.Owner{LocationID: "acctHook"}, events.Filter{Matching: &delivered}, 10, "")
 	require.NoError(t, err)
 	assert.Len(t, page, 1, "its delivery counted once")
 }

@@ -16,12 +16,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/internal/testenv"
-	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/deliveries"
+	"github.com/bizplatform/api/shared/deliveries/signingkey"
 	"github.com/bizplatform/api/shared/events"
-	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/metrics/emftest"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/wiring"
 	"github.com/bizplatform/api/webhooks"
 )
 
@@ -36,10 +37,9 @@ func TestASweepCountsTheEventsItRecoveredFromTheStream(t *testing.T) {
 	d := f.reporting(logs)
 
 	f.write(t, taskDelete, "acctHook", "t1")
-	stored, err := events.List(ctx, f.env.Table, events.Owner{LocationID: "acctHook"})
-	require.NoError(t, err)
+	stored := testenv.Events(t, f.env.Table, events.Owner{LocationID: "acctHook"})
 	require.Len(t, stored, 1)
-	_, err = d.DeliverNamed(ctx, []storage.Key{stored[0].Key()})
+	_, err := d.DeliverNamed(ctx, []storage.Key{stored[0].Key()})
 	require.NoError(t, err)
 	require.NoError(t, d.Report(ctx, false))
 	assert.NotContains(t, lastReport(t, logs), "WebhookRecovered", "handed on by the stream: nothing recovered")
@@ -85,11 +85,11 @@ func TestADryRunDeliversNothing(t *testing.T) {
 	v, _, _ := f.endpointTo(t, "acctHook", []string{"TaskDelete"})
 	f.write(t, taskDelete, "acctHook", "t1")
 	f.installAndUninstall(t)
-	before := f.events(t)
+	before := f.deliveries(t)
 
 	require.NoError(t, f.deliverer().DryRun(ctx))
 	assert.Empty(t, v.events(), "nothing sent to the account's endpoint")
-	assert.Equal(t, before, f.events(t), "the apps' events as they were")
+	assert.Equal(t, before, f.deliveries(t), "the apps' events as they were")
 	waiting := 0
 	for shard := range events.FanOutShards {
 		page, err := events.WaitingFanOut(ctx, f.env.Table, shard, 10)
@@ -108,10 +108,10 @@ func TestARotatedSigningKeySignsWithinKeyRereadWithoutADeploy(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t, 0, 0)
 	path := filepath.Join(t.TempDir(), "webhook.pem")
-	old, err := marketplace.LoadOrCreateKeyFile(path)
+	old, err := signingkey.Load(ctx, config.Config{WebhookKeyFile: path}, nil)
 	require.NoError(t, err)
 	cfg := config.Config{WebhookKeyFile: path, Endpoint: testenv.Endpoint(t)}
-	task, err := webhooks.LambdaTask(ctx, cfg, app.Deps{Table: f.env.Table, Clock: f.env.Clock, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})
+	task, err := webhooks.LambdaTask(ctx, cfg, wiring.Deps{Table: f.env.Table, Clock: f.env.Clock, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})
 	require.NoError(t, err)
 	v, _, _ := f.endpointTo(t, "acctHook", []string{"TaskDelete"})
 	v.key = old.Public().(ed25519.PublicKey)
@@ -122,7 +122,7 @@ func TestARotatedSigningKeySignsWithinKeyRereadWithoutADeploy(t *testing.T) {
 	require.Len(t, v.events(), 1, "signed with the key read at start")
 
 	require.NoError(t, os.Remove(path))
-	rotated, err := marketplace.LoadOrCreateKeyFile(path)
+	rotated, err := signingkey.Load(ctx, config.Config{WebhookKeyFile: path}, nil)
 	require.NoError(t, err)
 	v.mu.Lock()
 	v.key = rotated.Public().(ed25519.PublicKey) // the receiver switched to the new key
@@ -132,7 +132,7 @@ func TestARotatedSigningKeySignsWithinKeyRereadWithoutADeploy(t *testing.T) {
 	require.NoError(t, task(ctx, schedule))
 	require.Len(t, v.events(), 1, "before KeyReread the old key still signs, which the switched receiver refuses")
 
-	f.env.Clock.Advance(time.Second + webhooks.NextRetry(1))
+	f.env.Clock.Advance(time.Second + deliveries.NextRetry(1))
 	f.write(t, taskDelete, "acctHook", "t3")
 	require.NoError(t, task(ctx, schedule))
 	assert.Len(t, v.events(), 3, "read again: the new key signs the new event and the refused one's retry")

@@ -10,6 +10,7 @@ import (
 	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // Area is the ad-publishing area.
@@ -21,7 +22,7 @@ type handler struct {
 	clock clock.Clock
 }
 
-func routes(d app.Deps) []route.Route {
+func routes(d wiring.Deps) []route.Route {
 	h := &handler{store: NewAds(d.Table), clock: d.Clock}
 	return []route.Route{
 		{Op: operations.SearchAdsReportingList, Handle: h.reportingList},

@@ -9,6 +9,7 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // SeedData is the ad-publishing part of a demo dataset.
@@ -38,7 +39,7 @@ type SeedAdGroup struct {
 // Entities are written before their reporting rows. What the file leaves
 // out is filled in: a campaign's or ad group's status ENABLED, an
 // integration's connectedAt now.
-func seed(ctx context.Context, d app.Deps, data SeedData) error {
+func seed(ctx context.Context, d wiring.Deps, data SeedData) error {
 	s := NewAds(d.Table)
 	now := clock.Timestamp(d.Clock.Now())
 	var campaigns []Campaign

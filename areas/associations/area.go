@@ -13,6 +13,7 @@ import (
 	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // Area is the associations area.
@@ -25,7 +26,7 @@ type handler struct {
 	clock    clock.Clock
 }
 
-func routes(d app.Deps) []route.Route {
+func routes(d wiring.Deps) []route.Route {
 	h := &handler{store: NewGraph(d.Table), contacts: contactstore.NewContacts(d.Table), clock: d.Clock}
 	return []route.Route{
 		{Op: operations.CreateAssociation, Handle: h.createAssociation},

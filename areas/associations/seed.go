@@ -9,6 +9,7 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // SeedData is the associations part of a demo dataset.
@@ -36,7 +37,7 @@ type SeedAssociation struct {
 // id item) at once; relations are written under the key the API would use,
 // so a seeded relation counts as a duplicate. Records the relations point at
 // are not checked: the contacts part may load later.
-func seed(ctx context.Context, d app.Deps, data SeedData) error {
+func seed(ctx context.Context, d wiring.Deps, data SeedData) error {
 	s := NewGraph(d.Table)
 	now := clock.Timestamp(d.Clock.Now())
 	var l storage.Loading

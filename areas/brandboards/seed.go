@@ -8,6 +8,7 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // SeedData is the brand-boards part of a demo dataset. At most one board per
@@ -22,7 +23,7 @@ type SeedData struct {
 // board created through the API before a reload loses its flag too. What
 // the file leaves out is filled in as a creation would: empty lists,
 // meta.sourceType blank, createdAt now, updatedAt createdAt.
-func seed(ctx context.Context, d app.Deps, data SeedData) error {
+func seed(ctx context.Context, d wiring.Deps, data SeedData) error {
 	store := NewBoards(d.Table)
 	now := clock.Timestamp(d.Clock.Now())
 	defaults := map[string]Board{}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/validate"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // SeedData is the campaigns part of a demo dataset.
@@ -12,7 +13,7 @@ type SeedData struct {
 	Campaigns []Campaign `json:"campaigns"`
 }
 
-func seed(ctx context.Context, d app.Deps, data SeedData) error {
+func seed(ctx context.Context, d wiring.Deps, data SeedData) error {
 	err := app.CheckRecords("campaigns", data.Campaigns, func(c *Campaign) (string, string) { return c.LocationID, c.ID }, checkSeedCampaign)
 	if err != nil {
 		return err

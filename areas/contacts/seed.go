@@ -8,6 +8,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/validate"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // SeedData is the contacts part of a demo dataset.
@@ -24,7 +25,7 @@ type SeedContact struct {
 	Notes []contactstore.Note `json:"notes"`
 }
 
-func seed(ctx context.Context, d app.Deps, data SeedData) error {
+func seed(ctx context.Context, d wiring.Deps, data SeedData) error {
 	now := clock.Timestamp(d.Clock.Now())
 	err := app.CheckRecords("contacts", data.Contacts, func(c *SeedContact) (string, string) { return c.LocationID, c.ID }, func(c *SeedContact) error {
 		return checkSeedContact(c, now)

@@ -50,8 +50,7 @@ type eventLog map[string]bool
 
 func accountEvents(t *testing.T, env *testenv.Env, account string) []events.Recorded {
 	t.Helper()
-	all, err := events.List(context.Background(), env.Table, events.Owner{LocationID: account})
-	require.NoError(t, err)
+	all := testenv.Events(t, env.Table, events.Owner{LocationID: account})
 	return all
 }
 

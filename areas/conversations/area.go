@@ -6,6 +6,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // Area is the Conversations area.
@@ -15,7 +16,7 @@ type handler struct {
 	store *Messages
 }
 
-func routes(d app.Deps) []route.Route {
+func routes(d wiring.Deps) []route.Route {
 	h := &handler{store: NewMessages(d.Table)}
 	return []route.Route{
 		{Op: operations.GetMessage, Handle: h.getMessage},

@@ -10,6 +10,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/validate"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // SeedData is the conversations part of a demo dataset.
@@ -20,7 +21,7 @@ type SeedData struct {
 // seed checks every message (so the dataset only holds what the API could
 // serve), fills in what the file leaves out, and writes them. Loading twice
 // writes the same items.
-func seed(ctx context.Context, d app.Deps, data SeedData) error {
+func seed(ctx context.Context, d wiring.Deps, data SeedData) error {
 	now := d.Clock.Now()
 	err := app.CheckRecords("messages", data.Messages, func(m *Message) (string, string) { return m.LocationID, m.ID }, func(m *Message) error {
 		return checkSeedMessage(m, now)

@@ -9,6 +9,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/validate"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // SeedData is the custom-fields part of a demo dataset.
@@ -18,7 +19,7 @@ type SeedData struct {
 
 // seed writes the fields at version 1, dateAdded left out being now and
 // dateUpdated left out being dateAdded.
-func seed(ctx context.Context, d app.Deps, data SeedData) error {
+func seed(ctx context.Context, d wiring.Deps, data SeedData) error {
 	now := clock.Timestamp(d.Clock.Now())
 	err := app.CheckRecords("customFields", data.CustomFields, func(f *Field) (string, string) { return f.LocationID, f.ID }, func(f *Field) error {
 		var v validate.Errors

@@ -7,6 +7,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/validate"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // SeedData is the emails part of a demo dataset: templates and folders (a
@@ -20,7 +21,7 @@ type SeedData struct {
 // parent is a folder of the same account, listed in the same dataset. What
 // the file leaves out is filled in as a creation would: dateAdded is now,
 // dateUpdated is dateAdded, builderVersion is the default.
-func seed(ctx context.Context, d app.Deps, data SeedData) error {
+func seed(ctx context.Context, d wiring.Deps, data SeedData) error {
 	folders := map[string]string{} // folder id -> account
 	for _, t := range data.Templates {
 		if t.Type == TypeFolder {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bizplatform/api/areas/internal/request"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/storage"
@@ -26,11 +27,11 @@ const (
 
 type handler struct {
 	table *storage.Table
-	types []Type
+	types []events.Type
 }
 
 // names are the handler's event type names.
-func (h *handler) names() []string { return names(h.types) }
+func (h *handler) names() []string { return events.Names(h.types) }
 
 // readableTypes narrows asked (nil: every type) to the types whose scope
 // the holder of scopes may read. Filtering by type rather than by scope
@@ -82,8 +83,11 @@ func (h *handler) parseList(q httpio.Query, v *validate.Errors) listRequest {
 		}
 	}
 	if q.Has("status") {
-		req.filter.Status = q.String("status")
-		v.OneOf("status", req.filter.Status, events.Statuses...)
+		state := q.String("status")
+		if v.OneOf("status", state, deliveries.Strings(deliveries.EventStates)...) {
+			in := deliveries.EventIn(deliveries.State(state))
+			req.filter.Matching = &in
+		}
 	}
 	req.filter.Since = timeParam(q, v, "from")
 	req.filter.Until = timeParam(q, v, "to")

@@ -9,6 +9,7 @@ import (
 	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // Area is the Media library area.
@@ -20,7 +21,7 @@ type handler struct {
 	clock clock.Clock
 }
 
-func routes(d app.Deps) []route.Route {
+func routes(d wiring.Deps) []route.Route {
 	h := &handler{store: NewLibrary(d.Table), clock: d.Clock}
 	return []route.Route{
 		{Op: operations.ListMediaFiles, Handle: h.list},

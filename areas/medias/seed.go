@@ -11,6 +11,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/validate"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // SeedData is the medias part of a demo dataset: files and folders with the
@@ -23,7 +24,7 @@ type SeedData struct {
 // serve: a sound tree of valid names), fills in what the file leaves out and
 // writes them. Parents may be in the same dataset or already stored.
 // Loading twice writes the same items.
-func seed(ctx context.Context, d app.Deps, data SeedData) error {
+func seed(ctx context.Context, d wiring.Deps, data SeedData) error {
 	store := NewLibrary(d.Table)
 	now := d.Clock.Now()
 	keyOf := func(e *Entry) (string, string) { return e.AltID, e.ID }

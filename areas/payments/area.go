@@ -8,6 +8,7 @@ import (
 	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // Area is the payments area.
@@ -16,10 +17,10 @@ var Area = app.Area{Name: "payments", Routes: routes, Seed: app.Seeder("payments
 
 type handler struct {
 	store *Records
-	deps  app.Deps
+	deps  wiring.Deps
 }
 
-func routes(d app.Deps) []route.Route {
+func routes(d wiring.Deps) []route.Route {
 	h := &handler{store: NewRecords(d.Table), deps: d}
 	return []route.Route{
 		{Op: operations.CreateWhitelabelProvider, Handle: h.createProvider},

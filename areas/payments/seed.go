@@ -8,6 +8,7 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // SeedData is the payments part of a demo dataset.
@@ -22,7 +23,7 @@ type SeedProvider = NamedProvider
 
 // seed checks every coupon and provider, and fills in what the file leaves
 // out, before it writes any.
-func seed(ctx context.Context, d app.Deps, data SeedData) error {
+func seed(ctx context.Context, d wiring.Deps, data SeedData) error {
 	s := NewRecords(d.Table)
 	now := d.Clock.Now()
 	err := app.CheckRecords("coupons", data.Coupons, func(c *Coupon) (string, string) { return c.AltID, c.ID }, func(c *Coupon) error {

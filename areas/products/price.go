@@ -66,11 +66,6 @@ func (s *Catalog) GetPrice(ctx context.Context, accountID, priceID string) (*Pri
 	return s.prices.Get(ctx, accountID, priceID)
 }
 
-// GetProduct returns the account's product, or nil.
-func (s *Catalog) GetProduct(ctx context.Context, accountID, productID string) (*Product, error) {
-	return s.products.Get(ctx, accountID, productID)
-}
-
 // pricesByID reads the account's prices with the given ids (consistent
 // reads, one BatchGetItem per 100) and returns those that exist, by id.
 // Missing ids are simply absent.

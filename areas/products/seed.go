@@ -8,6 +8,7 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // SeedData is the products part of a demo dataset.
@@ -24,7 +25,7 @@ type SeedProduct struct {
 
 // seed checks every product and price, and fills in what the file leaves
 // out (createdAt: now; updatedAt: createdAt), before it writes any.
-func seed(ctx context.Context, d app.Deps, data SeedData) error {
+func seed(ctx context.Context, d wiring.Deps, data SeedData) error {
 	s := NewCatalog(d.Table)
 	now := clock.Timestamp(d.Clock.Now())
 	var prices []Price

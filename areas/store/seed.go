@@ -6,6 +6,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/validate"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // SeedData is the store part of a demo dataset.
@@ -23,7 +24,7 @@ type SeedZone struct {
 // seed writes the zones and rates, checked by the same rules as updates,
 // at version 0. What the file leaves out is filled in: altType account,
 // createdAt now, updatedAt createdAt, a rate's conditionType none.
-func seed(ctx context.Context, d app.Deps, data SeedData) error {
+func seed(ctx context.Context, d wiring.Deps, data SeedData) error {
 	now := clock.Timestamp(d.Clock.Now())
 	var items []any
 	err := app.CheckRecords("shippingZones", data.ShippingZones, func(z *SeedZone) (string, string) { return z.AltID, z.ID }, func(z *SeedZone) error {

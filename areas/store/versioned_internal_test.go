@@ -8,10 +8,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/internal/testenv"
-	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // These tests interleave a second update between the read and the write of
@@ -24,7 +24,7 @@ const (
 
 func newTestStore(t *testing.T) *Shipping {
 	table := testenv.NewTable(t)
-	deps := app.Deps{Table: table, Clock: clock.NewManual(testenv.Start)}
+	deps := wiring.Deps{Table: table, Clock: clock.NewManual(testenv.Start)}
 	require.NoError(t, Area.Seed(context.Background(), deps, []byte(`{"shippingZones":[{"_id":"`+testZone+`","altId":"`+testAccount+`","name":"Old","countries":[{"code":"US"}]}]}`)))
 	return NewShipping(table)
 }
@@ -60,8 +60,7 @@ func TestAnUpdateThatLosesTheRaceIsRetriedOnTheNewerZone(t *testing.T) {
 	v, err := s.Version(ctx, testAccount, testZone)
 	require.NoError(t, err)
 	assert.Equal(t, int64(2), v)
-	written, err := events.List(ctx, s.table, events.Owner{LocationID: testAccount})
-	require.NoError(t, err)
+	written := testenv.Events(t, s.table, events.Owner{LocationID: testAccount})
 	assert.Len(t, written, 2, "one event per committed change; the lost attempt made none")
 }
 

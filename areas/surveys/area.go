@@ -6,6 +6,7 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // Area is the Surveys area.
@@ -15,7 +16,7 @@ type handler struct {
 	store *Catalog
 }
 
-func routes(d app.Deps) []route.Route {
+func routes(d wiring.Deps) []route.Route {
 	h := &handler{store: NewCatalog(d.Table)}
 	return []route.Route{
 		{Op: operations.ListSurveys, Handle: h.list},

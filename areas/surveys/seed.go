@@ -5,6 +5,7 @@ import (
 
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/validate"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // SeedData is the surveys part of a demo dataset.
@@ -12,7 +13,7 @@ type SeedData struct {
 	Surveys []Survey `json:"surveys"`
 }
 
-func seed(ctx context.Context, d app.Deps, data SeedData) error {
+func seed(ctx context.Context, d wiring.Deps, data SeedData) error {
 	err := app.CheckRecords("surveys", data.Surveys, func(s *Survey) (string, string) { return s.LocationID, s.ID }, checkSeedSurvey)
 	if err != nil {
 		return err

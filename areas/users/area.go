@@ -8,6 +8,7 @@ import (
 	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // Area is the Users area.
@@ -18,7 +19,7 @@ type handler struct {
 	store *Directory
 }
 
-func routes(d app.Deps) []route.Route {
+func routes(d wiring.Deps) []route.Route {
 	h := &handler{store: NewDirectory(d.Table)}
 	return []route.Route{
 		{Op: operations.FilterUsersByEmail, Handle: h.filterByEmail},

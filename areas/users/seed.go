@@ -9,6 +9,7 @@ import (
 
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/validate"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // SeedData is the users part of a demo dataset: users, each naming its
@@ -27,7 +28,7 @@ type SeedUser struct {
 // seed decodes and checks every user, filling in what the file leaves out
 // (permission flags: DefaultPermissions; roles.type: account, as
 // platformctl users create defaults it), before it writes any.
-func seed(ctx context.Context, d app.Deps, data SeedData) error {
+func seed(ctx context.Context, d wiring.Deps, data SeedData) error {
 	users := make([]SeedUser, len(data.Users))
 	for i, raw := range data.Users {
 		u, err := decodeSeedUser(raw)

@@ -11,6 +11,7 @@ import (
 	"github.com/bizplatform/api/shared/route"
 	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/secrets/kmskey"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // Area is the voice-ai area. It keeps secrets users hand it (custom
@@ -24,7 +25,7 @@ type handler struct {
 	secrets *secrets.Keeper
 }
 
-func routes(d app.Deps) []route.Route {
+func routes(d wiring.Deps) []route.Route {
 	h := &handler{store: NewAgents(d.Table), clock: d.Clock, secrets: d.Secrets}
 	return []route.Route{
 		{Op: operations.UpdateVoiceAction, Handle: h.updateAction},

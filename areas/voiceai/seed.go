@@ -11,6 +11,7 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // SeedData is the voice-ai part of a demo dataset.
@@ -36,7 +37,7 @@ type SeedAction struct {
 // seed checks every agent and action, and fills in what the file leaves
 // out (an agent's dateAdded: now), before it writes any. Actions are written
 // at version 1, added when their agent was.
-func seed(ctx context.Context, d app.Deps, data SeedData) error {
+func seed(ctx context.Context, d wiring.Deps, data SeedData) error {
 	s := NewAgents(d.Table)
 	now := clock.Timestamp(d.Clock.Now())
 	agents := make([]Agent, len(data.Agents))

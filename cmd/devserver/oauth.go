@@ -10,16 +10,17 @@ import (
 
 	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/oauth"
-	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/apiserver"
 	"github.com/bizplatform/api/shared/config"
-	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/deliveries/signingkey"
+	"github.com/bizplatform/api/shared/wiring"
 	"github.com/bizplatform/api/webhooks"
 )
 
 // mountOAuth serves the OAuth server's routes on mux beside the API, as
 // OAuthFunction does deployed (its own handling: form bodies, no Version
 // header; company tokens where it takes a bearer token).
-func mountOAuth(mux *http.ServeMux, cfg config.Config, srv *app.Server) {
+func mountOAuth(mux *http.ServeMux, cfg config.Config, srv *apiserver.Server) {
 	h := oauth.New(srv.Core, cfg.OAuthAccessTokenTTL, cfg.RequestTimeout)
 	for _, route := range oauth.Routes {
 		mux.Handle(route, h)
@@ -35,15 +36,15 @@ const deliveryInterval = 2 * time.Second
 // .local/webhook-ed25519.pem (created on first start; platformctl apps
 // webhook-key prints its public key). The returned function stops it and
 // waits for the sweep under way.
-func startDeliveries(ctx context.Context, cfg config.Config, srv *app.Server, out io.Writer) (func(), error) {
+func startDeliveries(ctx context.Context, cfg config.Config, srv *apiserver.Server, out io.Writer) (func(), error) {
 	if cfg.WebhookKeyFile == "" && cfg.WebhookKeyParameter == "" {
 		root, err := dynamodblocal.FindRoot(".")
 		if err != nil {
 			return nil, err
 		}
-		cfg.WebhookKeyFile = filepath.Join(root, filepath.FromSlash(marketplace.LocalKeyFile))
+		cfg.WebhookKeyFile = filepath.Join(root, filepath.FromSlash(signingkey.LocalFile))
 	}
-	key, err := webhooks.LoadKey(ctx, cfg, app.EnvAWSConfig)
+	key, err := signingkey.Load(ctx, cfg, wiring.EnvAWSConfig)
 	if err != nil {
 		return nil, err
 	}

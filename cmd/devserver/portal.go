@@ -9,14 +9,14 @@ import (
 
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/portal"
-	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/apiserver"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 // mountPortal serves the portal on mux beside the API, outside the API's
 // pipeline (no Version header, no bearer token).
-func mountPortal(mux *http.ServeMux, cfg config.Config, srv *app.Server) (*portal.Portal, error) {
+func mountPortal(mux *http.ServeMux, cfg config.Config, srv *apiserver.Server) (*portal.Portal, error) {
 	p, err := portal.New(srv.Core, portal.Options{RequestTimeout: cfg.RequestTimeout, LocalURLs: dynamo.IsLocalEndpoint(cfg.Endpoint)})
 	if err != nil {
 		return nil, fmt.Errorf("build the portal: %w", err)

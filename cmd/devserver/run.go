@@ -18,11 +18,13 @@ import (
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/portal"
+	"github.com/bizplatform/api/shared/apiserver"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/storage/dynamo"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // defaultEnginePort is where the local engine listens, so that platformctl
@@ -50,7 +52,7 @@ func run(ctx context.Context, getenv func(string) string, out, logOut io.Writer)
 	if err != nil {
 		return err
 	}
-	srv, err := app.NewServer(cfg, deps, catalog.Areas...)
+	srv, err := apiserver.New(cfg, deps, catalog.Areas...)
 	if err != nil {
 		return err
 	}
@@ -124,13 +126,13 @@ func startEngine(ctx context.Context, cfg *config.Config, eng engineSettings, l 
 
 // connect builds what every area gets: the logger, the table's client on
 // cfg's engine, and the keeper of the secrets users hand the API.
-func connect(ctx context.Context, cfg config.Config, out, logOut io.Writer) (app.Deps, error) {
-	deps, err := app.NewDeps(ctx, cfg, logOut, dynamo.NewClient)
+func connect(ctx context.Context, cfg config.Config, out, logOut io.Writer) (wiring.Deps, error) {
+	deps, err := wiring.NewDeps(ctx, cfg, logOut, dynamo.NewClient)
 	if err != nil {
-		return app.Deps{}, err
+		return wiring.Deps{}, err
 	}
 	if deps.Secrets, err = openSecrets(ctx, cfg, out); err != nil {
-		return app.Deps{}, err
+		return wiring.Deps{}, err
 	}
 	return deps, nil
 }
@@ -187,12 +189,12 @@ func openSecrets(ctx context.Context, cfg config.Config, out io.Writer) (*secret
 		cfg.SecretsLocalKeyFile = filepath.Join(root, filepath.FromSlash(secrets.LocalKeyFile))
 		fmt.Fprintf(out, "Secrets users hand the API are sealed with the key in %s\n", cfg.SecretsLocalKeyFile)
 	}
-	return app.OpenSecrets(ctx, cfg, app.EnvAWSConfig, catalog.Areas...)
+	return app.OpenSecrets(ctx, cfg, wiring.EnvAWSConfig, catalog.Areas...)
 }
 
 // prepareTable creates the table on first start and loads the demo dataset
 // and tokens into it; later starts find the table and keep its data.
-func prepareTable(ctx context.Context, deps app.Deps, srv *app.Server, site *portal.Portal, endpoint string, out io.Writer) error {
+func prepareTable(ctx context.Context, deps wiring.Deps, srv *apiserver.Server, site *portal.Portal, endpoint string, out io.Writer) error {
 	admin, ok := deps.Table.DB.(storage.TableAdmin)
 	if !ok {
 		return fmt.Errorf("the client of table %q cannot create tables", deps.Table.Name)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -11,16 +10,14 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ssm"
-	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 
-	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/shared/auth"
-	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/deliveries"
+	"github.com/bizplatform/api/shared/deliveries/signingkey"
 	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/storage/awschain"
@@ -119,7 +116,7 @@ func (c *cli) createApp(ctx context.Context, store *marketplace.Apps, args []str
 	var redirects repeated
 	fs.Var(&redirects, "redirect-uri", "a redirect URI (repeat for more)")
 	scopeList := fs.String("scopes", "", "comma-separated scopes")
-	webhook := fs.String("webhook-url", "", "where INSTALL and UNINSTALL events go")
+	webhook := fs.String("webhook-url", "", "where its events go: INSTALL and UNINSTALL, and those of --events")
 	target := fs.String("target", marketplace.TargetLocation, "location or company")
 	eventList := fs.String("events", "", "comma-separated event types it receives (docs/events.md)")
 	requirePKCE := fs.Bool("require-pkce", false, "refuse a consent without a PKCE code_challenge (S256)")
@@ -150,12 +147,13 @@ func flagGiven(fs *flag.FlagSet, name string) bool {
 	return given
 }
 
-// eventTypes checks a list of event types against the registry.
+// eventTypes checks a list of event types against those of the registry an
+// app chooses (events.AppTypes).
 func eventTypes(cmd, list string) ([]string, error) {
 	types := splitList(list)
 	for _, t := range types {
-		if !slices.ContainsFunc(catalog.EventTypes(), func(e events.Type) bool { return e.Name == t }) {
-			return nil, appsUsage(cmd, fmt.Sprintf("%q is not an event type (docs/events.md lists them)", t))
+		if !slices.Contains(events.AppTypes(), t) {
+			return nil, appsUsage(cmd, fmt.Sprintf("%q is not an event type an app chooses (docs/events.md lists them; INSTALL and UNINSTALL reach every app)", t))
 		}
 	}
 	return types, nil
@@ -234,7 +232,7 @@ func (c *cli) rotateAppSecret(ctx context.Context, store *marketplace.Apps, args
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.errOut, "app %s has a new client secret (shown once); the previous one works for %s more\n", app.ID, marketplace.SecretGrace)
+	fmt.Fprintf(c.errOut, "app %s has a new client secret (shown once); the previous one works for %s more\n", app.ID, clock.Span(marketplace.SecretGrace))
 	return c.printJSON(map[string]string{"appId": app.ID, "clientId": app.ClientID, "clientSecret": secret})
 }
 
@@ -252,74 +250,34 @@ func (c *cli) deleteApp(ctx context.Context, store *marketplace.Apps, args []str
 
 // webhookKey prints the public key apps verify webhooks with (PEM, SPKI):
 // the key in the SSM parameter WEBHOOK_KEY_PARAMETER names (the template's
-// WebhookKeyParameter output), created on first use as a SecureString; on
-// a local engine, the repository's .local file the local server signs with
-// (created on first use, as the local server does).
+// WebhookKeyParameter output), created on first use as a SecureString, or
+// in the file WEBHOOK_KEY_FILE names; on a local engine without either,
+// the repository's .local file the local server signs with (created on
+// first use, as the local server does). signingkey.Load refuses both.
 func (c *cli) webhookKey(ctx context.Context, args []string) error {
 	if len(args) != 0 {
 		return appsUsage("apps webhook-key", "it takes no argument")
 	}
-	var priv ed25519.PrivateKey
-	var err error
-	switch {
-	case c.cfg.WebhookKeyParameter != "":
-		priv, err = ssmWebhookKey(ctx, c.cfg)
-	case c.cfg.WebhookKeyFile != "":
-		priv, err = marketplace.LoadOrCreateKeyFile(c.cfg.WebhookKeyFile)
-	case dynamo.IsLocalEndpoint(c.cfg.Endpoint):
-		var path string
-		if path, err = localWebhookKeyFile(); err == nil {
-			priv, err = marketplace.LoadOrCreateKeyFile(path)
+	cfg := c.cfg
+	if cfg.WebhookKeyFile == "" && cfg.WebhookKeyParameter == "" {
+		if !dynamo.IsLocalEndpoint(cfg.Endpoint) {
+			return errors.New("apps webhook-key: set WEBHOOK_KEY_PARAMETER to the stack's WebhookKeyParameter output")
 		}
-	default:
-		return errors.New("apps webhook-key: set WEBHOOK_KEY_PARAMETER to the stack's WebhookKeyParameter output")
+		root, err := dynamodblocal.FindRoot(".")
+		if err != nil {
+			return err
+		}
+		cfg.WebhookKeyFile = filepath.Join(root, filepath.FromSlash(signingkey.LocalFile))
 	}
+	chain := func(ctx context.Context, region string) (aws.Config, error) {
+		return awschain.Config(ctx, region, false)
+	}
+	priv, err := signingkey.LoadOrCreate(ctx, cfg, chain)
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(c.out, marketplace.PublicKeyPEM(priv))
+	fmt.Fprint(c.out, signingkey.PublicPEM(priv))
 	return nil
-}
-
-// ssmWebhookKey reads the signing key from its SSM parameter, first
-// creating it when it does not exist (CloudFormation cannot create a
-// SecureString: the private key never passes through the template). Of two
-// creations at once, the second finds the first's key.
-func ssmWebhookKey(ctx context.Context, cfg config.Config) (ed25519.PrivateKey, error) {
-	awsCfg, err := awschain.Config(ctx, cfg.Region, false)
-	if err != nil {
-		return nil, err
-	}
-	client := ssm.NewFromConfig(awsCfg)
-	name := aws.String(cfg.WebhookKeyParameter)
-	out, err := client.GetParameter(ctx, &ssm.GetParameterInput{Name: name, WithDecryption: aws.Bool(true)})
-	var missing *ssmtypes.ParameterNotFound
-	if errors.As(err, &missing) {
-		var pemKey []byte
-		if pemKey, err = marketplace.NewSigningKey(); err != nil {
-			return nil, err
-		}
-		_, err = client.PutParameter(ctx, &ssm.PutParameterInput{Name: name, Type: ssmtypes.ParameterTypeSecureString, Value: aws.String(string(pemKey)),
-			Overwrite: aws.Bool(false), Description: aws.String("Signs marketplace apps' webhooks (Ed25519, PEM PKCS #8)")})
-		var exists *ssmtypes.ParameterAlreadyExists
-		if err != nil && !errors.As(err, &exists) {
-			return nil, fmt.Errorf("create the webhook key %s: %w", cfg.WebhookKeyParameter, err)
-		}
-		out, err = client.GetParameter(ctx, &ssm.GetParameterInput{Name: name, WithDecryption: aws.Bool(true)})
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read the webhook key %s: %w", cfg.WebhookKeyParameter, err)
-	}
-	return marketplace.ParseSigningKey([]byte(aws.ToString(out.Parameter.Value)))
-}
-
-// localWebhookKeyFile is the repository's local webhook key.
-func localWebhookKeyFile() (string, error) {
-	root, err := dynamodblocal.FindRoot(".")
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(root, filepath.FromSlash(marketplace.LocalKeyFile)), nil
 }
 
 func (c *cli) deliveries(ctx context.Context, store *marketplace.Apps, args []string) error {
@@ -327,16 +285,16 @@ func (c *cli) deliveries(ctx context.Context, store *marketplace.Apps, args []st
 	if err != nil {
 		return err
 	}
-	events, err := store.Events(ctx, id)
+	list, err := store.Deliveries(ctx, id)
 	if err != nil {
 		return err
 	}
-	return c.printDeliveries(events)
+	return c.printDeliveries(list)
 }
 
-// printDeliveries writes events as a table with their deliveries' state:
-// attempts, the last one's answer, the next one.
-func (c *cli) printDeliveries(events []marketplace.Event) error {
+// printDeliveries writes deliveries as a table with their state: attempts,
+// the last one's answer, the next one.
+func (c *cli) printDeliveries(events []deliveries.Delivery) error {
 	tw := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "EVENT\tTYPE\tCREATED\tSTATUS\tATTEMPTS\tLAST RESULT\tNEXT ATTEMPT")
 	for _, e := range events {
@@ -353,38 +311,22 @@ func (c *cli) printDeliveries(events []marketplace.Event) error {
 	return tw.Flush()
 }
 
-// redeliverApp sends again one of the app's deliveries (--event), or every
-// one that failed since a time (--failed-since): after an app's receiver
-// was down for more than the 3 days of retries.
+// redeliverApp sends again one of the app's deliveries, or every one that
+// failed since a time (redeliver).
 func (c *cli) redeliverApp(ctx context.Context, store *marketplace.Apps, args []string) error {
 	const cmd = "apps redeliver"
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		return appsUsage(cmd, "give the app id first")
 	}
 	fs := c.flags(cmd)
-	event := fs.String("event", "", "the webhookId of the delivery to send again")
-	failedSince := fs.String("failed-since", "", "RFC 3339 time: send again every failed delivery made since it")
+	r := redeliveryFlags(fs)
 	if err := appFlags(cmd, fs, args[1:]); err != nil {
 		return err
 	}
-	if (*event == "") == (*failedSince == "") || fs.NArg() > 0 {
+	if fs.NArg() > 0 {
 		return appsUsage(cmd, "give --event or --failed-since")
 	}
-	if *event != "" {
-		if err := store.Redeliver(ctx, args[0], *event, auth.Operator); err != nil {
-			return err
-		}
-		fmt.Fprintf(c.out, "delivery %s queued again\n", *event)
-		return nil
-	}
-	since, err := time.Parse(time.RFC3339, *failedSince)
-	if err != nil {
-		return appsUsage(cmd, "--failed-since must be an RFC 3339 time (2026-11-27T10:00:00Z)")
-	}
-	n, err := store.RedeliverFailed(ctx, args[0], since, auth.Operator)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(c.out, "%s since %s queued again\n", failedDeliveries(n), since.UTC().Format(time.RFC3339))
-	return nil
+	return c.redeliver(r, func(msg string) error { return appsUsage(cmd, msg) }, func(rd deliveries.Redelivery) (int, error) {
+		return store.Redeliver(ctx, args[0], rd, auth.Operator)
+	})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/deliveries/signingkey"
 	"github.com/bizplatform/api/shared/marketplace"
 )
 
@@ -57,7 +58,7 @@ func TestAppsCreatePrintsTheClientSecretOnceAndListNever(t *testing.T) {
 	var rotated map[string]string
 	require.NoError(t, json.Unmarshal([]byte(out), &rotated))
 	assert.NotEqual(t, created.ClientSecret, rotated["clientSecret"])
-	assert.Contains(t, errOut, "24h0m0s")
+	assert.Contains(t, errOut, "works for 24 hours more")
 
 	code, out, errOut = c.run("apps", "deliveries", created.AppID)
 	require.Equal(t, exitOK, code, errOut)
@@ -169,9 +170,9 @@ func TestAppsWebhookKeyCreatesTheSSMSecureStringOnFirstUseAndPrintsOnlyItsPublic
 	require.Equal(t, exitOK, code, errOut)
 	require.Equal(t, 1, ssm.puts, "created on first use")
 	assert.Equal(t, "SecureString", ssm.types["/bizplatform/webhook-signing-key"])
-	priv, err := marketplace.ParseSigningKey([]byte(ssm.params["/bizplatform/webhook-signing-key"]))
+	priv, err := signingkey.Parse([]byte(ssm.params["/bizplatform/webhook-signing-key"]))
 	require.NoError(t, err)
-	assert.Equal(t, marketplace.PublicKeyPEM(priv), first, "the stored key's public half")
+	assert.Equal(t, signingkey.PublicPEM(priv), first, "the stored key's public half")
 	assert.NotContains(t, first, "PRIVATE")
 
 	code, again, _ := c.run("apps", "webhook-key")

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/events"
 )
 
@@ -16,6 +17,7 @@ import (
 // one JSON body a line on stdout, exactly as signed; the cursor of the next
 // page goes to stderr. An operator's view: every type, whatever the scopes.
 func (c *cli) listEvents(ctx context.Context, args []string) error {
+	states := deliveries.Strings(deliveries.EventStates)
 	fs := c.flags("events list")
 	account := fs.String("account", "", "the account whose events to list")
 	company := fs.String("company", "", "the company whose events to list (users)")
@@ -24,7 +26,7 @@ func (c *cli) listEvents(ctx context.Context, args []string) error {
 	until := fs.String("until", "", "RFC 3339 time: events before it")
 	limit := fs.Int("limit", 50, "events per page, 1 to 1000")
 	after := fs.String("after", "", "the cursor a previous page printed")
-	status := fs.String("status", "", "delivery state: "+strings.Join(events.Statuses, ", ")+" (all when empty)")
+	status := fs.String("status", "", "delivery state: "+orList(states)+" (all when empty)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -34,10 +36,15 @@ func (c *cli) listEvents(ctx context.Context, args []string) error {
 	if *limit < 1 || *limit > 1000 {
 		return usageError{"events list", "--limit must be 1 to 1000"}
 	}
-	if *status != "" && !slices.Contains(events.Statuses, *status) {
-		return usageError{"events list", "--status must be one of: " + strings.Join(events.Statuses, ", ")}
+	var f events.Filter
+	switch {
+	case *status == "":
+	case slices.Contains(states, *status):
+		in := deliveries.EventIn(deliveries.State(*status))
+		f.Matching = &in
+	default:
+		return usageError{"events list", "--status must be one of: " + strings.Join(states, ", ")}
 	}
-	f := events.Filter{Status: *status}
 	if *types != "" {
 		for _, t := range strings.Split(*types, ",") {
 			f.Types = append(f.Types, strings.TrimSpace(t))

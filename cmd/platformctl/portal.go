@@ -14,6 +14,7 @@ import (
 	"github.com/bizplatform/api/portal/userdir"
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
 )
 
 func (c *cli) createUser(ctx context.Context, args []string) error {
@@ -91,7 +92,7 @@ func (c *cli) invite(ctx context.Context, args []string, getenv func(string) str
 
 func (c *cli) rotateToken(ctx context.Context, args []string) error {
 	fs := c.flags("tokens rotate")
-	keep := fs.Bool("keep-old", false, "keep the old token working for 7 days")
+	keep := fs.Bool("keep-old", false, "keep the old token working for "+clock.Span(auth.RotationGrace))
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		return usageError{"tokens rotate", "tokens rotate takes one TOKEN_ID"}
 	}

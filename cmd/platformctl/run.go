@@ -10,31 +10,39 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/internal/dynamodblocal"
+	"github.com/bizplatform/api/portal/identity"
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/ratelimit"
 	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/storage/awschain"
 	"github.com/bizplatform/api/shared/storage/dynamo"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
-const usage = `usage: platformctl <command>
+// usage is the CLI's help; its spans are the constants' (clock.Span).
+var usage = strings.NewReplacer(
+	"{inviteLifetime}", clock.Span(identity.InviteLifetime),
+	"{rotationGrace}", clock.Span(auth.RotationGrace),
+	"{eventsKept}", clock.Span(events.Lifetime),
+).Replace(`usage: platformctl <command>
 
   accounts create --id ID --company ID --name NAME [--company-name NAME]
   users create --company ID --email E --name "N" --role admin|user --accounts A[,B] [--type account|agency]
                  adds a user of the company; prints its id alone on stdout
   portal invite --company ID --email E [--base-url URL]
-                 prints, alone on stdout, a link (valid 24 hours, once) where the
+                 prints, alone on stdout, a link (valid {inviteLifetime}, once) where the
                  company's user with that address sets their portal password
   tokens create --account ID --scopes a,b [--kind private|marketplace] [--name N] [--description D]
                  prints the token value alone on stdout (shown once), details on stderr
@@ -42,7 +50,7 @@ const usage = `usage: platformctl <command>
   tokens revoke TOKEN_ID          takes effect on the token's next request
   tokens rotate TOKEN_ID [--keep-old]
                  prints the new value alone on stdout (shown once); the old token is
-                 revoked now, or with --keep-old keeps working for 7 days
+                 revoked now, or with --keep-old keeps working for {rotationGrace}
   tokens edit TOKEN_ID [--name N] [--description D]
                  renames a token or changes its description (--description "" clears it)
   tokens audit --account ID       who created, rotated, edited and revoked which token
@@ -55,7 +63,7 @@ const usage = `usage: platformctl <command>
                  builds the contacts search index of existing contacts and recounts it,
                  while the API serves; run again to resume or repair
   events list --account ID | --company ID [--type T[,U]] [--since T] [--until T] [--status S] [--limit N] [--after CURSOR]
-                 the events every change made (docs/events.md), newest first, kept 30 days:
+                 the events every change made (docs/events.md), newest first, kept {eventsKept}:
                  one JSON body a line, as signed; the next page's cursor on stderr
   apps create|list|update|rotate-secret|delete|webhook-key|deliveries   marketplace apps (OAuth clients);
                  --events chooses the event types an app receives from the accounts it is installed in
@@ -71,7 +79,7 @@ seed seals the secrets in a dataset with SECRETS_KEY_ID (a KMS key) or SECRETS_L
 Exit status: 0 done, 1 failed (the reason on stderr), 2 usage error. Scripts run the built
 binary (make platformctl builds bin/platformctl; or go install ./cmd/platformctl): under
 go run, every failure exits 1, go run's own status.
-`
+`)
 
 // Exit codes.
 const (
@@ -82,7 +90,7 @@ const (
 
 type cli struct {
 	cfg    config.Config
-	deps   app.Deps
+	deps   wiring.Deps
 	tokens *auth.Tokens
 	out    io.Writer
 	errOut io.Writer
@@ -103,7 +111,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 			return code
 		}
 	}
-	cfg, deps, err := app.ConnectWith(ctx, getenv, io.Discard, awschain.NewClient)
+	cfg, deps, err := wiring.ConnectWith(ctx, getenv, io.Discard, awschain.NewClient)
 	if err != nil {
 		fmt.Fprintln(errOut, "platformctl:", err)
 		return exitError
@@ -161,7 +169,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 }
 
 // groups are the commands that take a verb ("tokens create").
-var groups = []string{"accounts", "users", "portal", "tokens", "contacts", "apps", "webhooks"}
+var groups = []string{"accounts", "users", "portal", "tokens", "contacts", "events", "apps", "webhooks"}
 
 // groupSynopses are the usage lines of the commands of group ("tokens":
 // "tokens create --account ID ...", ...), nil when group is no group of
@@ -348,11 +356,11 @@ func minute(stored string) string {
 	if stored == "" {
 		return "-"
 	}
-	t, err := time.Parse(time.RFC3339Nano, stored)
-	if err != nil {
+	t := clock.Parse(stored)
+	if t.IsZero() {
 		return stored
 	}
-	return t.UTC().Format("2006-01-02T15:04Z")
+	return t.Format("2006-01-02T15:04Z")
 }
 
 func orDash(s string) string {

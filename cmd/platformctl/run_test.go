@@ -340,6 +340,7 @@ func TestAGroupOfCommandsWithoutAKnownVerbListsItsCommands(t *testing.T) {
 			[]string{"platformctl tokens create --account ID", "platformctl tokens audit --account ID"}},
 		{"portal alone lists portal invite", []string{"portal"}, exitUsage, []string{"platformctl portal invite --company ID"}},
 		{"a group's help lists its commands and succeeds", []string{"contacts", "--help"}, exitOK, []string{"platformctl contacts reindex"}},
+		{"events alone lists events list", []string{"events"}, exitUsage, []string{"platformctl events: give one of its commands:", "platformctl events list --account ID"}},
 		{"an unknown verb is named with the group's commands", []string{"apps", "remove"}, exitUsage,
 			[]string{`unknown command "apps remove"; the apps commands:`, "platformctl apps delete APP_ID"}},
 	}
@@ -367,4 +368,27 @@ func TestACommandOnAnEndpointWhereNothingAnswersSaysSoInOneLine(t *testing.T) {
 	assert.Equal(t, exitError, code)
 	assert.Empty(t, out)
 	assert.Equal(t, "platformctl: nothing answers at DYNAMODB_ENDPOINT "+endpoint+" (connect: connection refused): start DynamoDB Local there, or unset DYNAMODB_ENDPOINT (make run then starts an engine of its own)\n", errOut)
+}
+
+// Every command the usage text lists answers its name alone (a group with
+// its commands, seed by running), never "unknown command": the group table
+// and the usage text name the same commands.
+func TestEveryCommandTheUsageListsIsKnown(t *testing.T) {
+	c := ctl{t: t, env: map[string]string{"DYNAMODB_ENDPOINT": "http://127.0.0.1:1", "TABLE_NAME": "none"}}
+	seen := map[string]bool{}
+	for _, line := range strings.Split(usage, "\n") {
+		if !strings.HasPrefix(line, "  ") || strings.HasPrefix(line, "   ") {
+			continue // a description's line
+		}
+		name := strings.Fields(line)[0]
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		t.Run(name, func(t *testing.T) {
+			_, _, errOut := c.run(name)
+			assert.NotContains(t, errOut, "unknown command")
+		})
+	}
+	assert.True(t, seen["events"] && seen["webhooks"] && seen["seed"], "the usage's commands were read: %v", seen)
 }

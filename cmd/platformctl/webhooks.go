@@ -5,16 +5,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
-	"time"
 
-	eventsarea "github.com/bizplatform/api/areas/events"
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/endpoints"
-	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/storage/dynamo"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -26,7 +26,7 @@ var webhooksSynopsis = map[string]string{
 	"webhooks list":       "webhooks list --account ID",
 	"webhooks update":     "webhooks update ID --account ID [--url URL] [--events T,U] [--description D] [--enabled=true|false]",
 	"webhooks remove":     "webhooks remove ID --account ID",
-	"webhooks deliveries": "webhooks deliveries ID --account ID [--status pending|delivered|failed] [--limit N] [--before CURSOR]",
+	"webhooks deliveries": "webhooks deliveries ID --account ID [--status " + strings.Join(deliveries.Strings(deliveries.States), "|") + "] [--limit N] [--before CURSOR]",
 	"webhooks redeliver":  "webhooks redeliver ID --account ID (--event WEBHOOK_ID | --failed-since RFC3339)",
 }
 
@@ -51,7 +51,7 @@ func webhooksUsage(cmd, msg string) error {
 func (c *cli) webhooks(ctx context.Context, args []string) error {
 	cmd := strings.Join(args[:2], " ")
 	rest := args[2:]
-	store := endpoints.New(c.deps.Table, c.deps.Clock, eventsarea.Names(), dynamo.IsLocalEndpoint(c.cfg.Endpoint))
+	store := endpoints.New(c.deps.Table, c.deps.Clock, dynamo.IsLocalEndpoint(c.cfg.Endpoint))
 	var err error
 	switch cmd {
 	case "webhooks add":
@@ -80,7 +80,7 @@ func webhookError(cmd string, err error) error {
 	if a, ok := apierror.As(err); ok && a.Code == apierror.CodeValidation {
 		return fmt.Errorf("%s: %s", cmd, strings.Join(a.Violations, "; "))
 	}
-	for _, known := range []error{endpoints.ErrNoEndpoint, endpoints.ErrNoEvent, endpoints.ErrTooMany, marketplace.ErrNotRedeliverable, auth.ErrNoAccount} {
+	for _, known := range []error{endpoints.ErrNoEndpoint, deliveries.ErrNoDelivery, endpoints.ErrTooMany, deliveries.ErrNotRedeliverable, auth.ErrNoAccount} {
 		if errors.Is(err, known) {
 			return fmt.Errorf("%s: %w", cmd, err)
 		}
@@ -161,7 +161,7 @@ func state(e endpoints.Endpoint) string {
 	case e.Enabled:
 		return "enabled"
 	case e.DisabledReason == endpoints.DisabledFailing:
-		return "disabled after 3 days of failures"
+		return "disabled after " + clock.Span(endpoints.FailingLimit) + " of failures"
 	default:
 		return "disabled by an admin"
 	}
@@ -242,23 +242,22 @@ func (c *cli) webhookDeliveries(ctx context.Context, store *endpoints.Store, arg
 	const cmd = "webhooks deliveries"
 	fs := c.flags(cmd)
 	account := fs.String("account", "", "the account")
-	status := fs.String("status", "", "only deliveries in this status: pending, delivered or failed")
+	status := fs.String("status", "", "only deliveries in this status: "+orList(deliveries.Strings(deliveries.States)))
 	limit := fs.Int("limit", 50, "deliveries per page, 1 to 1000")
 	before := fs.String("before", "", "the cursor a previous page printed")
 	id, err := hookArgs(cmd, fs, args, true)
 	if err != nil {
 		return err
 	}
-	switch *status {
-	case "", marketplace.DeliveryPending, marketplace.DeliveryDelivered, marketplace.DeliveryFailed:
-	default:
-		return webhooksUsage(cmd, "--status must be pending, delivered or failed")
+	state := deliveries.State(*status)
+	if state != "" && !slices.Contains(deliveries.States, state) {
+		return webhooksUsage(cmd, "--status must be "+orList(deliveries.Strings(deliveries.States)))
 	}
 	if *limit < 1 || *limit > 1000 {
 		return webhooksUsage(cmd, "--limit must be 1 to 1000")
 	}
-	page, next, err := store.DeliveriesPage(ctx, *account, id, *status, int32(*limit), *before)
-	if errors.Is(err, endpoints.ErrBadCursor) {
+	page, next, err := store.Deliveries(ctx, *account, id, state, int32(*limit), *before)
+	if errors.Is(err, deliveries.ErrBadCursor) {
 		return webhooksUsage(cmd, "--before is not a cursor webhooks deliveries printed")
 	}
 	if err != nil {
@@ -279,38 +278,12 @@ func (c *cli) redeliverWebhook(ctx context.Context, store *endpoints.Store, args
 	const cmd = "webhooks redeliver"
 	fs := c.flags(cmd)
 	account := fs.String("account", "", "the account")
-	event := fs.String("event", "", "the webhookId of the delivery to send again")
-	failedSince := fs.String("failed-since", "", "RFC 3339 time: send again every failed delivery made since it")
+	r := redeliveryFlags(fs)
 	id, err := hookArgs(cmd, fs, args, true)
 	if err != nil {
 		return err
 	}
-	if (*event == "") == (*failedSince == "") {
-		return webhooksUsage(cmd, "give --event or --failed-since")
-	}
-	if *event != "" {
-		if err := store.Redeliver(ctx, *account, id, *event, auth.Operator); err != nil {
-			return err
-		}
-		fmt.Fprintf(c.out, "delivery %s queued again\n", *event)
-		return nil
-	}
-	since, err := time.Parse(time.RFC3339, *failedSince)
-	if err != nil {
-		return webhooksUsage(cmd, "--failed-since must be an RFC 3339 time (2026-11-27T10:00:00Z)")
-	}
-	n, err := store.RedeliverFailed(ctx, *account, id, since, auth.Operator)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(c.out, "%s since %s queued again\n", failedDeliveries(n), since.UTC().Format(time.RFC3339))
-	return nil
-}
-
-// failedDeliveries counts n failed deliveries in words.
-func failedDeliveries(n int) string {
-	if n == 1 {
-		return "1 failed delivery"
-	}
-	return fmt.Sprintf("%d failed deliveries", n)
+	return c.redeliver(r, func(msg string) error { return webhooksUsage(cmd, msg) }, func(rd deliveries.Redelivery) (int, error) {
+		return store.Redeliver(ctx, *account, id, rd, auth.Operator)
+	})
 }

@@ -14,8 +14,8 @@ import (
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/endpoints"
-	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -98,13 +98,13 @@ func TestAnOperatorManagesAnAccountsWebhookEndpoints(t *testing.T) {
 }
 
 // seedDelivery writes a delivery of endpoint e made at, in status.
-func seedDelivery(t *testing.T, api *testenv.Env, e endpoints.Endpoint, n int, status string, at time.Time) string {
+func seedDelivery(t *testing.T, api *testenv.Env, e endpoints.Endpoint, n int, status deliveries.State, at time.Time) string {
 	id := fmt.Sprintf("b%023d", n)
-	stamp := at.UTC().Format(time.RFC3339Nano)
-	key := storage.Key{PK: marketplace.EventsPK(e.ID), SK: "EVENT#" + clock.Timestamp(at) + "#" + id}
-	require.NoError(t, api.Table.Put(context.Background(), marketplace.EventItem{Key: key, Event: marketplace.Event{
+	stamp := clock.Timestamp(at)
+	key := storage.Key{PK: deliveries.PK(e.ID), SK: "EVENT#" + clock.Timestamp(at) + "#" + id}
+	require.NoError(t, api.Table.Put(context.Background(), deliveries.Item{Key: key, Delivery: deliveries.Delivery{
 		ID: id, EndpointID: e.ID, Type: "TaskDelete", URL: e.URL, Body: `{"type":"TaskDelete"}`, CreatedAt: stamp, Status: status,
-		Attempts: []marketplace.Attempt{{At: stamp, Status: 502}},
+		Attempts: []deliveries.Attempt{{At: stamp, Status: 502}},
 	}}, nil))
 	return id
 }
@@ -112,13 +112,13 @@ func seedDelivery(t *testing.T, api *testenv.Env, e endpoints.Endpoint, n int, s
 func TestAnOperatorListsAnEndpointsDeliveriesAndRedeliversThem(t *testing.T) {
 	c, api := setup(t)
 	ctx := context.Background()
-	store := endpoints.New(api.Table, clock.System{}, []string{"TaskDelete"}, false)
+	store := endpoints.New(api.Table, clock.System{}, false)
 	e, err := store.Add(ctx, "acctD", endpoints.Input{URL: func() *string { s := "https://hooks.example.com/in"; return &s }(), Events: &[]string{"TaskDelete"}}, auth.Operator)
 	require.NoError(t, err)
 	now := time.Now()
-	old := seedDelivery(t, api, e, 1, marketplace.DeliveryFailed, now.Add(-5*24*time.Hour))
-	recent := seedDelivery(t, api, e, 2, marketplace.DeliveryFailed, now.Add(-2*time.Hour))
-	done := seedDelivery(t, api, e, 3, marketplace.DeliveryDelivered, now.Add(-time.Hour))
+	old := seedDelivery(t, api, e, 1, deliveries.Failed, now.Add(-5*24*time.Hour))
+	recent := seedDelivery(t, api, e, 2, deliveries.Failed, now.Add(-2*time.Hour))
+	done := seedDelivery(t, api, e, 3, deliveries.Delivered, now.Add(-time.Hour))
 
 	t.Run("deliveries are listed newest first with the receiver's answer, a page at a time", func(t *testing.T) {
 		code, out, errOut := c.run("webhooks", "deliveries", e.ID, "--account", "acctD", "--limit", "2")
@@ -156,7 +156,7 @@ func TestAnOperatorListsAnEndpointsDeliveriesAndRedeliversThem(t *testing.T) {
 		assert.Contains(t, errOut, "webhooks redeliver: the event is still being delivered")
 		code, _, errOut = c.run("webhooks", "redeliver", e.ID, "--account", "acctD", "--event", "b00000000000000000000099")
 		assert.Equal(t, exitError, code)
-		assert.Contains(t, errOut, "no such delivery for this endpoint")
+		assert.Contains(t, errOut, "webhooks redeliver: no such delivery (deliveries are kept 30 days)")
 	})
 }
 
@@ -196,21 +196,21 @@ func TestAnOperatorRedeliversAnAppsFailedDeliveries(t *testing.T) {
 	var app struct{ AppID string }
 	require.NoError(t, json.Unmarshal([]byte(out), &app))
 	now := time.Now()
-	seed := func(n int, status string, at time.Time) storage.Key {
+	seed := func(n int, status deliveries.State, at time.Time) storage.Key {
 		id := fmt.Sprintf("c%023d", n)
-		stamp := at.UTC().Format(time.RFC3339Nano)
-		key := storage.Key{PK: marketplace.EventsPK(app.AppID), SK: "EVENT#" + clock.Timestamp(at) + "#" + id}
-		require.NoError(t, api.Table.Put(ctx, marketplace.EventItem{Key: key, Event: marketplace.Event{
+		stamp := clock.Timestamp(at)
+		key := storage.Key{PK: deliveries.PK(app.AppID), SK: "EVENT#" + clock.Timestamp(at) + "#" + id}
+		require.NoError(t, api.Table.Put(ctx, deliveries.Item{Key: key, Delivery: deliveries.Delivery{
 			ID: id, AppID: app.AppID, Type: "TaskDelete", URL: "https://bridge.example.com/hooks", Body: `{"type":"TaskDelete"}`,
-			CreatedAt: stamp, Status: status, Attempts: []marketplace.Attempt{{At: stamp, Status: 503}},
+			CreatedAt: stamp, Status: status, Attempts: []deliveries.Attempt{{At: stamp, Status: 503}},
 		}}, nil))
 		return key
 	}
-	old := seed(1, marketplace.DeliveryFailed, now.Add(-6*24*time.Hour))
-	recent := seed(2, marketplace.DeliveryFailed, now.Add(-4*24*time.Hour))
-	delivered := seed(3, marketplace.DeliveryDelivered, now.Add(-time.Hour))
-	status := func(key storage.Key) string {
-		it, err := storage.Get[marketplace.EventItem](ctx, api.Table, key)
+	old := seed(1, deliveries.Failed, now.Add(-6*24*time.Hour))
+	recent := seed(2, deliveries.Failed, now.Add(-4*24*time.Hour))
+	delivered := seed(3, deliveries.Delivered, now.Add(-time.Hour))
+	status := func(key storage.Key) deliveries.State {
+		it, err := storage.Get[deliveries.Item](ctx, api.Table, key)
 		require.NoError(t, err)
 		return it.Status
 	}
@@ -218,13 +218,13 @@ func TestAnOperatorRedeliversAnAppsFailedDeliveries(t *testing.T) {
 	code, out, errOut = c.run("apps", "redeliver", app.AppID, "--failed-since", now.Add(-5*24*time.Hour).UTC().Format(time.RFC3339))
 	require.Equal(t, exitOK, code, errOut)
 	assert.Contains(t, out, "1 failed delivery since")
-	assert.Equal(t, marketplace.DeliveryPending, status(recent), "failed since the time: due again")
-	assert.Equal(t, marketplace.DeliveryFailed, status(old), "failed before it: left")
+	assert.Equal(t, deliveries.Pending, status(recent), "failed since the time: due again")
+	assert.Equal(t, deliveries.Failed, status(old), "failed before it: left")
 
 	code, out, errOut = c.run("apps", "redeliver", app.AppID, "--event", "c00000000000000000000003")
 	require.Equal(t, exitOK, code, errOut)
 	assert.Contains(t, out, "delivery c00000000000000000000003 queued again")
-	assert.Equal(t, marketplace.DeliveryPending, status(delivered))
+	assert.Equal(t, deliveries.Pending, status(delivered))
 	code, _, errOut = c.run("apps", "redeliver", app.AppID, "--event", "c00000000000000000000003")
 	assert.Equal(t, exitError, code, "not queued twice")
 	assert.Contains(t, errOut, "the event is still being delivered")

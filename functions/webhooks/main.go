@@ -1,11 +1,12 @@
-// Command webhooks delivers marketplace apps' webhook events
-// (WebhookFunction): invoked by the table's stream when an event is written
+// Command webhooks is the webhook deliverer (WebhookFunction): it hands
+// each event to the marketplace apps and account endpoints that receive it
+// and delivers it, invoked by the table's stream when an event is written
 // and every minute for the retries.
 package main
 
 import (
-	"github.com/bizplatform/api/shared/lambdaapp"
+	"github.com/bizplatform/api/shared/lambdatask"
 	"github.com/bizplatform/api/webhooks"
 )
 
-func main() { lambdaapp.RunTask("webhooks", webhooks.LambdaTask) }
+func main() { lambdatask.Run("webhooks", webhooks.LambdaTask) }

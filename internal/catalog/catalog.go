@@ -23,6 +23,7 @@ import (
 	"github.com/bizplatform/api/areas/voiceai"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/events"
+	"github.com/bizplatform/api/shared/marketplace"
 )
 
 // Areas are the areas, in the order of operations.Areas.
@@ -163,13 +164,16 @@ func FunctionName(area string) string {
 	return b.String() + "Function"
 }
 
-// EventTypes is the event registry: every area's event types, in the order
-// of Areas. The catalogue (docs/events.md), the OpenAPI document's webhooks
-// and GET /events all read it.
+// EventTypes is the event registry's source: every area's event types, in
+// the order of Areas, then the marketplace's (INSTALL, UNINSTALL), with
+// the Go types of their fields. go generate ./...
+// (internal/gen/eventdocs) writes from it the catalogue (docs/events.md),
+// the OpenAPI document's webhooks and events.Registry, which the binaries
+// read.
 func EventTypes() []events.Type {
 	var out []events.Type
 	for _, a := range Areas {
 		out = append(out, a.Events...)
 	}
-	return out
+	return append(out, marketplace.InstallEvents...)
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/validate"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 //go:embed data/*.json
@@ -182,7 +183,7 @@ type seedAccount struct {
 // webhooks show them).
 var CompanyNames = map[string]string{CompanyNorth: "Northwind Agency", CompanySouth: "Southwind Agency"}
 
-func loadAccounts(ctx context.Context, deps app.Deps, raw json.RawMessage) (int, error) {
+func loadAccounts(ctx context.Context, deps wiring.Deps, raw json.RawMessage) (int, error) {
 	var p accountsPart
 	if err := app.DecodeSeed(raw, &p); err != nil {
 		return 0, err
@@ -220,7 +221,7 @@ type Summary struct {
 // Load writes the dataset: accounts first, then each area's part. Accounts
 // that exist already are kept; area records are written as given, so loading
 // twice leaves the same data.
-func Load(ctx context.Context, deps app.Deps, ds Dataset, areas []app.Area) (Summary, error) {
+func Load(ctx context.Context, deps wiring.Deps, ds Dataset, areas []app.Area) (Summary, error) {
 	var sum Summary
 	known := map[string]bool{AccountsPart: true}
 	for _, a := range areas {

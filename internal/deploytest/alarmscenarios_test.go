@@ -16,8 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/internal/catalog"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/metrics"
-	"github.com/bizplatform/api/webhooks"
 )
 
 // The stack the scenarios run on: prod's name, its live versions.
@@ -332,7 +332,7 @@ func TestEveryFailurePagesWithinWhatTheRunbookPromises(t *testing.T) {
 					e.attempt++
 					if m >= from && m < to {
 						failures++
-						e.next = m + int(webhooks.NextRetry(e.attempt).Minutes())
+						e.next = m + int(deliveries.NextRetry(e.attempt).Minutes())
 					} else {
 						continue // delivered
 					}

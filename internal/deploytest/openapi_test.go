@@ -18,10 +18,10 @@ import (
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/internal/testenv"
-	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 func loadDocument(t *testing.T) *openapi3.T {
@@ -73,7 +73,7 @@ func TestEveryServedRouteIsDocumentedAndEveryDocumentedOperationServed(t *testin
 
 func TestTheDocumentStatesEachOperationsScopeAndFailureStatuses(t *testing.T) {
 	documented := documentedOperations(loadDocument(t))
-	deps := app.Deps{Table: &storage.Table{Name: "unused"}, Clock: clock.System{}}
+	deps := wiring.Deps{Table: &storage.Table{Name: "unused"}, Clock: clock.System{}}
 	for _, area := range catalog.Areas {
 		for _, rt := range area.Routes(deps) {
 			op := rt.Op

@@ -20,12 +20,13 @@ import (
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/internal/testenv"
-	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/apiserver"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/metrics/emftest"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/secrets"
+	"github.com/bizplatform/api/shared/wiring"
 	"github.com/bizplatform/api/tools/lambdart"
 )
 
@@ -106,12 +107,12 @@ func loadDemo(t *testing.T, keyFile string) (tableName string) {
 	require.NoError(t, err)
 	local, err := secrets.NewLocalKey(key)
 	require.NoError(t, err)
-	deps := app.Deps{Table: table, Clock: clock.System{}, Secrets: secrets.NewKeeper(local)}
+	deps := wiring.Deps{Table: table, Clock: clock.System{}, Secrets: secrets.NewKeeper(local)}
 	ds, err := demo.Default()
 	require.NoError(t, err)
 	_, err = demo.Load(ctx, deps, ds, catalog.Areas)
 	require.NoError(t, err, "load the demo dataset")
-	srv, err := app.NewServer(config.Config{Burst: 100, Window: 10 * time.Second, Daily: 200000}, deps)
+	srv, err := apiserver.New(config.Config{Burst: 100, Window: 10 * time.Second, Daily: 200000}, deps)
 	require.NoError(t, err)
 	_, err = demo.CreateTokens(ctx, srv.Tokens, testenv.Endpoint(t))
 	require.NoError(t, err)

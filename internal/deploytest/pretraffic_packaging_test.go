@@ -21,7 +21,8 @@ import (
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/canary"
-	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/deliveries/signingkey"
 	"github.com/bizplatform/api/tools/lambdart"
 )
 
@@ -150,7 +151,7 @@ func TestThePreTrafficHookPassesWorkingVersionsAndFailsBrokenOnes(t *testing.T) 
 	token, _ := env.Token(t, canaryAccount, canary.Scopes...)
 	secretsKey := filepath.Join(t.TempDir(), "secrets.key")
 	webhookKey := filepath.Join(t.TempDir(), "webhook.pem")
-	_, err := marketplace.LoadOrCreateKeyFile(webhookKey)
+	_, err := signingkey.Load(context.Background(), config.Config{WebhookKeyFile: webhookKey}, nil)
 	require.NoError(t, err)
 
 	aws := &standInAWS{t: t, token: token, versions: map[string]*lambdart.Server{}, statuses: map[string]string{},

@@ -20,9 +20,10 @@ import (
 	"github.com/bizplatform/api/portal"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/events"
-	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 func readTemplate(t *testing.T) (string, map[string]any, map[string]any) {
@@ -39,7 +40,7 @@ func readTemplate(t *testing.T) (string, map[string]any, map[string]any) {
 // route keys ("GET /contacts/").
 func servedRoutes(t *testing.T) map[string][]string {
 	t.Helper()
-	deps := app.Deps{Table: &storage.Table{Name: "unused"}, Clock: clock.System{}}
+	deps := wiring.Deps{Table: &storage.Table{Name: "unused"}, Clock: clock.System{}}
 	out := map[string][]string{}
 	for _, area := range catalog.Areas {
 		for _, rt := range area.Routes(deps) {
@@ -223,8 +224,9 @@ func TestEveryAreaIsOneFunctionServingExactlyItsRoutes(t *testing.T) {
 		assert.Equal(t, "DynamoDB", Path(stream, "Type"))
 		assert.Equal(t, map[string]any{"Fn::If": []any{"UseExistingTableStream", map[string]any{"Ref": "ExistingTableStreamArn"}, map[string]any{"Fn::GetAtt": []any{"Table", "StreamArn"}}}},
 			Path(stream, "Properties", "Stream"), "the table's stream, or the one of the table the stack was pointed at")
-		// Only the inserts of deliveries and of events wake it (an event is
-		// handed on at once), not every write.
+		// Only the inserts of events wake it (an event is handed on at
+		// once, its deliveries made and first attempted by the invocation
+		// that hands it on), not every write: not the deliveries it writes.
 		filters := asList(Path(stream, "Properties", "FilterCriteria", "Filters"))
 		require.Len(t, filters, 1)
 		var pattern struct {
@@ -248,7 +250,7 @@ func TestEveryAreaIsOneFunctionServingExactlyItsRoutes(t *testing.T) {
 			return false
 		}
 		for pk, want := range map[string]bool{
-			marketplace.EventsPK("a1"):             true,
+			deliveries.PK("a1"):                    false,
 			events.Owner{LocationID: "acct1"}.PK(): true,
 			events.Owner{CompanyID: "co1"}.PK():    true,
 			storage.AccountPK("acct1"):             false,
@@ -522,6 +524,8 @@ func asList(v any) []any {
 // imports: its own area (areas/...), the portal (portal/), the OAuth
 // server (oauth/) or the webhook deliverer, with their
 // subpackages, which sourceMentions walks; not the areas these use in turn.
+// The deliverer's include the delivery concept it drives
+// (shared/deliveries), whose due index it reads.
 func sourceDirs(t *testing.T, root, function string) []string {
 	t.Helper()
 	cmd := exec.Command("go", "list", "-f", "{{join .Imports \"\\n\"}}", "./functions/"+function)
@@ -533,6 +537,9 @@ func sourceDirs(t *testing.T, root, function string) []string {
 	for _, pkg := range strings.Fields(string(out)) {
 		if rel, ok := strings.CutPrefix(pkg, prefix); ok && (strings.HasPrefix(rel, "areas/") || rel == catalog.Portal || rel == catalog.OAuth || rel == catalog.WebhookPackage) {
 			dirs = append(dirs, filepath.Join(root, filepath.FromSlash(rel)))
+			if rel == catalog.WebhookPackage {
+				dirs = append(dirs, filepath.Join(root, "shared", "deliveries"))
+			}
 		}
 	}
 	require.NotEmpty(t, dirs, "functions/%s links its area package", function)
@@ -589,11 +596,7 @@ func TestNoFunctionLinksTheSDKsConfigurationChain(t *testing.T) {
 	root, _, _ := readTemplate(t)
 	for dir, name := range allFunctionDirs() {
 		t.Run(name, func(t *testing.T) {
-			cmd := exec.Command("go", "list", "-deps", "-tags", "lambda.norpc", "./functions/"+dir)
-			cmd.Dir = root
-			out, err := cmd.Output()
-			require.NoError(t, err)
-			pkgs := strings.Fields(string(out))
+			pkgs := linked(t, root, "./functions/"+dir)
 			for _, pkg := range pkgs {
 				assert.NotEqual(t, "github.com/aws/aws-sdk-go-v2/config", pkg)
 				assert.False(t, strings.HasPrefix(pkg, "github.com/aws/aws-sdk-go-v2/service/sts"), pkg)

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -21,8 +20,11 @@ import (
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/deliveries"
+	"github.com/bizplatform/api/shared/deliveries/signingkey"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
-	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/tools/lambdart"
 )
 
@@ -67,7 +69,7 @@ func TestTheWebhookFunctionDeliversNewEventsUnderTheLambdaRuntimeAPI(t *testing.
 	require.NoError(t, err, "the install and its INSTALL event")
 
 	keyFile := filepath.Join(t.TempDir(), "webhook.pem")
-	key, err := marketplace.LoadOrCreateKeyFile(keyFile)
+	key, err := signingkey.Load(ctx, config.Config{WebhookKeyFile: keyFile}, nil)
 	require.NoError(t, err)
 	rt, err := lambdart.Start()
 	require.NoError(t, err)
@@ -81,12 +83,12 @@ func TestTheWebhookFunctionDeliversNewEventsUnderTheLambdaRuntimeAPI(t *testing.
 
 	invokeCtx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	// The stream record names the event's item, as the table's stream does.
-	items, _, err := storage.QueryPage[marketplace.EventItem](ctx, env.Table,
-		storage.Query{Key: expression.Key(storage.AttrPK).Equal(expression.Value(marketplace.EventsPK(a.ID)))}, 10, nil)
-	require.NoError(t, err)
-	require.Len(t, items, 1)
-	record := `{"Records":[{"eventName":"INSERT","eventSource":"aws:dynamodb","dynamodb":{"Keys":{"PK":{"S":"` + items[0].PK + `"},"SK":{"S":"` + items[0].SK + `"}}}}]}`
+	// The stream record names the INSTALL event's item, as the table's
+	// stream does.
+	made := testenv.Events(t, env.Table, events.Owner{LocationID: "acctHook"})
+	require.Len(t, made, 1)
+	madeKey := made[0].Key()
+	record := `{"Records":[{"eventName":"INSERT","eventSource":"aws:dynamodb","dynamodb":{"Keys":{"PK":{"S":"` + madeKey.PK + `"},"SK":{"S":"` + madeKey.SK + `"}}}}]}`
 	res, err := rt.Invoke(invokeCtx, []byte(record))
 	require.NoError(t, err, "function output:\n%s", logs.String())
 	require.False(t, res.Error, "%s\n%s", res.Payload, logs.String())
@@ -97,9 +99,9 @@ func TestTheWebhookFunctionDeliversNewEventsUnderTheLambdaRuntimeAPI(t *testing.
 	sig, err := base64.StdEncoding.DecodeString(sigs[0])
 	require.NoError(t, err)
 	assert.True(t, ed25519.Verify(key.Public().(ed25519.PublicKey), bodies[0], sig), "signed with the key it was given")
-	events, err := apps.Events(ctx, a.ID)
+	sent, err := apps.Deliveries(ctx, a.ID)
 	require.NoError(t, err)
-	require.Len(t, events, 1)
-	assert.Equal(t, marketplace.DeliveryDelivered, events[0].Status)
+	require.Len(t, sent, 1)
+	assert.Equal(t, deliveries.Delivered, sent[0].Status)
 	assert.NotContains(t, logs.String(), value)
 }

@@ -273,9 +273,6 @@ func (s *Server) Restart(ctx context.Context) error {
 	return nil
 }
 
-// Exited is closed once the engine's process has exited.
-func (s *Server) Exited() <-chan struct{} { return s.exited }
-
 // CheckJava reports ErrNoJava unless `java -version` names version 17 or
 // later.
 func CheckJava() error {

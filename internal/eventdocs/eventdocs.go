@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/events"
 )
 
@@ -43,17 +45,19 @@ func EventSchema(typ events.Type) Schema {
 		}
 	}
 	add(events.FieldType, Schema{Type: "string", Const: typ.Name}, true)
+	owner := events.FieldLocationID
 	if typ.OfCompany {
-		add(events.FieldCompanyID, Schema{Type: "string", Description: "The company the user belongs to."}, true)
+		owner = events.FieldCompanyID
+		add(owner, Schema{Type: "string", Description: "The company the user belongs to."}, true)
 	} else {
-		add(events.FieldLocationID, Schema{Type: "string", Description: "The account (sub-account) of the change."}, true)
+		add(owner, Schema{Type: "string", Description: "The account (sub-account) of the change."}, true)
 	}
 	required := map[string]bool{}
 	for _, r := range fields.Required {
 		required[r] = true
 	}
 	for _, p := range fields.Properties {
-		if p.Name == events.FieldLocationID || p.Name == events.FieldCompanyID {
+		if p.Name == owner {
 			continue // the envelope's
 		}
 		add(p.Name, p.Schema, required[p.Name])
@@ -181,33 +185,45 @@ func Webhooks(types []events.Type) string {
 		b.WriteString("    post:\n")
 		fmt.Fprintf(&b, "      operationId: event%s\n", typ.Name)
 		fmt.Fprintf(&b, "      summary: %s\n", quote(typ.Name+" event"))
-		fmt.Fprintf(&b, "      description: %s\n", quote(typ.Summary+" Readable with the scope "+typ.Scope+
-			" (or its .write). Signed with x-ghl-signature (Ed25519 over the exact body)."))
+		routed := ""
+		if typ.Routed {
+			routed = " Sent to the app it names alone, whatever event types that app chose."
+		}
+		fmt.Fprintf(&b, "      description: %s\n", quote(typ.Summary+routed+" Readable with the scope "+typ.Scope+
+			" (or its .write). Signed with "+deliveries.SignatureHeader+" (Ed25519 over the exact body)."))
 		b.WriteString("      security: []\n") // the receiver checks x-ghl-signature, not a token
 		b.WriteString("      requestBody:\n        required: true\n        content:\n          application/json:\n            schema:\n")
 		EventSchema(typ).YAML(&b, "              ")
 		b.WriteString("      responses:\n")
 		b.WriteString("        '200':\n          description: Received; any 2xx ends the event's delivery.\n")
-		b.WriteString("        '4XX':\n          description: Refused; the event is delivered again later (429 after its Retry-After).\n")
+		fmt.Fprintf(&b, "        '4XX':\n          description: %s\n", quote("Refused; the event is delivered again later (429 after its Retry-After), for "+clock.Span(deliveries.GiveUp)+"."))
 	}
 	b.WriteString(WebhooksEnd + "\n")
 	return b.String()
 }
 
-// Registry is areas/events/registry.go: the registry's names, scopes and
-// summaries, which GET /events checks and filters by and the portal's
-// webhooks page offers. Generated rather than read from the catalog so that
-// the events function and the portal link no other area.
+// RegistryFile is where Registry is written.
+const RegistryFile = "shared/events/registry.go"
+
+// Registry is shared/events/registry.go: the registry's types as every
+// binary reads them (events.Registry), each without the Go type of its
+// fields, which only the area making it links: GET /events checks and
+// filters by them, the portal and the CLI offer them, the deliverer routes
+// them. Generated rather than read from the catalog so that no binary
+// links every area to know the names.
 func Registry(types []events.Type) string {
 	var b strings.Builder
 	b.WriteString("// Code generated from the event registry (catalog.EventTypes) by go generate ./...; DO NOT EDIT.\n\n")
-	b.WriteString("package events\n\n// Types are the event registry's types, in its order.\nvar Types = []Type{\n")
+	b.WriteString("package events\n\n// Registry is every event type, in the catalog's order (Fields: nil).\nvar Registry = []Type{\n")
 	for _, typ := range types {
-		company := ""
+		fmt.Fprintf(&b, "\t{Name: %q, Scope: %q, Version: %d, Summary: %q", typ.Name, typ.Scope, typ.Version, typ.Summary)
 		if typ.OfCompany {
-			company = ", OfCompany: true"
+			b.WriteString(", OfCompany: true")
 		}
-		fmt.Fprintf(&b, "\t{Name: %q, Scope: %q, Summary: %q%s},\n", typ.Name, typ.Scope, typ.Summary, company)
+		if typ.Routed {
+			b.WriteString(", Routed: true")
+		}
+		b.WriteString("},\n")
 	}
 	b.WriteString("}\n")
 	return b.String()
@@ -216,14 +232,23 @@ func Registry(types []events.Type) string {
 // Markdown is docs/events.md.
 func Markdown(types []events.Type) string {
 	var b strings.Builder
-	b.WriteString(`# Events
+	// The spans and counts are the constants' (clock.Span), never typed.
+	b.WriteString(strings.NewReplacer(
+		"{kept}", clock.Span(events.Lifetime),
+		"{giveUp}", clock.Span(deliveries.GiveUp),
+		"{firstRetry}", clock.Span(deliveries.FirstRetry),
+		"{maxRetry}", clock.Span(deliveries.MaxRetry),
+		"{fanOutShards}", fmt.Sprint(events.FanOutShards),
+		"{signature}", deliveries.SignatureHeader,
+	).Replace(`# Events
 
 <!-- generated from the event registry (catalog.EventTypes) by go generate ./...; do not edit -->
 
-Every change an operation (or ` + "`platformctl users create`" + `) commits makes
-exactly one event, written in the change's own DynamoDB transaction: a
-refused request, a failed condition, an ` + "`Idempotency-Key`" + ` replay or a
-write that changed nothing makes none. Events are kept 30 days.
+Every change an operation (or ` + "`platformctl users create`" + `, or a
+marketplace app's install or uninstall) commits makes exactly one event,
+written in the change's own DynamoDB transaction: a refused request, a
+failed condition, an ` + "`Idempotency-Key`" + ` replay or a write that changed
+nothing makes none. Events are kept {kept}.
 
 Each event is one flat JSON object: ` + "`type`" + `, the account's ` + "`locationId`" + `
 (a company's ` + "`companyId`" + ` for users), the resource's fields as the
@@ -233,24 +258,30 @@ and shapes are the public platform's where it has the event. Only a token
 or an install holding the event's scope (or its ` + "`.write`" + `) may read it.
 The schemas are in ` + "`api/openapi.yaml`" + `, section ` + "`webhooks`" + `.
 
-**Who receives them.** A marketplace app chooses its types
+**Who receives them.** Each receiver of an event gets one delivery of it,
+signed with ` + "`{signature}`" + ` (Ed25519 over the exact body) and tried until
+it answers 2xx: again after {firstRetry}, doubling up to {maxRetry} (or after
+a 429's or 503's ` + "`Retry-After`" + ` when longer), for {giveUp}, then failed.
+A marketplace app chooses its types
 (` + "`platformctl apps create --events T,U`" + `, ` + "`apps update APP_ID --events T,U`" + `) and
 receives those of the accounts it is installed in, when its install holds
 the event's scope (or its ` + "`.write`" + `) and it has a webhook URL, with the
-app's ` + "`appId`" + ` added last (the official SDK's WebhookManager needs it): signed with
-` + "`x-ghl-signature`" + ` and retried like ` + "`INSTALL`" + `. The table's stream wakes
+app's ` + "`appId`" + ` added last (the official SDK's WebhookManager needs it).
+` + "`INSTALL`" + ` and ` + "`UNINSTALL`" + ` are routed: each goes to the app it names
+alone (its body names it already), whatever types the app chose, to the
+webhook URL it had at the change. The table's stream wakes
 the deliverer about a second after the change, which hands the event to
-those apps and makes each first attempt in that invocation; an event the
-stream missed waits in one of 8 shards of a fan-out index for the sweep
+its receivers and makes each first attempt in that invocation; an event the
+stream missed waits in one of {fanOutShards} shards of a fan-out index for the sweep
 (every minute). A company's events (` + "`UserCreate`" + `) go to the apps
 installed for the company (target company) that chose them and whose
 install holds the scope. An operator lists an account's events with
 ` + "`platformctl events list --account ID`" + `. An account's admins' own endpoints (portal,
 ` + "`platformctl webhooks`" + `) receive every type they chose of their account,
-whatever its scope (they are the account's), with the body unchanged (no
-` + "`appId`" + `), signed and retried the same way, to the endpoint's URL
-as it is at each attempt. An endpoint that has failed every attempt for 3
-days is disabled (reason ` + "`failing`" + `, an audit entry by the webhook
+whatever its scope (they are the account's), but for the routed ones, with
+the body unchanged (no ` + "`appId`" + `), signed and retried the same way, to the
+endpoint's URL as it is at each attempt. An endpoint that has failed every
+attempt for {giveUp} is disabled (reason ` + "`failing`" + `, an audit entry by the webhook
 deliverer); its pending deliveries then end as failed without being sent,
 as do a removed endpoint's, and once an admin enables it again
 "redeliver failed since" sends them. The endpoint's record is written only
@@ -260,7 +291,7 @@ when its failures start or stop.
 spec, tagged ` + "`Extensions`" + ` and marked ` + "`x-extension: true`" + ` in
 ` + "`api/openapi.yaml`" + `; served by EventsFunction, package ` + "`areas/events`" + `)
 lists an account's events newest first, each exactly as delivered (without
-an app's ` + "`appId`" + `), in ` + "`{\"events\":[...],\"meta\":{\"nextCursor\":...,\"count\":n}}`" + `.
+the ` + "`appId`" + ` an app's delivery adds), in ` + "`{\"events\":[...],\"meta\":{\"nextCursor\":...,\"count\":n}}`" + `.
 Query: ` + "`type`" + ` (a comma list of the names below; another name is a 422
 listing them), ` + "`from`" + ` (included), ` + "`to`" + ` (excluded), ` + "`startAfter`" + `
 (RFC 3339 times; 422 when malformed), ` + "`limit`" + ` (1-100, default 20) and
@@ -269,13 +300,14 @@ opaque, bound to its account: one that does not parse or names another
 account is a 422), and ` + "`status`" + `, the event's delivery state over all its
 receivers (apps and the account's own endpoints): ` + "`pending`" + ` (not yet
 handed on, or a delivery is still being tried), ` + "`delivered`" + ` (every
-delivery succeeded), ` + "`failed`" + ` (a delivery gave up after 3 days: redeliver
+delivery succeeded), ` + "`failed`" + ` (a delivery gave up after {giveUp}: redeliver
 it from the portal or ` + "`platformctl webhooks redeliver`" + `) or ` + "`unrouted`" + `
 (nothing receives it). The event item counts its deliveries (made,
 pending, failed): the fan-out sets them, each delivery's end and each
 redelivery updates them, one write each.
 
-*Scope, decided:* the operations table gives each operation one scope, so
+`))
+	b.WriteString(`*Scope, decided:* the operations table gives each operation one scope, so
 the listing needs ` + "`events.readonly`" + ` (a new scope, offered in the portal
 like the others); it admits the call, and each event is then shown only
 if the token also holds the event's own scope (or its ` + "`.write`" + `), as for

@@ -21,7 +21,7 @@
 //	             token kind, common parameters and common answers, from the
 //	             operations table (the prose and schemas are by hand)
 //	eventdocs    docs/events.md, api/openapi.yaml's webhooks and
-//	             areas/events/registry.go, from the event registry
+//	             shared/events/registry.go, from the event registry
 //
 // Every file is a pure function of the code (fixed seeds, fixed dates), so
 // running a generator again changes nothing; each generator's test fails

@@ -1,10 +1,10 @@
 package hardening
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 	"testing"
 
@@ -19,8 +19,10 @@ import (
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/internal/samples"
 	"github.com/bizplatform/api/internal/testenv"
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/idempotency"
+	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/operations"
 )
 
@@ -41,9 +43,7 @@ func (d *demoEnv) sampleRequest(t *testing.T, s samples.Request) testenv.Request
 // accountEvents reads the demo account's events, oldest first.
 func (d *demoEnv) accountEvents(t *testing.T) []events.Recorded {
 	t.Helper()
-	got, err := events.List(context.Background(), d.Table, events.Owner{LocationID: demo.AccountAlpha})
-	require.NoError(t, err)
-	return got
+	return testenv.Events(t, d.Table, events.Owner{LocationID: demo.AccountAlpha})
 }
 
 // createsEachTime are the operations whose repeated request creates one
@@ -108,8 +108,8 @@ func TestEachWriteOperationMakesExactlyOneEvent(t *testing.T) {
 		})
 	}
 	for name := range registered {
-		if name == "UserCreate" {
-			continue // the portal's and the CLI's, not an operation's
+		if name == "UserCreate" || slices.ContainsFunc(marketplace.InstallEvents, func(typ events.Type) bool { return typ.Name == name }) {
+			continue // the portal's and the CLI's, or an install's: not an operation's
 		}
 		// One operation renames files and folders; the sample, a folder.
 		assert.True(t, seen[name] || name == "MediaFileUpdate" && seen["MediaFolderUpdate"], "some operation makes %s", name)
@@ -211,4 +211,23 @@ func webhookSchema(t *testing.T, name string) *openapi3.Schema {
 	hook := doc.Webhooks[name]
 	require.NotNil(t, hook, "the document has the webhook %s", name)
 	return hook.Post.RequestBody.Value.Content.Get("application/json").Schema.Value
+}
+
+// INSTALL and UNINSTALL are written by the code exchange and the
+// uninstall, not by an operation: their body fits the document's webhook
+// as every operation's event does, naming the app and both owners.
+func TestAnInstallsEventsFitTheirDocumentedWebhooks(t *testing.T) {
+	fields := marketplace.InstallFields{AppID: "app1", VersionID: "app1", InstallType: marketplace.UserLocation, CompanyID: "co1", UserID: "usr1", CompanyName: "Hook & Sons"}
+	for _, typ := range marketplace.InstallEvents {
+		t.Run(typ.Name, func(t *testing.T) {
+			raw, err := events.Body(typ, events.Owner{LocationID: "acct1", CompanyID: "co1"}, fields, "w1", testenv.Start)
+			require.NoError(t, err)
+			var body map[string]any
+			require.NoError(t, json.Unmarshal(raw, &body))
+			assert.Equal(t, map[string]any{"type": typ.Name, "locationId": "acct1", "companyId": "co1", "appId": "app1", "versionId": "app1",
+				"installType": "Location", "userId": "usr1", "companyName": "Hook & Sons", "isWhitelabelCompany": false,
+				"webhookId": "w1", "timestamp": clock.Timestamp(testenv.Start), "version": float64(1)}, body)
+			assert.NoError(t, webhookSchema(t, typ.Name).VisitJSON(body))
+		})
+	}
 }

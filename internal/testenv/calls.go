@@ -141,13 +141,3 @@ func Total(calls map[string]int) int {
 	}
 	return n
 }
-
-// Names lists a Take result's operations, sorted.
-func Names(calls map[string]int) []string {
-	var out []string
-	for k := range calls {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}

@@ -2,6 +2,7 @@ package testenv
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -9,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/stretchr/testify/require"
 
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/storage/dynamo"
 )
@@ -30,5 +32,25 @@ func Items[T any](t testing.TB, table *storage.Table) []T {
 		require.NoError(t, attributevalue.UnmarshalListOfMaps(page.Items, &items))
 		out = append(out, items...)
 	}
+	return out
+}
+
+// Events returns every event of owner, oldest first, as the tests that
+// follow a change's event read them (the product pages them newest first:
+// events.Page).
+func Events(t testing.TB, table *storage.Table, owner events.Owner) []events.Recorded {
+	t.Helper()
+	var out []events.Recorded
+	cursor := ""
+	for {
+		page, next, err := events.Page(context.Background(), table, owner, events.Filter{}, 100, cursor)
+		require.NoError(t, err)
+		out = append(out, page...)
+		if next == "" {
+			break
+		}
+		cursor = next
+	}
+	slices.Reverse(out)
 	return out
 }

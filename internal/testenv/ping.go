@@ -8,6 +8,7 @@ import (
 	"github.com/bizplatform/api/shared/httpio"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // PingOp is a read operation of PingArea, for tests of the shared layers.
@@ -15,7 +16,7 @@ var PingOp = operations.Operation{Method: "GET", Path: "/ping", Area: "ping", Sc
 
 // PingArea answers GET /ping with the caller's account: the smallest area
 // that runs the whole pipeline.
-var PingArea = app.Area{Name: "ping", Routes: func(app.Deps) []route.Route {
+var PingArea = app.Area{Name: "ping", Routes: func(wiring.Deps) []route.Route {
 	return []route.Route{{Op: PingOp, Handle: func(w http.ResponseWriter, r *http.Request) error {
 		p, err := auth.PrincipalFrom(r.Context())
 		if err != nil {

@@ -11,7 +11,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"io"
 	"log/slog"
 	"net/http"
@@ -22,11 +21,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/shared/accounts"
+	"github.com/bizplatform/api/shared/apiserver"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
@@ -35,6 +37,7 @@ import (
 	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/storage/dynamo"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 var engine struct {
@@ -113,8 +116,8 @@ type Env struct {
 	Table  *storage.Table
 	Clock  *clock.Manual
 	Config config.Config
-	Deps   app.Deps
-	Server *app.Server
+	Deps   wiring.Deps
+	Server *apiserver.Server
 	HTTP   *httptest.Server
 	areas  []app.Area
 	logOut io.Writer
@@ -183,8 +186,8 @@ func New(t testing.TB, areas []app.Area, opts ...Option) *Env {
 	// A key of the test's own seals the secrets users hand the API.
 	keeper, err := secrets.NewEphemeralKeeper()
 	require.NoError(t, err)
-	e.Deps = app.Deps{Table: e.Table, Clock: e.Clock, Logger: app.NewLogger(e.logOut, slog.LevelInfo), Secrets: keeper}
-	srv, err := app.NewServer(e.Config, e.Deps, areas...)
+	e.Deps = wiring.Deps{Table: e.Table, Clock: e.Clock, Logger: wiring.NewLogger(e.logOut, slog.LevelInfo), Secrets: keeper}
+	srv, err := apiserver.New(e.Config, e.Deps, areas...)
 	require.NoError(t, err)
 	e.Server = srv
 	e.HTTP = httptest.NewServer(srv.Handler)

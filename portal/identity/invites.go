@@ -11,6 +11,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -46,7 +47,7 @@ type Invite struct {
 var (
 	ErrInviteUnknown = errors.New("This invite link is not valid. Ask your administrator for a new one.")
 	ErrInviteUsed    = errors.New("This invite link has already been used. Sign in, or ask your administrator for a new link.")
-	ErrInviteExpired = errors.New("This invite link has expired (links work for 24 hours). Ask your administrator for a new one.")
+	ErrInviteExpired = fmt.Errorf("This invite link has expired (links work for %s). Ask your administrator for a new one.", clock.Span(InviteLifetime))
 )
 
 // CreateInvite makes a one-time code with which the company's user with

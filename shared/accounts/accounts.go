@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
@@ -84,7 +83,7 @@ func (s *Registry) Create(ctx context.Context, id, companyID, name string) (Acco
 	if err := v.Err(); err != nil {
 		return Account{}, err
 	}
-	now := s.clock.Now().Format(time.RFC3339Nano)
+	now := clock.Timestamp(s.clock.Now())
 	acct := Account{Key: AccountKey(id), ID: id, CompanyID: companyID, Name: name, CreatedAt: now}
 	// The company keeps the creation time of its first account.
 	createdAt := expression.Name("createdAt")

@@ -77,7 +77,7 @@ func TestACompanyKeepsItsRecordAsAccountsAreAdded(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, company)
 	assert.Equal(t, "coKeep", company.ID)
-	assert.Equal(t, testenv.Start.Format(time.RFC3339Nano), company.CreatedAt, "created with its first account")
+	assert.Equal(t, clock.Timestamp(testenv.Start), company.CreatedAt, "created with its first account")
 	members, err := registry.OfCompany(ctx, "coKeep")
 	require.NoError(t, err)
 	var names []string

@@ -122,12 +122,6 @@ func Conflict(format string, args ...any) *Error {
 	return &Error{Code: CodeConflict, Message: fmt.Sprintf(format, args...)}
 }
 
-// Unprocessable is a well-formed request that cannot be carried out as
-// asked: 422 on every operation.
-func Unprocessable(format string, args ...any) *Error {
-	return &Error{Code: CodeUnprocessable, Message: fmt.Sprintf(format, args...)}
-}
-
 // Internal wraps an unexpected failure. The client sees a generic message.
 func Internal(cause error) *Error {
 	return &Error{Code: CodeInternal, Message: "Internal server error", Cause: cause}

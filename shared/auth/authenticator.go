@@ -61,7 +61,7 @@ func (e *cacheEntry) ended(now time.Time) bool {
 func (e *cacheEntry) learn(info *Info) {
 	var end int64
 	if info.ExpiresAt != "" {
-		end = parseTime(info.ExpiresAt).UnixMilli()
+		end = clock.Parse(info.ExpiresAt).UnixMilli()
 	}
 	e.mu.Lock()
 	e.endsAt = end

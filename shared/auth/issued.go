@@ -7,6 +7,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -47,7 +48,7 @@ func AddIssuedToken(tx *storage.Tx, info Info, hash string) *storage.Tx {
 func (s *Tokens) AddIssuedRevocations(tx *storage.Tx, now time.Time, tokens []IssuedRef) *storage.Tx {
 	byAdmission := map[string][]string{}
 	var order []string
-	at := now.UTC().Format(time.RFC3339Nano)
+	at := clock.Timestamp(now)
 	for _, t := range tokens {
 		tx.Update(tokenKey(t.Hash), expression.Set(expression.Name(attrRevokedAt), expression.Value(at)), storage.ItemExists())
 		id := AdmissionID(t.AccountID, t.CompanyID)
@@ -83,7 +84,7 @@ const (
 // writes its entry through here too (addAudit).
 func AddAuditEntry(tx *storage.Tx, ownerPK string, at time.Time, by Actor, action, subjectID, subjectName, detail string) *storage.Tx {
 	entry := AuditEntry{
-		At: at.UTC().Format(time.RFC3339Nano), Action: action, TokenID: subjectID, TokenName: subjectName,
+		At: clock.Timestamp(at), Action: action, TokenID: subjectID, TokenName: subjectName,
 		By: by.orOperator(), Detail: detail,
 	}
 	return tx.Put(auditItem{Key: auditKey(ownerPK, at, subjectID, action), AuditEntry: entry}, nil)

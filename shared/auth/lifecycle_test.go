@@ -50,7 +50,7 @@ func TestRotationWithGraceKeepsTheOldTokenForSevenDaysOnEveryInstance(t *testing
 	assert.Equal(t, oldID, created.Replaces)
 	assert.Equal(t, created.TokenID, after.ReplacedBy)
 	assert.Equal(t, auth.StatusExpiring, after.Status(a.Clock.Now()))
-	assert.Equal(t, testenv.Start.Add(auth.RotationGrace).Format(time.RFC3339Nano), after.ExpiresAt)
+	assert.Equal(t, clock.Timestamp(testenv.Start.Add(auth.RotationGrace)), after.ExpiresAt)
 
 	a.Clock.Advance(auth.RotationGrace - time.Second)
 	assert.Equal(t, http.StatusOK, pingStatus(t, a, old), "a second before the end")
@@ -168,7 +168,7 @@ func TestLastUseIsRecordedByTheAdmissionWriteAndOutlivesARevocation(t *testing.T
 	calls.Take()
 	require.Equal(t, http.StatusOK, pingStatus(t, a, token))
 	assert.Equal(t, map[string]int{"UpdateItem": 1}, calls.Take(), "recording the use costs no call of its own")
-	usedMinute := a.Clock.Now().Truncate(time.Minute).Format(time.RFC3339)
+	usedMinute := clock.Timestamp(a.Clock.Now().Truncate(time.Minute))
 
 	byID := func() map[string]auth.Info {
 		list, err := a.Server.Tokens.List(ctx, "acct1")

@@ -77,7 +77,7 @@ func (i Info) Status(now time.Time) string {
 		return StatusRevoked
 	case i.ExpiresAt == "":
 		return StatusActive
-	case !now.Before(parseTime(i.ExpiresAt)):
+	case !now.Before(clock.Parse(i.ExpiresAt)):
 		return StatusExpired
 	default:
 		return StatusExpiring
@@ -88,13 +88,6 @@ func (i Info) Status(now time.Time) string {
 func (i Info) Usable(now time.Time) bool {
 	s := i.Status(now)
 	return s == StatusActive || s == StatusExpiring
-}
-
-// parseTime reads a stored time; a malformed one is the zero time, which
-// every comparison treats as long past.
-func parseTime(s string) time.Time {
-	t, _ := time.Parse(time.RFC3339Nano, s)
-	return t
 }
 
 type tokenItem struct {
@@ -288,7 +281,7 @@ func (s *Tokens) CreateWithValue(ctx context.Context, value, tokenID string, n N
 	info := Info{
 		TokenID: tokenID, AccountID: acct.ID, CompanyID: acct.CompanyID, Kind: n.Kind,
 		Scopes: dedupe(n.Scopes), Name: n.Name, Description: n.Description,
-		CreatedAt: now.Format(time.RFC3339Nano),
+		CreatedAt: clock.Timestamp(now),
 	}
 	hash := HashToken(value)
 	tx := addToken(s.table.Tx(), info, hash)
@@ -353,10 +346,10 @@ func (s *Tokens) persistLastUse(ctx context.Context, info *Info, used time.Time)
 // noteUse makes used the token's last use when it is later than the one it
 // has, and reports whether it was.
 func (i *Info) noteUse(used time.Time) bool {
-	if i.LastUsedAt != "" && !parseTime(i.LastUsedAt).Before(used) {
+	if i.LastUsedAt != "" && !clock.Parse(i.LastUsedAt).Before(used) {
 		return false
 	}
-	i.LastUsedAt = used.UTC().Format(time.RFC3339)
+	i.LastUsedAt = clock.Timestamp(used)
 	return true
 }
 
@@ -432,7 +425,7 @@ func (s *Tokens) addRevocation(ctx context.Context, tx *storage.Tx, ref *refItem
 	if used, ok := uses[info.TokenID]; ok && info.noteUse(used) {
 		lastUse = info.LastUsedAt
 	}
-	info.RevokedAt = now.Format(time.RFC3339Nano)
+	info.RevokedAt = clock.Timestamp(now)
 	markToken(tx, ref, *info, lastUse, cond)
 	s.admission.AddRevocation(tx, ref.AccountID, ref.TokenID)
 	addAudit(tx, now, by, AuditRevoked, *info, "")
@@ -479,7 +472,7 @@ func (s *Tokens) Rotate(ctx context.Context, r Rotation) (string, Info, Info, er
 	}
 	next := Info{
 		TokenID: tokenID, AccountID: old.AccountID, CompanyID: old.CompanyID, Kind: old.Kind, Scopes: old.Scopes,
-		Name: old.Name, Description: old.Description, CreatedAt: now.Format(time.RFC3339Nano), Replaces: old.TokenID,
+		Name: old.Name, Description: old.Description, CreatedAt: clock.Timestamp(now), Replaces: old.TokenID,
 	}
 	hash := HashToken(value)
 	tx := addToken(s.table.Tx(), next, hash)
@@ -491,7 +484,7 @@ func (s *Tokens) Rotate(ctx context.Context, r Rotation) (string, Info, Info, er
 		if r.Until.After(now) && r.Until.Before(end) {
 			end = r.Until
 		}
-		after.ExpiresAt = end.UTC().Format(time.RFC3339Nano)
+		after.ExpiresAt = clock.Timestamp(end)
 		markToken(tx, ref, after, "", notRotated())
 		s.admission.AddExpiry(tx, ref.AccountID, ref.TokenID, end)
 		detail = "replaced by " + next.TokenID + "; the old token works until " + end.UTC().Format("2006-01-02 15:04 UTC")

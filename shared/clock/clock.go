@@ -3,6 +3,7 @@
 package clock
 
 import (
+	"fmt"
 	"sync"
 	"time"
 )
@@ -49,8 +50,43 @@ func (m *Manual) Set(t time.Time) {
 }
 
 // TimestampLayout is how the API writes timestamps: UTC with milliseconds,
-// as the public API does ("2024-02-13T10:43:41.026Z").
+// as the public API does ("2024-02-13T10:43:41.026Z"). It is the one
+// format of every stored time too: fixed width, so that string order is
+// time order (keys, index keys, leases compared in conditions).
 const TimestampLayout = "2006-01-02T15:04:05.000Z"
 
 // Timestamp formats t in TimestampLayout.
 func Timestamp(t time.Time) string { return t.UTC().Format(TimestampLayout) }
+
+// Parse reads a stored time: a Timestamp, or an RFC 3339 time of an item
+// written before every stored time was one (with nanoseconds, or none). An
+// empty or malformed one is the zero time, which every comparison treats
+// as long past.
+func Parse(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+// Span writes d for people in its largest whole unit ("3 days", "30 days",
+// "24 hours", "10 minutes", "1 second"; days from two on), so that what a
+// page or a message says of a lifetime or a limit is rendered from its
+// constant, never typed again. A span that is no whole number of seconds
+// is written as Go does.
+func Span(d time.Duration) string {
+	for _, u := range []struct {
+		size, from time.Duration
+		name       string
+	}{{24 * time.Hour, 48 * time.Hour, "day"}, {time.Hour, time.Hour, "hour"}, {time.Minute, time.Minute, "minute"}, {time.Second, time.Second, "second"}} {
+		if d >= u.from && d%u.size == 0 {
+			n := int64(d / u.size)
+			if n == 1 {
+				return "1 " + u.name
+			}
+			return fmt.Sprintf("%d %ss", n, u.name)
+		}
+	}
+	return d.String()
+}

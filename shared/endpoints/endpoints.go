@@ -1,11 +1,11 @@
 // Package endpoints holds an account's own webhook endpoints: URLs its
 // admins add (in the portal, or with `platformctl webhooks`) to receive the
 // account's events, for integrations built on private tokens, as marketplace
-// apps receive theirs. Each endpoint's events are delivered by the webhook
-// deliverer (package webhooks) like an app's, one delivery item per event in
-// the endpoint's own partition (marketplace.EventsPK), so the endpoint's
-// deliveries can be listed and redelivered. Every change to an endpoint
-// writes an audit entry beside the token changes, in the same transaction.
+// apps receive theirs. An endpoint is a receiver of deliveries (package
+// deliveries) like an app, its deliveries in its own partition, listed and
+// redelivered through here; the deliverer (package webhooks) notes its
+// health (health.go). Every change to an endpoint writes an audit entry
+// beside the token changes, in the same transaction.
 package endpoints
 
 import (
@@ -14,12 +14,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
-
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/deliveries"
+	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/ids"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/storage"
@@ -46,8 +45,8 @@ const (
 )
 
 // FailingLimit is how long an endpoint may fail every attempt before the
-// deliverer disables it (the 3 days an event is retried).
-const FailingLimit = 3 * 24 * time.Hour
+// deliverer disables it: as long as a delivery is retried.
+const FailingLimit = deliveries.GiveUp
 
 // Audit actions on endpoints, in the account's audit list; the subject is
 // the endpoint (its id, and its URL as its name).
@@ -82,11 +81,21 @@ type Endpoint struct {
 // Takes reports whether the endpoint receives events of type typ now.
 func (e Endpoint) Takes(typ string) bool { return e.Enabled && slices.Contains(e.Events, typ) }
 
+// Receiver is the endpoint as its account's events reach it: the types it
+// takes now (none while disabled), of its account alone, whatever their
+// scope.
+func (e Endpoint) Receiver() deliveries.Receiver {
+	var types []string
+	if e.Enabled {
+		types = e.Events
+	}
+	return deliveries.Receiver{ID: e.ID, URL: e.URL, Types: types, AccountID: e.AccountID}
+}
+
 // Errors of the store, each a message an admin can act on.
 var (
 	ErrNoEndpoint = errors.New("no such webhook endpoint in this account")
 	ErrTooMany    = fmt.Errorf("an account has at most %d webhook endpoints: remove one first", MaxPerAccount)
-	ErrNoEvent    = errors.New("no such delivery for this endpoint (deliveries are kept 30 days)")
 )
 
 // Store keeps endpoints in their account's partition.
@@ -94,18 +103,15 @@ type Store struct {
 	table *storage.Table
 	items *storage.AccountItems[Endpoint]
 	clock clock.Clock
-	// known are the event types an endpoint may choose.
-	known []string
 	// localURLs allows http URLs on the loopback host (a local engine).
 	localURLs bool
 }
 
-// New returns the store of table; known are the event types that exist
-// (catalog.EventTypes' names), localURLs whether http://127.0.0.1 URLs are
-// allowed (a local engine only).
-func New(table *storage.Table, c clock.Clock, known []string, localURLs bool) *Store {
+// New returns the store of table; localURLs says whether http://127.0.0.1
+// URLs are allowed (a local engine only).
+func New(table *storage.Table, c clock.Clock, localURLs bool) *Store {
 	items := storage.NewAccountItems(table, "WEBHOOK#", func(e Endpoint) (string, string) { return e.AccountID, e.ID })
-	return &Store{table: table, items: items, clock: c, known: known, localURLs: localURLs}
+	return &Store{table: table, items: items, clock: c, localURLs: localURLs}
 }
 
 // Input is what an admin sets on an endpoint; a nil field is left as it is
@@ -142,7 +148,7 @@ func (s *Store) check(in Input, creating bool) error {
 	if in.Events != nil {
 		if v.Check(len(*in.Events) > 0, "events must name at least one event type (docs/events.md lists them)") {
 			for _, t := range *in.Events {
-				v.Check(slices.Contains(s.known, t), fmt.Sprintf("%q is not an event type an account receives (docs/events.md lists them)", t))
+				v.Check(slices.Contains(events.EndpointTypes(), t), fmt.Sprintf("%q is not an event type an account receives (docs/events.md lists them)", t))
 			}
 		}
 	} else if creating {
@@ -184,7 +190,7 @@ func (s *Store) Add(ctx context.Context, accountID string, in Input, by auth.Act
 		return Endpoint{}, ErrTooMany
 	}
 	now := s.clock.Now()
-	stamp := now.UTC().Format(time.RFC3339Nano)
+	stamp := clock.Timestamp(now)
 	e := Endpoint{
 		ID: ids.Hex24(), AccountID: accountID, URL: strings.TrimSpace(*in.URL), Events: dedupe(*in.Events),
 		Enabled: true, CreatedAt: stamp, UpdatedAt: stamp,
@@ -211,7 +217,7 @@ func (s *Store) Update(ctx context.Context, accountID, id string, in Input, by a
 		return Endpoint{}, err
 	}
 	now := s.clock.Now()
-	stamp := now.UTC().Format(time.RFC3339Nano)
+	stamp := clock.Timestamp(now)
 	changed, err := s.items.Update(ctx, accountID, id, func(e *Endpoint) error {
 		before := *e
 		if in.URL != nil {
@@ -286,104 +292,28 @@ func dedupe(in []string) []string {
 	return out
 }
 
-// Delivery is one event of an endpoint, with its attempts.
-type Delivery = marketplace.Event
-
-// DeliveriesPage is at most limit of the endpoint's deliveries (those in
-// status when it is not ""), newest first, older than before (the cursor a
-// page gave; "" for the newest), and the cursor of the next page ("" when
-// there is none).
-func (s *Store) DeliveriesPage(ctx context.Context, accountID, id, status string, limit int32, before string) ([]Delivery, string, error) {
+// Deliveries is at most limit of the endpoint's deliveries (those in state
+// when it is not ""), newest first, older than before, and the cursor of
+// the next page (deliveries.Page).
+func (s *Store) Deliveries(ctx context.Context, accountID, id string, state deliveries.State, limit int32, before string) ([]deliveries.Delivery, string, error) {
 	if _, err := s.Get(ctx, accountID, id); err != nil {
 		return nil, "", err
 	}
-	pk := marketplace.EventsPK(id)
-	key := storage.PartitionPrefix(pk, "EVENT#")
-	if before != "" {
-		if !strings.HasPrefix(before, "EVENT#") || len(before) > 80 {
-			return nil, "", ErrBadCursor
-		}
-		key = expression.Key(storage.AttrPK).Equal(expression.Value(pk)).
-			And(expression.Key(storage.AttrSK).Between(expression.Value("EVENT#"), expression.Value(before)))
-	}
-	q := storage.Query{Key: key, Descending: true}
-	if status != "" {
-		f := expression.Name("status").Equal(expression.Value(status))
-		q.Filter = &f
-	}
-	var (
-		out    []Delivery
-		last   string
-		cursor storage.Cursor
-	)
-	// A filter may leave a page short: read on, a few pages at most.
-	for range 10 {
-		items, next, err := storage.QueryPage[marketplace.EventItem](ctx, s.table, q, limit, cursor)
-		if err != nil {
-			return nil, "", err
-		}
-		for _, it := range items {
-			if it.SK == before || int32(len(out)) == limit {
-				continue
-			}
-			out, last = append(out, it.Event), it.SK
-		}
-		if next == nil {
-			return out, "", nil
-		}
-		if int32(len(out)) == limit {
-			break
-		}
-		cursor = next
-	}
-	return out, last, nil
+	return deliveries.Page(ctx, s.table, id, state, limit, before)
 }
 
-// ErrBadCursor answers a cursor this listing did not give.
-var ErrBadCursor = errors.New("not a cursor of this listing")
-
-// Redeliver makes the endpoint's delivery eventID due again now (kept
-// attempts, 3 more days of retries), with an audit entry.
-func (s *Store) Redeliver(ctx context.Context, accountID, id, eventID string, by auth.Actor) error {
-	e, err := s.Get(ctx, accountID, id)
-	if err != nil {
-		return err
-	}
-	if validate.IDProblem("event", eventID) != "" {
-		return ErrNoEvent
-	}
-	now := s.clock.Now()
-	err = marketplace.RequeueEvent(ctx, s.table, marketplace.EventsPK(id), eventID, now)
-	if errors.Is(err, marketplace.ErrNoDelivery) {
-		return ErrNoEvent
-	}
-	if err != nil {
-		return err
-	}
-	return s.audit(ctx, e, now, by, "event "+eventID)
-}
-
-// RedeliverFailed makes every delivery of the endpoint that failed, made
-// since since, due again now, with one audit entry, and returns how many.
-func (s *Store) RedeliverFailed(ctx context.Context, accountID, id string, since time.Time, by auth.Actor) (int, error) {
+// Redeliver sends again what r names of the endpoint's deliveries
+// (deliveries.Redeliver), with one audit entry when it sent any, and
+// returns how many.
+func (s *Store) Redeliver(ctx context.Context, accountID, id string, r deliveries.Redelivery, by auth.Actor) (int, error) {
 	e, err := s.Get(ctx, accountID, id)
 	if err != nil {
 		return 0, err
 	}
 	now := s.clock.Now()
-	n, err := marketplace.RequeueFailed(ctx, s.table, marketplace.EventsPK(id), since, now)
+	n, err := deliveries.Redeliver(ctx, s.table, id, r, now)
 	if err != nil || n == 0 {
 		return n, err
 	}
-	return n, s.audit(ctx, e, now, by, fmt.Sprintf("%d failed since %s", n, since.UTC().Format(time.RFC3339)))
-}
-
-// audit writes a redelivery's audit entry.
-func (s *Store) audit(ctx context.Context, e Endpoint, now time.Time, by auth.Actor, detail string) error {
-	return auth.AddAuditEntry(s.table.Tx(), storage.AccountPK(e.AccountID), now, by, AuditRedelivered, e.ID, e.URL, detail).Commit(ctx)
-}
-
-func parseTime(s string) time.Time {
-	t, _ := time.Parse(time.RFC3339Nano, s)
-	return t
+	return n, auth.AddAuditEntry(s.table.Tx(), storage.AccountPK(e.AccountID), now, by, AuditRedelivered, e.ID, e.URL, r.Detail(n)).Commit(ctx)
 }

@@ -13,8 +13,8 @@ import (
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/endpoints"
-	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -25,7 +25,7 @@ var admin = auth.Actor{ID: "u1", Name: "Ada Admin"}
 func newStore(t *testing.T) (*endpoints.Store, *testenv.Env) {
 	env := testenv.New(t, []app.Area{testenv.PingArea})
 	env.Account(t, acct, "coHooks")
-	return endpoints.New(env.Table, env.Clock, []string{"TaskDelete", "ContactCreate"}, false), env
+	return endpoints.New(env.Table, env.Clock, false), env
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -48,9 +48,9 @@ func TestAnEndpointIsAddedChangedAndRemovedEachWithItsAuditEntry(t *testing.T) {
 	assert.False(t, off.Takes("TaskDelete"), "a disabled endpoint takes nothing")
 
 	env.Clock.Advance(time.Second)
-	on, err := store.Update(ctx, acct, added.ID, endpoints.Input{Enabled: ptr(true), Events: &[]string{"ContactCreate"}}, admin)
+	on, err := store.Update(ctx, acct, added.ID, endpoints.Input{Enabled: ptr(true), Events: &[]string{"CouponDelete"}}, admin)
 	require.NoError(t, err)
-	assert.True(t, on.Takes("ContactCreate"))
+	assert.True(t, on.Takes("CouponDelete"))
 	assert.Empty(t, on.DisabledReason, "enabling clears why it was off")
 
 	env.Clock.Advance(time.Second)
@@ -114,11 +114,11 @@ func TestAnAccountHasAtMostTenEndpointsAndSeesOnlyItsOwn(t *testing.T) {
 }
 
 // delivery writes a delivery of endpoint e in status, made at.
-func delivery(t *testing.T, env *testenv.Env, e endpoints.Endpoint, id, status string, at time.Time) storage.Key {
-	key := storage.Key{PK: marketplace.EventsPK(e.ID), SK: "EVENT#" + clock.Timestamp(at) + "#" + id}
-	require.NoError(t, env.Table.Put(context.Background(), marketplace.EventItem{Key: key, Event: marketplace.Event{
+func delivery(t *testing.T, env *testenv.Env, e endpoints.Endpoint, id string, status deliveries.State, at time.Time) storage.Key {
+	key := storage.Key{PK: deliveries.PK(e.ID), SK: "EVENT#" + clock.Timestamp(at) + "#" + id}
+	require.NoError(t, env.Table.Put(context.Background(), deliveries.Item{Key: key, Delivery: deliveries.Delivery{
 		ID: id, EndpointID: e.ID, Type: "TaskDelete", URL: e.URL, Body: `{"type":"TaskDelete"}`,
-		CreatedAt: at.UTC().Format(time.RFC3339Nano), Status: status, Attempts: []marketplace.Attempt{{At: at.UTC().Format(time.RFC3339Nano), Status: 500}},
+		CreatedAt: clock.Timestamp(at), Status: status, Attempts: []deliveries.Attempt{{At: clock.Timestamp(at), Status: 500}},
 	}}, nil))
 	return key
 }
@@ -129,34 +129,37 @@ func TestFailedDeliveriesSinceATimeAreDueAgainKeepingTheirAttempts(t *testing.T)
 	e, err := store.Add(ctx, acct, endpoints.Input{URL: ptr("https://hooks.example.com/in"), Events: &[]string{"TaskDelete"}}, admin)
 	require.NoError(t, err)
 	now := env.Clock.Now()
-	old := delivery(t, env, e, "a00000000000000000000001", marketplace.DeliveryFailed, now.Add(-48*time.Hour))
-	recent := delivery(t, env, e, "a00000000000000000000002", marketplace.DeliveryFailed, now.Add(-time.Hour))
-	done := delivery(t, env, e, "a00000000000000000000003", marketplace.DeliveryDelivered, now.Add(-time.Hour))
+	old := delivery(t, env, e, "a00000000000000000000001", deliveries.Failed, now.Add(-48*time.Hour))
+	recent := delivery(t, env, e, "a00000000000000000000002", deliveries.Failed, now.Add(-time.Hour))
+	done := delivery(t, env, e, "a00000000000000000000003", deliveries.Delivered, now.Add(-time.Hour))
 
-	n, err := store.RedeliverFailed(ctx, acct, e.ID, now.Add(-24*time.Hour), admin)
+	n, err := store.Redeliver(ctx, acct, e.ID, deliveries.Redelivery{FailedSince: now.Add(-24 * time.Hour)}, admin)
 	require.NoError(t, err)
 	assert.Equal(t, 1, n, "only the failed delivery since the time")
-	for key, want := range map[storage.Key]string{old: marketplace.DeliveryFailed, recent: marketplace.DeliveryPending, done: marketplace.DeliveryDelivered} {
-		it, err := storage.Get[marketplace.EventItem](ctx, env.Table, key)
+	for key, want := range map[storage.Key]deliveries.State{old: deliveries.Failed, recent: deliveries.Pending, done: deliveries.Delivered} {
+		it, err := storage.Get[deliveries.Item](ctx, env.Table, key)
 		require.NoError(t, err)
 		assert.Equal(t, want, it.Status, it.ID)
 		assert.Len(t, it.Attempts, 1, "attempts are kept")
 	}
 
-	require.NoError(t, store.Redeliver(ctx, acct, e.ID, "a00000000000000000000003", admin), "a delivered event is sent again on request")
-	assert.ErrorIs(t, store.Redeliver(ctx, acct, e.ID, "a00000000000000000000002", admin), marketplace.ErrNotRedeliverable,
-		"one still being delivered is not queued twice")
-	assert.ErrorIs(t, store.Redeliver(ctx, acct, e.ID, "a00000000000000000000009", admin), endpoints.ErrNoEvent)
+	one := func(id string) error {
+		_, err := store.Redeliver(ctx, acct, e.ID, deliveries.Redelivery{Event: id}, admin)
+		return err
+	}
+	require.NoError(t, one("a00000000000000000000003"), "a delivered event is sent again on request")
+	assert.ErrorIs(t, one("a00000000000000000000002"), deliveries.ErrNotRedeliverable, "one still being delivered is not queued twice")
+	assert.ErrorIs(t, one("a00000000000000000000009"), deliveries.ErrNoDelivery)
 
-	page, cursor, err := store.DeliveriesPage(ctx, acct, e.ID, "", 2, "")
+	page, cursor, err := store.Deliveries(ctx, acct, e.ID, "", 2, "")
 	require.NoError(t, err)
 	require.Len(t, page, 2)
 	assert.NotEmpty(t, cursor)
-	rest, cursor, err := store.DeliveriesPage(ctx, acct, e.ID, "", 2, cursor)
+	rest, cursor, err := store.Deliveries(ctx, acct, e.ID, "", 2, cursor)
 	require.NoError(t, err)
 	assert.Len(t, rest, 1, "the cursor resumes after the first page")
 	assert.Empty(t, cursor)
-	failedOnly, _, err := store.DeliveriesPage(ctx, acct, e.ID, marketplace.DeliveryFailed, 10, "")
+	failedOnly, _, err := store.Deliveries(ctx, acct, e.ID, deliveries.Failed, 10, "")
 	require.NoError(t, err)
 	require.Len(t, failedOnly, 1)
 	assert.Equal(t, "a00000000000000000000001", failedOnly[0].ID)
@@ -171,19 +174,20 @@ func TestAnOldDeliveryIsFoundForRedeliveryPastTheNewestPage(t *testing.T) {
 	var items []any
 	for i := range 450 { // more than two pages of Redeliver's reads
 		at := start.Add(time.Duration(i) * time.Minute)
-		key := storage.Key{PK: marketplace.EventsPK(e.ID), SK: "EVENT#" + clock.Timestamp(at) + "#" + fmt.Sprintf("b%023d", i)}
-		items = append(items, marketplace.EventItem{Key: key, Event: marketplace.Event{
+		key := storage.Key{PK: deliveries.PK(e.ID), SK: "EVENT#" + clock.Timestamp(at) + "#" + fmt.Sprintf("b%023d", i)}
+		items = append(items, deliveries.Item{Key: key, Delivery: deliveries.Delivery{
 			ID: fmt.Sprintf("b%023d", i), EndpointID: e.ID, Type: "TaskDelete", URL: e.URL, Body: `{}`,
-			CreatedAt: at.UTC().Format(time.RFC3339Nano), Status: marketplace.DeliveryFailed, Attempts: []marketplace.Attempt{},
+			CreatedAt: clock.Timestamp(at), Status: deliveries.Failed, Attempts: []deliveries.Attempt{},
 		}})
 	}
 	require.NoError(t, env.Table.BatchPut(ctx, items))
 
-	require.NoError(t, store.Redeliver(ctx, acct, e.ID, fmt.Sprintf("b%023d", 0), admin), "the oldest, three pages back")
-	oldest, err := storage.Get[marketplace.EventItem](ctx, env.Table, items[0].(marketplace.EventItem).Key)
+	_, err = store.Redeliver(ctx, acct, e.ID, deliveries.Redelivery{Event: fmt.Sprintf("b%023d", 0)}, admin)
+	require.NoError(t, err, "the oldest, three pages back")
+	oldest, err := storage.Get[deliveries.Item](ctx, env.Table, items[0].(deliveries.Item).Key)
 	require.NoError(t, err)
-	assert.Equal(t, marketplace.DeliveryPending, oldest.Status, "due again")
-	newest, err := storage.Get[marketplace.EventItem](ctx, env.Table, items[len(items)-1].(marketplace.EventItem).Key)
+	assert.Equal(t, deliveries.Pending, oldest.Status, "due again")
+	newest, err := storage.Get[deliveries.Item](ctx, env.Table, items[len(items)-1].(deliveries.Item).Key)
 	require.NoError(t, err)
-	assert.Equal(t, marketplace.DeliveryFailed, newest.Status, "no other")
+	assert.Equal(t, deliveries.Failed, newest.Status, "no other")
 }

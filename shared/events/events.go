@@ -3,12 +3,14 @@
 // event's item is one more write of the change's own transaction
 // (storage.Tx), so an event exists exactly when its change was committed,
 // and a refused request, a failed condition, a replay or a write that
-// changed nothing leaves none. Each event is kept EventLifetime in its
-// owner's partition, newest last, for GET /events and for delivery.
+// changed nothing leaves none. Each event is kept Lifetime in its owner's
+// partition, newest last, for GET /events and for delivery.
 //
-// The event types form one registry (internal/catalog.EventTypes); each
-// Type names its scope and the Go type of its fields, from which the
-// catalogue (docs/events.md) and the OpenAPI schemas are derived.
+// Each area declares the types its changes make (app.Area.Events), with the
+// Go type of their fields; internal/catalog.EventTypes gathers them, and
+// go generate ./... derives from it the catalogue (docs/events.md), the
+// OpenAPI webhooks and Registry (registry.go), the one list every binary
+// reads.
 package events
 
 import (
@@ -51,6 +53,11 @@ type Type struct {
 	// in its body), never an account's: only apps installed for the
 	// company receive it, and an account's own endpoint cannot choose it.
 	OfCompany bool
+	// Routed says the event concerns one marketplace app and goes to it
+	// alone, its Route (INSTALL, UNINSTALL): whatever types the app chose
+	// and whatever its install's scopes, and to no account endpoint. Its
+	// body names the app itself.
+	Routed bool
 	// Fields is a value of the type of the resource's fields, as the
 	// change's answer shows them (JSON tags): the schema's source.
 	Fields any
@@ -90,6 +97,17 @@ type Event struct {
 	CreatedAt string `dynamodbav:"createdAt"`
 	// Body is the JSON body exactly as it is signed and sent.
 	Body string `dynamodbav:"body"`
+	// Route is a routed event's one receiver (Type.Routed); nil for the
+	// others, which go to whoever chose their type.
+	Route *Route `dynamodbav:"route,omitempty"`
+}
+
+// Route is the one receiver of a routed event: the app it concerns, at its
+// webhook URL as the change saw it ("" when the app has none), so that an
+// UNINSTALL still reaches an app deleted since.
+type Route struct {
+	AppID string `dynamodbav:"appId"`
+	URL   string `dynamodbav:"url"`
 }
 
 // item is an event as stored. It sits in a fan-out index partition (GSI1)
@@ -126,6 +144,22 @@ func sortKey(at time.Time, id string) string { return "EVENT#" + clock.Timestamp
 // Add adds the event of typ about fields (a value of typ.Fields' type, as
 // the change's answer shows the resource) to tx, the change's transaction.
 func (typ Type) Add(tx *storage.Tx, owner Owner, fields any, now time.Time) *storage.Tx {
+	if typ.Routed {
+		return tx.Abort(fmt.Errorf("events: %s is routed to one app: AddRouted", typ.Name))
+	}
+	return typ.add(tx, owner, fields, nil, now)
+}
+
+// AddRouted is Add for a routed type (INSTALL, UNINSTALL): the event goes
+// to route alone.
+func (typ Type) AddRouted(tx *storage.Tx, owner Owner, fields any, route Route, now time.Time) *storage.Tx {
+	if !typ.Routed {
+		return tx.Abort(fmt.Errorf("events: %s is not routed: Add", typ.Name))
+	}
+	return typ.add(tx, owner, fields, &route, now)
+}
+
+func (typ Type) add(tx *storage.Tx, owner Owner, fields any, route *Route, now time.Time) *storage.Tx {
 	if reflect.TypeOf(fields) != reflect.TypeOf(typ.Fields) {
 		return tx.Abort(fmt.Errorf("events: %s carries %T, not %T", typ.Name, typ.Fields, fields))
 	}
@@ -136,7 +170,7 @@ func (typ Type) Add(tx *storage.Tx, owner Owner, fields any, now time.Time) *sto
 	}
 	it := item{
 		Key:       storage.Key{PK: owner.PK(), SK: sortKey(now, id)},
-		Event:     Event{ID: id, Type: typ.Name, Scope: typ.Scope, CreatedAt: clock.Timestamp(now), Body: string(body)},
+		Event:     Event{ID: id, Type: typ.Name, Scope: typ.Scope, CreatedAt: clock.Timestamp(now), Body: string(body), Route: route},
 		ExpiresAt: now.Add(Lifetime).Unix(),
 	}
 	it.GSI1PK, it.GSI1SK = FanOutPK(shardOf(id)), it.SK
@@ -272,20 +306,6 @@ type Recorded struct {
 	sortKey string
 }
 
-// List returns the owner's events, oldest first (for tests and tools; GET
-// /events pages).
-func List(ctx context.Context, table *storage.Table, owner Owner) ([]Recorded, error) {
-	items, err := storage.QueryPartition[item](ctx, table, owner.PK(), "EVENT#")
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Recorded, len(items))
-	for i, it := range items {
-		out[i] = Recorded{Event: it.Event, Owner: owner, sortKey: it.SK}
-	}
-	return out, nil
-}
-
 // Filter narrows a listing of an owner's events.
 type Filter struct {
 	// Types keeps the events of these types (none: every type).
@@ -293,13 +313,9 @@ type Filter struct {
 	// Since and Until bound the events' times (zero: unbounded), Since
 	// included, Until excluded.
 	Since, Until time.Time
-	// Status keeps the events in this delivery state (one of Statuses;
-	// "": every state).
-	Status string
-	// Scopes, when not nil, keeps the events a holder of these scopes may
-	// read: those whose scope it holds, or the write scope of (a token that
-	// may change a resource may read its events).
-	Scopes []string
+	// Matching, when set, keeps the events it holds for: their delivery
+	// state over their receivers (deliveries.EventIn).
+	Matching *expression.ConditionBuilder
 }
 
 // readable are the event scopes the holder of scopes may read.
@@ -355,11 +371,8 @@ func Page(ctx context.Context, table *storage.Table, owner Owner, f Filter, limi
 	if len(f.Types) > 0 {
 		conds = append(conds, in("type", f.Types))
 	}
-	if f.Scopes != nil {
-		conds = append(conds, in("scope", readable(f.Scopes)))
-	}
-	if f.Status != "" {
-		conds = append(conds, statusIs(f.Status))
+	if f.Matching != nil {
+		conds = append(conds, *f.Matching)
 	}
 	if len(conds) > 0 {
 		c := conds[0]
@@ -451,62 +464,19 @@ func WaitingFanOut(ctx context.Context, table *storage.Table, n int, limit int32
 	return out, nil
 }
 
-// Delivery states of an account's event, as GET /events filters them:
-// counted over its deliveries, one to each app and endpoint that receives
-// it.
-const (
-	// StatusPending: not yet handed to its receivers, or a delivery is
-	// still being tried.
-	StatusPending = "pending"
-	// StatusDelivered: every delivery succeeded.
-	StatusDelivered = "delivered"
-	// StatusFailed: a delivery failed for 3 days (redeliver it).
-	StatusFailed = "failed"
-	// StatusUnrouted: no app or endpoint receives it.
-	StatusUnrouted = "unrouted"
-)
-
-// Statuses are the delivery states, in the order the docs list them.
-var Statuses = []string{StatusPending, StatusDelivered, StatusFailed, StatusUnrouted}
-
-// Attributes of an event item counting its deliveries: how many were made,
-// how many are still being tried, how many failed.
-const (
-	attrDeliveries = "deliveries"
-	attrPending    = "deliveriesPending"
-	attrFailed     = "deliveriesFailed"
-)
-
-// statusIs is the filter of the events in status. An event still in the
-// fan-out index is pending whatever its counters say.
-func statusIs(status string) expression.ConditionBuilder {
-	waiting := expression.AttributeExists(expression.Name(storage.AttrGSI1PK))
-	handed := expression.AttributeNotExists(expression.Name(storage.AttrGSI1PK))
-	zero := expression.Value(0)
-	switch status {
-	case StatusPending:
-		return waiting.Or(expression.Name(attrPending).GreaterThan(zero))
-	case StatusFailed:
-		return expression.Name(attrFailed).GreaterThan(zero)
-	case StatusUnrouted:
-		// Events never handed on (a company's) count no deliveries.
-		return handed.And(expression.Or(expression.Name(attrDeliveries).Equal(zero), expression.AttributeNotExists(expression.Name(attrDeliveries))))
-	default: // StatusDelivered
-		return handed.And(expression.Name(attrDeliveries).GreaterThan(zero)).
-			And(expression.Name(attrPending).Equal(zero)).And(expression.Name(attrFailed).Equal(zero))
-	}
+// InFanOut is the condition that an event still waits in the fan-out
+// index: not yet handed to its receivers.
+func InFanOut() expression.ConditionBuilder {
+	return expression.AttributeExists(expression.Name(storage.AttrGSI1PK))
 }
 
-// FannedOut takes the event out of the fan-out index, handed to n
-// receivers (each a delivery now being tried). Only the first run to hand
-// it on writes (two at once: the stream's and the sweep's); the others,
-// and a run on an event gone meanwhile (its TTL), get a failed condition.
-func FannedOut(ctx context.Context, table *storage.Table, key storage.Key, n int) error {
-	upd := expression.Remove(expression.Name(storage.AttrGSI1PK)).Remove(expression.Name(storage.AttrGSI1SK)).
-		Set(expression.Name(attrDeliveries), expression.Value(n)).
-		Set(expression.Name(attrPending), expression.Value(n)).
-		Set(expression.Name(attrFailed), expression.Value(0))
-	waiting := expression.AttributeExists(expression.Name(storage.AttrGSI1PK))
+// HandedOn takes the event at key out of the fan-out index, writing set
+// with it (its delivery counts). Only the first run to hand it on writes
+// (two at once: the stream's and the sweep's); the others, and a run on an
+// event gone meanwhile (its TTL), get a failed condition.
+func HandedOn(ctx context.Context, table *storage.Table, key storage.Key, set expression.UpdateBuilder) error {
+	upd := set.Remove(expression.Name(storage.AttrGSI1PK)).Remove(expression.Name(storage.AttrGSI1SK))
+	waiting := InFanOut()
 	return table.Update(ctx, key, upd, &waiting)
 }
 
@@ -536,39 +506,4 @@ func StillWaiting(ctx context.Context, table *storage.Table, keys []storage.Key)
 		}
 	}
 	return out, nil
-}
-
-// DeliveryEnded counts one of the event's deliveries as ended, failed or
-// delivered. An event gone meanwhile (its TTL) is left so.
-func DeliveryEnded(ctx context.Context, table *storage.Table, key storage.Key, failed bool) error {
-	upd := expression.Add(expression.Name(attrPending), expression.Value(-1))
-	if failed {
-		upd = upd.Add(expression.Name(attrFailed), expression.Value(1))
-	}
-	return ignoreGone(table.Update(ctx, key, upd, storage.ItemExists()))
-}
-
-// DeliveryAgain counts one of the event's ended deliveries (failed or not)
-// as being tried again, for a redelivery.
-func DeliveryAgain(ctx context.Context, table *storage.Table, key storage.Key, wasFailed bool) error {
-	upd := expression.Add(expression.Name(attrPending), expression.Value(1))
-	if wasFailed {
-		upd = upd.Add(expression.Name(attrFailed), expression.Value(-1))
-	}
-	return ignoreGone(table.Update(ctx, key, upd, storage.ItemExists()))
-}
-
-func ignoreGone(err error) error {
-	if storage.IsConditionFailed(err) {
-		return nil
-	}
-	return err
-}
-
-// ForApp is the body as sent to one marketplace app: the event's, with the
-// app's "appId" last (the official SDK's WebhookManager handles only a
-// webhook naming its app).
-func ForApp(body, appID string) string {
-	id, _ := Marshal(appID) // a string: cannot fail
-	return strings.TrimSuffix(body, "}") + `,"appId":` + string(id) + "}"
 }

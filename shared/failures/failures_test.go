@@ -26,6 +26,7 @@ import (
 	"github.com/bizplatform/api/shared/route"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/storage/dynamo"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // An area whose operations fail as a handler's do.
@@ -35,7 +36,7 @@ var (
 	brokeOp = operations.Operation{Method: "GET", Path: "/broke", Area: "test", Scope: "contacts.readonly", ValidationStatus: 422}
 )
 
-var failingArea = app.Area{Name: "test", Routes: func(app.Deps) []route.Route {
+var failingArea = app.Area{Name: "test", Routes: func(wiring.Deps) []route.Route {
 	return []route.Route{
 		{Op: checkOp, Handle: func(w http.ResponseWriter, r *http.Request) error {
 			var body map[string]any

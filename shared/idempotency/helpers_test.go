@@ -25,6 +25,7 @@ import (
 	"github.com/bizplatform/api/shared/route"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/storage/dynamo"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 const (
@@ -83,7 +84,7 @@ func (g *gate) hold(t *testing.T, env *testenv.Env, token, path, key string) (an
 }
 
 func tallyArea(g *gate) app.Area {
-	return app.Area{Name: "tally", Routes: func(d app.Deps) []route.Route {
+	return app.Area{Name: "tally", Routes: func(d wiring.Deps) []route.Route {
 		return []route.Route{{Op: tallyOp, Handle: func(w http.ResponseWriter, r *http.Request) error {
 			p, err := auth.PrincipalFrom(r.Context())
 			if err != nil {

@@ -1,6 +1,7 @@
 // Package lambdaapp starts one area, or a site such as the portal, as an AWS
-// Lambda function behind an API Gateway HTTP API (payload 2.0). It is the
-// only package that knows Lambda.
+// Lambda function behind an API Gateway HTTP API (payload 2.0): with
+// shared/lambdatask (the functions behind no API), the only packages that
+// know Lambda, besides CodeDeploy's hook (functions/pretraffic).
 package lambdaapp
 
 import (
@@ -13,9 +14,12 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
+	"github.com/bizplatform/api/shared/apiserver"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/httpserve"
+	"github.com/bizplatform/api/shared/lambdatask"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // Run builds the area's server once per cold start and hands it to the
@@ -32,14 +36,14 @@ func Run(area app.Area) {
 // Handler builds the area's handler from the environment, using API
 // Gateway's request id as the request id.
 func Handler(ctx context.Context, area app.Area, getenv func(string) string) (http.Handler, error) {
-	cfg, deps, err := app.Connect(ctx, getenv, os.Stdout)
+	cfg, deps, err := wiring.Connect(ctx, getenv, os.Stdout)
 	if err != nil {
 		return nil, err
 	}
-	if deps.Secrets, err = app.OpenSecrets(ctx, cfg, app.EnvAWSConfig, area); err != nil {
+	if deps.Secrets, err = app.OpenSecrets(ctx, cfg, wiring.EnvAWSConfig, area); err != nil {
 		return nil, err
 	}
-	srv, err := app.NewServer(cfg, deps, area)
+	srv, err := apiserver.New(cfg, deps, area)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +52,7 @@ func Handler(ctx context.Context, area app.Area, getenv func(string) string) (ht
 
 // SiteBuilder builds a site's handler from the configuration and
 // dependencies every function starts with.
-type SiteBuilder func(cfg config.Config, deps app.Deps) (http.Handler, error)
+type SiteBuilder func(cfg config.Config, deps wiring.Deps) (http.Handler, error)
 
 // RunSite is Run for a site that is not an API area (the portal): its own
 // handler, without the API's pipeline.
@@ -64,7 +68,7 @@ func RunSite(name string, build SiteBuilder) {
 // SiteHandler builds a site's handler from the environment, using API
 // Gateway's request id as the request id.
 func SiteHandler(ctx context.Context, build SiteBuilder, getenv func(string) string) (http.Handler, error) {
-	cfg, deps, err := app.Connect(ctx, getenv, os.Stdout)
+	cfg, deps, err := wiring.Connect(ctx, getenv, os.Stdout)
 	if err != nil {
 		return nil, err
 	}
@@ -76,31 +80,13 @@ func SiteHandler(ctx context.Context, build SiteBuilder, getenv func(string) str
 }
 
 // withGatewayRequestID gives each request API Gateway's request id and the
-// invocation's X-Ray trace id: the Lambda runtime puts the trace header of
-// the invocation (the trace its segments join) in the context, as
-// _X_AMZN_TRACE_ID.
+// invocation's X-Ray trace id (lambdatask.WithInvocationTrace).
 func withGatewayRequestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ctx := r.Context()
+		ctx := lambdatask.WithInvocationTrace(r.Context())
 		if gw, ok := core.GetAPIGatewayV2ContextFromContext(ctx); ok && gw.RequestID != "" {
 			ctx = httpserve.WithRequestID(ctx, gw.RequestID)
-		}
-		if root := httpserve.TraceRoot(invocationTrace(ctx)); root != "" {
-			ctx = httpserve.WithTraceID(ctx, root)
 		}
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
-
-// invocationTrace is the invocation's X-Ray trace header: the runtime's
-// context value, else the environment variable it also sets.
-func invocationTrace(ctx context.Context) string {
-	if h, ok := ctx.Value(lambdaTraceKey).(string); ok && h != "" {
-		return h
-	}
-	return os.Getenv("_X_AMZN_TRACE_ID")
-}
-
-// lambdaTraceKey is the (string) context key under which aws-lambda-go
-// puts the invocation's trace header.
-const lambdaTraceKey = "x-amzn-trace-id"

@@ -1,7 +1,6 @@
 package lambdaapp
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -14,19 +13,7 @@ import (
 func TestARequestCarriesItsInvocationsTrace(t *testing.T) {
 	var got string
 	h := withGatewayRequestID(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { got = httpserve.TraceID(r.Context()) }))
-	t.Run("from the runtime's context value", func(t *testing.T) {
-		ctx := context.WithValue(context.Background(), lambdaTraceKey, "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1") //nolint:staticcheck // the runtime's own key
-		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil).WithContext(ctx))
-		assert.Equal(t, "1-5759e988-bd862e3fe1be46a994272793", got)
-	})
-	t.Run("an unsampled header (tracing PassThrough) still names the trace", func(t *testing.T) {
-		ctx := context.WithValue(context.Background(), lambdaTraceKey, "Root=1-67891233-abcdef012345678912345678;Sampled=0") //nolint:staticcheck // the runtime's own key
-		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil).WithContext(ctx))
-		assert.Equal(t, "1-67891233-abcdef012345678912345678", got)
-	})
-	t.Run("else from the environment the runtime sets", func(t *testing.T) {
-		t.Setenv("_X_AMZN_TRACE_ID", "Root=1-67891233-abcdef012345678912345678;Sampled=0")
-		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
-		assert.Equal(t, "1-67891233-abcdef012345678912345678", got)
-	})
+	t.Setenv("_X_AMZN_TRACE_ID", "Root=1-67891233-abcdef012345678912345678;Sampled=0")
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
+	assert.Equal(t, "1-67891233-abcdef012345678912345678", got, "the invocation's trace (lambdatask.WithInvocationTrace)")
 }

@@ -65,7 +65,8 @@ type App struct {
 	Scopes       []string `dynamodbav:"scopes" json:"scopes"`
 	WebhookURL   string   `dynamodbav:"webhookUrl,omitempty" json:"webhookUrl,omitempty"`
 	// Events are the event types (docs/events.md) the app receives from
-	// the accounts it is installed in, besides INSTALL and UNINSTALL.
+	// the accounts it is installed in, besides INSTALL and UNINSTALL, which
+	// every app with a webhook URL receives of its own installs.
 	Events []string `dynamodbav:"events,omitempty" json:"events,omitempty"`
 	Target string   `dynamodbav:"target" json:"target"`
 	// RequirePKCE refuses a consent without a PKCE challenge (RFC 7636).
@@ -121,7 +122,7 @@ type NewApp struct {
 	Scopes       []string
 	WebhookURL   string
 	// Events are the event types the app receives (checked by the caller
-	// against the registry, catalog.EventTypes).
+	// against the registry, events.Registry).
 	Events      []string
 	Target      string
 	RequirePKCE bool
@@ -210,7 +211,7 @@ func (a *Apps) Create(ctx context.Context, n NewApp) (App, string, error) {
 	app := App{
 		ID: id, ClientID: id + "-" + strings.ToLower(suffix[4:12]), CompanyID: n.CompanyID, Name: strings.TrimSpace(n.Name),
 		RedirectURIs: dedupe(n.RedirectURIs), Scopes: dedupe(n.Scopes), WebhookURL: n.WebhookURL, Events: dedupe(n.Events), Target: n.Target,
-		RequirePKCE: n.RequirePKCE, CreatedAt: a.clock.Now().UTC().Format(time.RFC3339Nano),
+		RequirePKCE: n.RequirePKCE, CreatedAt: clock.Timestamp(a.clock.Now()),
 	}
 	item := appItem{Key: appKey(id), GSI1PK: appsOf(n.CompanyID), GSI1SK: id, App: app, SecretHash: hashSecret(secret)}
 	if err := a.table.Put(ctx, item, storage.ItemAbsent()); err != nil {
@@ -304,7 +305,7 @@ func (a *Apps) Authenticate(ctx context.Context, clientID, secret string) (App, 
 	case it.ClientID != clientID:
 	case equalHash(h, it.SecretHash):
 		return it.App, nil
-	case it.PreviousSecretHash != "" && equalHash(h, it.PreviousSecretHash) && a.clock.Now().Before(parseTime(it.PreviousSecretEnds)):
+	case it.PreviousSecretHash != "" && equalHash(h, it.PreviousSecretHash) && a.clock.Now().Before(clock.Parse(it.PreviousSecretEnds)):
 		return it.App, nil
 	}
 	return App{}, ErrNoApp
@@ -323,10 +324,10 @@ func (a *Apps) RotateSecret(ctx context.Context, appID string, by auth.Actor) (A
 		return App{}, "", err
 	}
 	now := a.clock.Now().UTC()
-	stamp := now.Format(time.RFC3339Nano)
+	stamp := clock.Timestamp(now)
 	upd := expression.Set(expression.Name("secretHash"), expression.Value(hashSecret(secret))).
 		Set(expression.Name("previousSecretHash"), expression.Value(it.SecretHash)).
-		Set(expression.Name("previousSecretEnds"), expression.Value(now.Add(SecretGrace).Format(time.RFC3339Nano))).
+		Set(expression.Name("previousSecretEnds"), expression.Value(clock.Timestamp(now.Add(SecretGrace)))).
 		Set(expression.Name("secretRotatedAt"), expression.Value(stamp))
 	// The secret read is still the current one: a rotation in between
 	// would otherwise lose the grace of the secret it replaced.
@@ -380,11 +381,6 @@ func hashSecret(s string) string {
 
 func equalHash(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
 
-func parseTime(s string) time.Time {
-	t, _ := time.Parse(time.RFC3339Nano, s)
-	return t
-}
-
 func dedupe(in []string) []string {
 	out := make([]string, 0, len(in))
 	for _, s := range in {
@@ -408,7 +404,7 @@ func (a *Apps) ClientSecrets(ctx context.Context, clientID string) (App, string,
 		return App{}, "", nil, ErrNoApp
 	}
 	var previous []string
-	if it.PreviousSecretHash != "" && a.clock.Now().Before(parseTime(it.PreviousSecretEnds)) {
+	if it.PreviousSecretHash != "" && a.clock.Now().Before(clock.Parse(it.PreviousSecretEnds)) {
 		previous = []string{it.PreviousSecretHash}
 	}
 	return it.App, it.SecretHash, previous, nil

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -180,7 +181,7 @@ func (a *Apps) IssueCode(ctx context.Context, c Consent) (string, error) {
 		Code: Code{
 			AppID: c.App.ID, ClientID: c.App.ClientID, RedirectURI: c.RedirectURI, Scopes: c.Scopes, UserType: userType,
 			AccountID: c.AccountID, CompanyID: c.CompanyID, Approved: c.Approved, UserID: c.UserID, By: c.By,
-			RequestedAt: now.Format(time.RFC3339Nano), EndsAt: now.Add(CodeLifetime).Format(time.RFC3339Nano),
+			RequestedAt: clock.Timestamp(now), EndsAt: clock.Timestamp(now.Add(CodeLifetime)),
 			CodeChallenge: c.CodeChallenge, CodeChallengeMethod: c.CodeChallengeMethod,
 		},
 		TTL: now.Add(CodeLifetime).Unix() + 1,
@@ -218,7 +219,7 @@ func (a *Apps) CodeByHash(ctx context.Context, hash string) (*Code, error) {
 }
 
 // Ended reports whether the code is past its end at now.
-func (c Code) Ended(now time.Time) bool { return !now.Before(parseTime(c.EndsAt)) }
+func (c Code) Ended(now time.Time) bool { return !now.Before(clock.Parse(c.EndsAt)) }
 
 // Refresh is a refresh token's grant, stored under its SHA-256.
 type Refresh struct {
@@ -254,4 +255,4 @@ func (a *Apps) RefreshByHash(ctx context.Context, hash string) (*Refresh, error)
 }
 
 // Ended reports whether the refresh token is past its end at now.
-func (r Refresh) Ended(now time.Time) bool { return !now.Before(parseTime(r.EndsAt)) }
+func (r Refresh) Ended(now time.Time) bool { return !now.Before(clock.Parse(r.EndsAt)) }

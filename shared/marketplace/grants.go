@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -27,7 +28,7 @@ var (
 // uninstalledSince reports whether the install was uninstalled after the
 // code was approved (an uninstall that came later ends the approval).
 func uninstalledSince(inst *Install, code *Code) bool {
-	return inst != nil && inst.UninstalledAt != "" && parseTime(inst.UninstalledAt).After(parseTime(code.RequestedAt))
+	return inst != nil && inst.UninstalledAt != "" && clock.Parse(inst.UninstalledAt).After(clock.Parse(code.RequestedAt))
 }
 
 // Grant is one transaction of the token endpoint: the OAuth library makes
@@ -86,8 +87,8 @@ func (g *Grant) issue(tx *storage.Tx, app App, inst *Install, scopes []string, u
 	if err != nil {
 		return err
 	}
-	stamp := now.UTC().Format(time.RFC3339Nano)
-	ends := g.accessEnds.UTC().Format(time.RFC3339Nano)
+	stamp := clock.Timestamp(now)
+	ends := clock.Timestamp(g.accessEnds)
 	auth.AddIssuedToken(tx, auth.Info{
 		TokenID: accessID, AccountID: inst.AccountID, CompanyID: inst.CompanyID, Kind: auth.KindMarketplace, Scopes: scopes,
 		Name: app.Name, Description: "marketplace app " + app.ID, CreatedAt: stamp, ExpiresAt: ends, Install: inst.Ref(),
@@ -101,11 +102,11 @@ func (g *Grant) issue(tx *storage.Tx, app App, inst *Install, scopes []string, u
 		Key: refreshKey(g.refreshHash),
 		Refresh: Refresh{
 			Ref: inst.Ref(), AppID: app.ID, ClientID: app.ClientID, Scopes: scopes, UserType: userType, TokenID: refreshID,
-			IssuedAt: stamp, EndsAt: refreshEnds.UTC().Format(time.RFC3339Nano),
+			IssuedAt: stamp, EndsAt: clock.Timestamp(refreshEnds),
 		},
 		TTL: refreshEnds.Unix() + 1,
 	}, storage.ItemAbsent()).Else(auth.ErrTokenExists)
-	inst.Tokens = append(inst.Tokens, LiveToken{TokenID: refreshID, Hash: g.refreshHash, AccountID: inst.AccountID, Kind: TokenRefresh, EndsAt: refreshEnds.UTC().Format(time.RFC3339Nano)})
+	inst.Tokens = append(inst.Tokens, LiveToken{TokenID: refreshID, Hash: g.refreshHash, AccountID: inst.AccountID, Kind: TokenRefresh, EndsAt: clock.Timestamp(refreshEnds)})
 	return nil
 }
 
@@ -127,7 +128,7 @@ func (g *Grant) exchange(ctx context.Context, now time.Time) (*Install, error) {
 	if err != nil {
 		return nil, err
 	}
-	stamp := now.UTC().Format(time.RFC3339Nano)
+	stamp := clock.Timestamp(now)
 	tx := a.table.Tx()
 	// Single use, within its life, however many exchanges race.
 	usable := expression.AttributeExists(expression.Name(storage.AttrPK)).
@@ -175,7 +176,7 @@ func (g *Grant) exchange(ctx context.Context, now time.Time) (*Install, error) {
 			return nil, err
 		}
 	} else if !before.Installed() {
-		addEvent(tx, app, EventInstall, company, code.AccountID, code.UserID, now)
+		addEvent(tx, app, Installed, company, code.AccountID, code.UserID, now)
 		auth.AddAuditEntry(tx, storage.AccountPK(code.AccountID), now, code.By, auth.AuditAppInstalled, app.ID, app.Name, "scopes: "+strings.Join(code.Scopes, " "))
 	}
 	putInstall(tx, after, version, before != nil)
@@ -211,10 +212,10 @@ func (g *Grant) coverAccounts(ctx context.Context, tx *storage.Tx, app App, code
 		}
 		putInstall(tx, Install{
 			AppID: app.ID, AppName: app.Name, CompanyID: code.CompanyID, AccountID: acct, ViaCompany: true, Scopes: code.Scopes,
-			UserID: code.UserID, InstalledBy: code.By, InstalledAt: now.UTC().Format(time.RFC3339Nano), Status: StatusInstalled, Tokens: []LiveToken{},
+			UserID: code.UserID, InstalledBy: code.By, InstalledAt: clock.Timestamp(now), Status: StatusInstalled, Tokens: []LiveToken{},
 		}, version, before != nil)
 		company.Approved = append(company.Approved, acct)
-		addEvent(tx, app, EventInstall, named, acct, code.UserID, now)
+		addEvent(tx, app, Installed, named, acct, code.UserID, now)
 		auth.AddAuditEntry(tx, storage.AccountPK(acct), now, code.By, auth.AuditAppInstalled, app.ID, app.Name, "through the company's install; scopes: "+strings.Join(code.Scopes, " "))
 	}
 	return nil
@@ -240,7 +241,7 @@ func (g *Grant) rotate(ctx context.Context, now time.Time) (*Install, error) {
 	if err != nil {
 		return nil, err
 	}
-	stamp := now.UTC().Format(time.RFC3339Nano)
+	stamp := clock.Timestamp(now)
 	tx := a.table.Tx()
 	usable := expression.AttributeExists(expression.Name(storage.AttrPK)).
 		And(expression.AttributeNotExists(expression.Name("usedAt"))).
@@ -301,10 +302,10 @@ func (a *Apps) LocationToken(ctx context.Context, ref, accountID string, ends ti
 	after := *inst
 	after.Tokens = live(*inst, now, &r, func(t LiveToken) bool { return t.Kind != TokenLocation || t.AccountID != accountID })
 	hash := auth.HashToken(value)
-	endStamp := ends.UTC().Format(time.RFC3339Nano)
+	endStamp := clock.Timestamp(ends)
 	auth.AddIssuedToken(tx, auth.Info{
 		TokenID: id, AccountID: accountID, CompanyID: inst.CompanyID, Kind: auth.KindMarketplace, Scopes: inst.Scopes,
-		Name: app.Name, Description: "marketplace app " + app.ID, CreatedAt: now.UTC().Format(time.RFC3339Nano), ExpiresAt: endStamp, Install: ref,
+		Name: app.Name, Description: "marketplace app " + app.ID, CreatedAt: clock.Timestamp(now), ExpiresAt: endStamp, Install: ref,
 	}, hash)
 	after.Tokens = append(after.Tokens, LiveToken{TokenID: id, Hash: hash, AccountID: accountID, Kind: TokenLocation, EndsAt: endStamp})
 	putInstall(tx, after, inst.Version, true)

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
 	"github.com/bizplatform/api/shared/auth"
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -194,7 +195,7 @@ func (a *Apps) AccountInstalls(ctx context.Context, accountID string) ([]Install
 			}
 		}
 		if !last.IsZero() {
-			out[i].LastUsedAt = last.UTC().Format(time.RFC3339)
+			out[i].LastUsedAt = clock.Timestamp(last)
 		}
 	}
 	return out, nil
@@ -218,7 +219,7 @@ func (r *revocation) add(inst Install, t LiveToken) {
 // apply adds the revocations to tx.
 func (r *revocation) apply(a *Apps, tx *storage.Tx, now time.Time) {
 	a.tokens.AddIssuedRevocations(tx, now, r.issued)
-	at := now.UTC().Format(time.RFC3339Nano)
+	at := clock.Timestamp(now)
 	for _, h := range r.refresh {
 		tx.Update(refreshKey(h), expression.Set(expression.Name("revokedAt"), expression.Value(at)), storage.ItemExists())
 	}
@@ -230,7 +231,7 @@ func live(inst Install, now time.Time, r *revocation, keep func(LiveToken) bool)
 	out := []LiveToken{}
 	for _, t := range inst.Tokens {
 		switch {
-		case !now.Before(parseTime(t.EndsAt)):
+		case !now.Before(clock.Parse(t.EndsAt)):
 			// Ended: refused on read already, nothing to revoke.
 		case keep(t):
 			out = append(out, t)
@@ -284,7 +285,7 @@ func (a *Apps) uninstall(ctx context.Context, accountID, appID string, by auth.A
 	tx := a.table.Tx()
 	var r revocation
 	after := *inst
-	after.Status, after.UninstalledAt, after.UninstalledBy = StatusUninstalled, now.UTC().Format(time.RFC3339Nano), by
+	after.Status, after.UninstalledAt, after.UninstalledBy = StatusUninstalled, clock.Timestamp(now), by
 	if inst.ViaCompany {
 		company, err := a.CompanyInstall(ctx, inst.CompanyID, appID)
 		if err != nil {
@@ -306,7 +307,7 @@ func (a *Apps) uninstall(ctx context.Context, accountID, appID string, by auth.A
 		if err != nil {
 			return err
 		}
-		addEvent(tx, app, EventUninstall, company, accountID, "", now)
+		addEvent(tx, app, Uninstalled, company, accountID, "", now)
 	}
 	auth.AddAuditEntry(tx, storage.AccountPK(accountID), now, by, auth.AuditAppUninstalled, appID, inst.AppName, "every token of the install was revoked")
 	return tx.Commit(ctx)
@@ -366,7 +367,7 @@ func (a *Apps) endCompany(ctx context.Context, app App, by auth.Actor) error {
 	tx := a.table.Tx()
 	var r revocation
 	after := *inst
-	after.Status, after.UninstalledAt, after.UninstalledBy = StatusUninstalled, now.UTC().Format(time.RFC3339Nano), by
+	after.Status, after.UninstalledAt, after.UninstalledBy = StatusUninstalled, clock.Timestamp(now), by
 	after.Tokens = live(*inst, now, &r, none)
 	putInstall(tx, after, inst.Version, true)
 	r.apply(a, tx, now)

@@ -17,6 +17,7 @@ import (
 	"github.com/bizplatform/api/shared/route"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/storage/dynamo"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // An area that reads and writes marker items, to see what a request did
@@ -33,7 +34,7 @@ type marker struct {
 
 func markerKey(id string) storage.Key { return storage.Key{PK: "MARK#" + id, SK: "MARK"} }
 
-var markArea = app.Area{Name: "mark", Routes: func(d app.Deps) []route.Route {
+var markArea = app.Area{Name: "mark", Routes: func(d wiring.Deps) []route.Route {
 	return []route.Route{
 		{Op: markOp, Handle: func(w http.ResponseWriter, r *http.Request) error {
 			id := r.PathValue("id")

@@ -17,6 +17,7 @@ import (
 	"github.com/bizplatform/api/shared/idempotency"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // A test area whose operations exercise the pipeline itself.
@@ -27,7 +28,7 @@ var (
 	failOp   = operations.Operation{Method: "GET", Path: "/fail", Area: "test", Scope: "contacts.readonly", ValidationStatus: 400}
 )
 
-var testArea = app.Area{Name: "test", Routes: func(app.Deps) []route.Route {
+var testArea = app.Area{Name: "test", Routes: func(wiring.Deps) []route.Route {
 	return []route.Route{
 		{Op: echoOp, Handle: func(w http.ResponseWriter, r *http.Request) error {
 			var body map[string]any

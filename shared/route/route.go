@@ -23,7 +23,7 @@ import (
 // returns any failure, which the router writes.
 //
 // It may run before its request is admitted (rate limit, revocation): its
-// reads go ahead, while its writes through the area's table (app.Deps.Table)
+// reads go ahead, while its writes through the area's table (wiring.Deps.Table)
 // and its answer wait for admission, so a refused request has no effect.
 // storage.Admission says how.
 type HandlerFunc func(w http.ResponseWriter, r *http.Request) error

@@ -11,7 +11,7 @@ import (
 	"github.com/bizplatform/api/shared/storage"
 )
 
-// The examples use the table an area is given (app.Deps.Table), built once
+// The examples use the table an area is given (wiring.Deps.Table), built once
 // per process. They compile but do not run: they need an engine.
 var (
 	ctx   = context.Background()

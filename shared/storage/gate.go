@@ -15,7 +15,7 @@ import (
 //   - reads go ahead: they have no effect, and what they find reaches the
 //     client only through the answer, which waits for admission too;
 //   - writes wait: every write through the table an area's handlers get
-//     (app.Deps.Table, made by GateWrites) first waits for the admission of
+//     (wiring.Deps.Table, made by GateWrites) first waits for the admission of
 //     the request it serves, and fails with the refusal, unsent, when the
 //     request is refused.
 //

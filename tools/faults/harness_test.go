@@ -22,13 +22,14 @@ import (
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/internal/testenv"
-	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/apiserver"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/storage/dynamo"
+	"github.com/bizplatform/api/shared/wiring"
 	"github.com/bizplatform/api/tools/perf"
 )
 
@@ -75,13 +76,13 @@ func newHarness(t *testing.T) *harness {
 		TableName: own.Name, Burst: 1_000_000, Window: 10 * time.Second, Daily: 100_000_000,
 		DynamoCallTimeout: callTimeout, DynamoMaxAttempts: maxAttempts, RequestTimeout: requestTimeout,
 	}
-	db, err := dynamo.NewClient(ctx, proxy.endpoint(), "us-east-1", nil, app.ClientOptions(cfg)...)
+	db, err := dynamo.NewClient(ctx, proxy.endpoint(), "us-east-1", nil, wiring.ClientOptions(cfg)...)
 	require.NoError(t, err)
 	logs := &testenv.LogBuffer{}
 	keeper, err := secrets.NewEphemeralKeeper()
 	require.NoError(t, err)
-	deps := app.Deps{Table: &storage.Table{DB: db, Name: cfg.TableName}, Clock: clock.System{}, Logger: slog.New(slog.NewJSONHandler(logs, nil)), Secrets: keeper}
-	srv, err := app.NewServer(cfg, deps, catalog.Areas...)
+	deps := wiring.Deps{Table: &storage.Table{DB: db, Name: cfg.TableName}, Clock: clock.System{}, Logger: slog.New(slog.NewJSONHandler(logs, nil)), Secrets: keeper}
+	srv, err := apiserver.New(cfg, deps, catalog.Areas...)
 	require.NoError(t, err)
 	ds, err := demo.Default()
 	require.NoError(t, err)

@@ -102,13 +102,13 @@ func actionsOf(pkg *packages.Package) ([]string, error) {
 	// The Lambda runtime calls the handler passed to lambda.Start by
 	// reflection, which no call graph follows: the API Gateway adapter's
 	// entry point is a root as well.
-	// So is lambdaapp.Invoke, through which a task function's handler (not
+	// So is lambdatask.Invoke, through which a task function's handler (not
 	// behind the HTTP API: the webhook deliverer) does its work.
 	for fn := range all {
 		if fn.Pkg != nil && fn.Pkg.Pkg.Path() == adapterPkg && fn.Name() == "ProxyWithContext" {
 			roots = append(roots, fn)
 		}
-		if fn.Pkg != nil && fn.Pkg.Pkg.Path() == modulePath+"shared/lambdaapp" && fn.Name() == "Invoke" {
+		if fn.Pkg != nil && fn.Pkg.Pkg.Path() == modulePath+"shared/lambdatask" && fn.Name() == "Invoke" {
 			roots = append(roots, fn)
 		}
 		// And the deploy hook's handler and the probe's, which they hand

@@ -15,11 +15,12 @@ import (
 
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
-	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/apiserver"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // stubServer is every area behind the whole pipeline, on the demo dataset
@@ -33,7 +34,7 @@ func stubServer(b *testing.B) http.Handler {
 	if err != nil {
 		b.Fatal(err)
 	}
-	deps := app.Deps{Table: table, Clock: clock.System{}, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), Secrets: keeper}
+	deps := wiring.Deps{Table: table, Clock: clock.System{}, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), Secrets: keeper}
 	ds, err := demo.Default()
 	if err != nil {
 		b.Fatal(err)
@@ -41,7 +42,7 @@ func stubServer(b *testing.B) http.Handler {
 	if _, err := demo.Load(ctx, deps, ds, catalog.Areas); err != nil {
 		b.Fatal(err)
 	}
-	srv, err := app.NewServer(config.Config{TableName: "bench", Burst: 1 << 30, Window: 10 * time.Second, Daily: 1 << 30}, deps, catalog.Areas...)
+	srv, err := apiserver.New(config.Config{TableName: "bench", Burst: 1 << 30, Window: 10 * time.Second, Daily: 1 << 30}, deps, catalog.Areas...)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -52,8 +52,7 @@ func TestAChildIsWrittenOnlyUnderAContactThatExists(t *testing.T) {
 		require.NoError(t, err)
 		assert.Empty(t, left, "nothing under %s", prefix)
 	}
-	evs, err := events.List(bg, s.table, events.Owner{LocationID: acct})
-	require.NoError(t, err)
+	evs := testenv.Events(t, s.table, events.Owner{LocationID: acct})
 	assert.Empty(t, evs, "no event for a refused create")
 	_, err = s.ListTasks(bg, acct, "c0404")
 	assert.ErrorIs(t, err, ErrContactNotFound, "a missing contact's list is not an empty one")
@@ -90,8 +89,7 @@ func TestEveryChildCreatedMovesTheContactsCount(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, tasks, creates/2)
 	assert.Len(t, notes, creates/2)
-	evs, err := events.List(bg, s.table, events.Owner{LocationID: acct})
-	require.NoError(t, err)
+	evs := testenv.Events(t, s.table, events.Owner{LocationID: acct})
 	assert.Len(t, evs, creates, "one event per child")
 
 	t.Run("a delete conditioned on the count read before a create fails", func(t *testing.T) {

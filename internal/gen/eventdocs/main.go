@@ -1,7 +1,7 @@
 // Command eventdocs writes what the event registry (catalog.EventTypes)
 // says: the catalogue docs/events.md, the webhooks at the end of
 // api/openapi.yaml (after the openapi generator's part) and
-// areas/events/registry.go, the names and scopes GET /events checks. go
+// shared/events/registry.go, the registry as every binary reads it. go
 // generate ./... runs it; internal/eventdocs' test catches drift.
 package main
 
@@ -26,7 +26,7 @@ func main() {
 		return []gen.File{
 			{Path: "docs/events.md", Content: eventdocs.Markdown(types)},
 			{Path: "api/openapi.yaml", Content: strings.TrimRight(head, "\n") + "\n" + eventdocs.Webhooks(types)},
-			{Path: "areas/events/registry.go", Content: eventdocs.Registry(types)},
+			{Path: eventdocs.RegistryFile, Content: eventdocs.Registry(types)},
 		}, nil
 	}, nil)
 }

@@ -17,7 +17,7 @@ import (
 )
 
 // Storage failures are turned into API errors once, at the client: the
-// table the API and the portal are built on (app.NewCore) wraps its client
+// table the API and the portal are built on (apiserver.NewCore) wraps its client
 // in Classified, so every error a DynamoDB call returns to a handler, the
 // authenticator, the limiter or a portal page is already an
 // *apierror.Error, and they return it as it is. The

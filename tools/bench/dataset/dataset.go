@@ -24,10 +24,11 @@ import (
 	"github.com/bizplatform/api/areas/contacts/contactstore"
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/accounts"
-	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/apiserver"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/wiring"
 	"github.com/bizplatform/api/tools/bench/kit"
 )
 
@@ -201,8 +202,8 @@ func measureDataset(ctx context.Context, eng *kit.Engine, nAccounts, perAccount,
 	if _, err := storage.CreateTable(ctx, eng.Direct, table.Name); err != nil {
 		return fig, err
 	}
-	deps := app.Deps{Table: table, Clock: clock.System{}, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}
-	srv, err := app.NewServer(kit.Config(table.Name), deps, contacts.Area)
+	deps := wiring.Deps{Table: table, Clock: clock.System{}, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}
+	srv, err := apiserver.New(kit.Config(table.Name), deps, contacts.Area)
 	if err != nil {
 		return fig, err
 	}
@@ -248,7 +249,7 @@ func measureDataset(ctx context.Context, eng *kit.Engine, nAccounts, perAccount,
 	}
 	// Calls, through the counting proxy, which holds each call 20 ms so that
 	// concurrent calls are told from sequential ones.
-	countedSrv, err := app.NewServer(kit.Config(table.Name), app.Deps{Table: &storage.Table{DB: eng.Proxied, Name: table.Name}, Clock: clock.System{}, Logger: deps.Logger}, contacts.Area)
+	countedSrv, err := apiserver.New(kit.Config(table.Name), wiring.Deps{Table: &storage.Table{DB: eng.Proxied, Name: table.Name}, Clock: clock.System{}, Logger: deps.Logger}, contacts.Area)
 	if err != nil {
 		return fig, err
 	}

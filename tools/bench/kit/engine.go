@@ -17,12 +17,13 @@ import (
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/internal/dynamodblocal"
-	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/apiserver"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/storage/dynamo"
+	"github.com/bizplatform/api/shared/wiring"
 	"github.com/bizplatform/api/tools/perf"
 )
 
@@ -85,7 +86,7 @@ func (e *Engine) DemoTable(ctx context.Context) (*storage.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	deps := app.Deps{Table: table, Clock: clock.System{}, Secrets: keeper}
+	deps := wiring.Deps{Table: table, Clock: clock.System{}, Secrets: keeper}
 	ds, err := demo.Default()
 	if err != nil {
 		return nil, err
@@ -93,7 +94,7 @@ func (e *Engine) DemoTable(ctx context.Context) (*storage.Table, error) {
 	if _, err := demo.Load(ctx, deps, ds, catalog.Areas); err != nil {
 		return nil, fmt.Errorf("load the demo dataset: %w", err)
 	}
-	srv, err := app.NewServer(Config(table.Name), deps)
+	srv, err := apiserver.New(Config(table.Name), deps)
 	if err != nil {
 		return nil, err
 	}

@@ -9,25 +9,27 @@ import (
 	"time"
 
 	"github.com/bizplatform/api/internal/catalog"
+	"github.com/bizplatform/api/shared/apiserver"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/route"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/wiring"
 	"github.com/bizplatform/api/tools/perf"
 )
 
 // NewServer is every area, and the bench's warm-up operation, on table
 // with Config's limits.
-func NewServer(table *storage.Table, clk clock.Clock) (*app.Server, error) {
+func NewServer(table *storage.Table, clk clock.Clock) (*apiserver.Server, error) {
 	return NewServerWith(Config(table.Name), table, clk)
 }
 
 // NewServerWith is NewServer with cfg.
-func NewServerWith(cfg config.Config, table *storage.Table, clk clock.Clock) (*app.Server, error) {
-	deps := app.Deps{Table: table, Clock: clk, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}
-	return app.NewServer(cfg, deps, append([]app.Area{warmUpArea}, catalog.Areas...)...)
+func NewServerWith(cfg config.Config, table *storage.Table, clk clock.Clock) (*apiserver.Server, error) {
+	deps := wiring.Deps{Table: table, Clock: clk, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}
+	return apiserver.New(cfg, deps, append([]app.Area{warmUpArea}, catalog.Areas...)...)
 }
 
 // warmUpOp is the bench's own operation: the pipeline authenticates and
@@ -36,7 +38,7 @@ func NewServerWith(cfg config.Config, table *storage.Table, clk clock.Clock) (*a
 // 403, equally after authentication and admission.
 var warmUpOp = operations.Operation{Method: "GET", Path: "/bench-warm-up", Area: "bench", Scope: "contacts.readonly", ValidationStatus: http.StatusUnprocessableEntity}
 
-var warmUpArea = app.Area{Name: "bench", Routes: func(app.Deps) []route.Route {
+var warmUpArea = app.Area{Name: "bench", Routes: func(wiring.Deps) []route.Route {
 	return []route.Route{{Op: warmUpOp, Handle: func(w http.ResponseWriter, _ *http.Request) error {
 		w.WriteHeader(http.StatusNoContent)
 		return nil
@@ -44,7 +46,7 @@ var warmUpArea = app.Area{Name: "bench", Routes: func(app.Deps) []route.Route {
 }}
 
 // Send serves r in process and returns the answer's status.
-func Send(srv *app.Server, r *http.Request) (int, error) {
+func Send(srv *apiserver.Server, r *http.Request) (int, error) {
 	w := httptest.NewRecorder()
 	srv.Handler.ServeHTTP(w, r)
 	return w.Code, nil

@@ -30,11 +30,12 @@ import (
 	"github.com/bizplatform/api/internal/demo"
 	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/shared/accounts"
-	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/apiserver"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/scopes"
 	"github.com/bizplatform/api/shared/storage"
+	"github.com/bizplatform/api/shared/wiring"
 	"github.com/bizplatform/api/tools/bench/calls"
 	"github.com/bizplatform/api/tools/bench/kit"
 	"github.com/bizplatform/api/tools/perf"
@@ -529,7 +530,7 @@ func integrationAccounts(ctx context.Context, table *storage.Table, endpoint str
 	if err != nil || src.Item == nil {
 		return nil, nil, fmt.Errorf("read Alpha's social-ads integration: %v", err)
 	}
-	srv, err := app.NewServer(kit.Config(table.Name), app.Deps{Table: table, Clock: clock.System{}})
+	srv, err := apiserver.New(kit.Config(table.Name), wiring.Deps{Table: table, Clock: clock.System{}})
 	if err != nil {
 		return nil, nil, err
 	}

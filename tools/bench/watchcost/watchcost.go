@@ -33,13 +33,14 @@ import (
 	"github.com/bizplatform/api/internal/deploytest"
 	"github.com/bizplatform/api/oauth"
 	"github.com/bizplatform/api/portal"
-	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/apiserver"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/metrics"
 	"github.com/bizplatform/api/shared/operations"
 	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/storage/dynamo"
+	"github.com/bizplatform/api/shared/wiring"
 	"github.com/bizplatform/api/tools/bench/cost"
 	"github.com/bizplatform/api/tools/bench/kit"
 )
@@ -210,7 +211,7 @@ func measure(ctx context.Context, root, endpoint, namespace string) (Result, err
 		return Result{}, err
 	}
 	log := &lineLog{}
-	deps := app.Deps{Table: table, Clock: clock.System{}, Secrets: keeper, Logger: app.NewLogger(log, nil)}
+	deps := wiring.Deps{Table: table, Clock: clock.System{}, Secrets: keeper, Logger: wiring.NewLogger(log, nil)}
 	ds, err := demo.Default()
 	if err != nil {
 		return Result{}, err
@@ -223,7 +224,7 @@ func measure(ctx context.Context, root, endpoint, namespace string) (Result, err
 	var res Result
 	res.Namespace = namespace
 	for i, area := range catalog.Areas {
-		srv, err := app.NewServer(cfg, deps, area)
+		srv, err := apiserver.New(cfg, deps, area)
 		if err != nil {
 			return Result{}, err
 		}
@@ -243,7 +244,7 @@ func measure(ctx context.Context, root, endpoint, namespace string) (Result, err
 			res.Lines = append(res.Lines, measureOne(srv.Handler, log, area.Name, s))
 		}
 	}
-	core := app.NewCore(cfg, deps)
+	core := apiserver.NewCore(cfg, deps)
 	p, err := portal.New(core, portal.Options{})
 	if err != nil {
 		return Result{}, err
@@ -280,7 +281,7 @@ func measure(ctx context.Context, root, endpoint, namespace string) (Result, err
 // as the functions' logger writes them.
 func otherLines(namespace string) (probe, sweep int) {
 	var buf bytes.Buffer
-	logger := app.NewLogger(&buf, nil)
+	logger := wiring.NewLogger(&buf, nil)
 	meter := metrics.NewMeter(namespace, "")
 	checks := []any{
 		map[string]any{"check": "a request without a token", "status": 401, "ms": 41.2},

@@ -6,12 +6,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/endpoints"
 )
 
 func TestAnAttemptsOutcomeIsWrittenOnlyWhenItChangesTheEndpoint(t *testing.T) {
 	now := time.Date(2026, 6, 10, 12, 0, 0, 0, time.UTC)
-	since := func(d time.Duration) string { return now.Add(-d).Format(time.RFC3339Nano) }
+	since := func(d time.Duration) string { return clock.Timestamp(now.Add(-d)) }
 	cases := []struct {
 		name      string
 		e         endpoints.Endpoint

@@ -6,45 +6,16 @@ import (
 	"time"
 
 	"github.com/bizplatform/api/shared/auth"
-	"github.com/bizplatform/api/shared/events"
-	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/storage"
 )
+
+// What the deliverer notes of an endpoint's health, from its attempts:
+// failing since when, or disabled after failing for FailingLimit.
 
 // Deliverer is the actor of the deliverer's changes to an endpoint (its
 // audit entries).
 var Deliverer = auth.Actor{ID: "webhooks", Name: "webhook deliverer"}
-
-// FanOut hands the account's event to each of its endpoints eps (List of
-// its account) that takes its type: one delivery each, under the
-// endpoint's partition and the event's sort key, so a fan-out run again
-// adds nothing twice, leased to the caller until leasedUntil for its first
-// attempt (marketplace.Pending; zero: due now). The body is the event's,
-// unchanged. An endpoint is its account admins' own: it gets every type it
-// chose, whatever the type's scope. It returns the deliveries it added,
-// and how many endpoints take the event (those a run before added too).
-func (s *Store) FanOut(ctx context.Context, eps []Endpoint, ev events.Recorded, now, leasedUntil time.Time) ([]marketplace.EventItem, int, error) {
-	var added []marketplace.EventItem
-	took := 0
-	for _, e := range eps {
-		if e.AccountID != ev.Owner.LocationID || !e.Takes(ev.Type) {
-			continue
-		}
-		took++
-		key := storage.Key{PK: marketplace.EventsPK(e.ID), SK: ev.Key().SK}
-		d := marketplace.Event{ID: ev.ID, EndpointID: e.ID, AccountID: e.AccountID, Type: ev.Type, URL: e.URL, Body: ev.Body, Source: ev.Owner.PK()}
-		it := marketplace.Pending(key, d, now, leasedUntil)
-		err := s.table.Put(ctx, it, storage.ItemAbsent())
-		if storage.IsConditionFailed(err) {
-			continue // a run before added it
-		}
-		if err != nil {
-			return added, took, err
-		}
-		added = append(added, it)
-	}
-	return added, took, nil
-}
 
 // Noting reports whether attempts to the endpoint that ended so (delivered
 // or not) at now change what it records: a delivery clears FailingSince, a
@@ -54,7 +25,7 @@ func (e Endpoint) Noting(delivered bool, now time.Time) bool {
 	if delivered {
 		return e.FailingSince != ""
 	}
-	return e.Enabled && (e.FailingSince == "" || now.Sub(parseTime(e.FailingSince)) > FailingLimit)
+	return e.Enabled && (e.FailingSince == "" || now.Sub(clock.Parse(e.FailingSince)) > FailingLimit)
 }
 
 // Answered notes a delivered attempt to the account's endpoint id: it
@@ -83,10 +54,10 @@ func (s *Store) Failed(ctx context.Context, accountID, id string, first, now tim
 			return storage.ErrNoChange
 		}
 		if e.FailingSince == "" {
-			e.FailingSince = first.UTC().Format(time.RFC3339Nano)
+			e.FailingSince = clock.Timestamp(first)
 			return nil
 		}
-		stamp := now.UTC().Format(time.RFC3339Nano)
+		stamp := clock.Timestamp(now)
 		e.Enabled, e.DisabledReason, e.DisabledAt, e.UpdatedAt = false, DisabledFailing, stamp, stamp
 		disabled = true
 		return nil

@@ -1,0 +1,63 @@
+// Package webhooks is the webhook deliverer, an application of its own
+// (functions/webhooks): it hands each event to the receivers that take it
+// and makes their deliveries' attempts (package deliveries: one delivery
+// per receiver, its schedule, its due index), posting each signed, at
+// least once. Deployed it runs in WebhookFunction, on the table's stream
+// (a new event: handed on and attempted at once, stream.go) and every
+// minute (the retries, and whatever the stream missed: Sweep); locally in
+// the local server's loop (Loop).
+//
+// Its files, from the top: task.go is the function's work, stream.go the
+// stream's batches, sweep.go the sweep; fanout.go hands events on,
+// attempt.go claims, makes and records attempts, post.go is the HTTP of
+// one attempt, health.go what the attempts tell of an account's endpoint,
+// report.go the metrics; this file the deliverer, tally.go what it did
+// since its last report, client.go its HTTP client, parallel.go how much
+// it does at once.
+package webhooks
+
+import (
+	"crypto/ed25519"
+	"log/slog"
+	"net/http"
+	"sync/atomic"
+
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/deliveries"
+	"github.com/bizplatform/api/shared/endpoints"
+	"github.com/bizplatform/api/shared/metrics"
+	"github.com/bizplatform/api/shared/storage"
+)
+
+// batch is how many due deliveries one sweep takes at most from each shard
+// of the due index (and how many waiting events from each shard of the
+// fan-out index).
+const batch = 100
+
+// Deliverer hands events on and delivers what is due.
+type Deliverer struct {
+	table     *storage.Table
+	clock     clock.Clock
+	signer    deliveries.Signer
+	client    *http.Client
+	logger    *slog.Logger
+	lines     *metrics.WebhookLines
+	tally     tally
+	endpoints *endpoints.Store
+	// legacyMoved: the due index's partition from before its shards was
+	// emptied once by this process (deliveries.MoveLegacyDue).
+	legacyMoved atomic.Bool
+}
+
+// New returns a deliverer signing with key; client nil is a client with the
+// attempt timeout that follows no redirect either (the local server's).
+// Its metric lines (Report) are meter's.
+func New(table *storage.Table, c clock.Clock, key ed25519.PrivateKey, client *http.Client, logger *slog.Logger, meter metrics.Meter) *Deliverer {
+	if client == nil {
+		client = localClient()
+	}
+	return &Deliverer{
+		table: table, clock: c, signer: deliveries.NewSigner(key), client: client, logger: logger, lines: meter.WebhookLines(),
+		endpoints: endpoints.New(table, c, false),
+	}
+}

@@ -1,0 +1,72 @@
+package webhooks
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/deliveries"
+)
+
+// post sends the delivery's body to its URL, signed, and returns the
+// attempt's result.
+func (d *Deliverer) post(ctx context.Context, dl deliveries.Delivery) deliveries.Attempt {
+	at := clock.Timestamp(d.clock.Now())
+	ctx, cancel := context.WithTimeout(ctx, attemptTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, dl.URL, bytes.NewReader([]byte(dl.Body)))
+	if err != nil {
+		return deliveries.Attempt{At: at, Error: "the webhook URL is not usable"}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "bizplatform-webhooks/1")
+	d.signer.Sign(req.Header, []byte(dl.Body))
+	resp, err := d.client.Do(req)
+	if err != nil {
+		return deliveries.Attempt{At: at, Error: describe(err)}
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	a := deliveries.Attempt{At: at, Status: resp.StatusCode}
+	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+		a.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), d.clock.Now())
+	}
+	return a
+}
+
+// retryAfter reads a Retry-After header (seconds, or an HTTP date) as whole
+// seconds from now, at most deliveries.MaxRetry; 0 when absent or
+// unreadable.
+func retryAfter(h string, now time.Time) int {
+	var wait time.Duration
+	if secs, err := strconv.Atoi(strings.TrimSpace(h)); err == nil {
+		wait = time.Duration(secs) * time.Second
+	} else if at, err := http.ParseTime(h); err == nil {
+		wait = at.Sub(now)
+	}
+	return int(min(max(wait, 0), deliveries.MaxRetry) / time.Second)
+}
+
+// describe says why an attempt failed without the URL (the client's error
+// repeats it).
+func describe(err error) string {
+	var ue interface{ Unwrap() error }
+	if errors.As(err, &ue) {
+		if inner := ue.Unwrap(); inner != nil {
+			err = inner
+		}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "no answer within " + attemptTimeout.String()
+	}
+	if errors.Is(err, errNotPublic) {
+		return errNotPublic.Error()
+	}
+	return err.Error()
+}
