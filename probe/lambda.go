@@ -10,11 +10,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 
-	"github.com/bizplatform/api/shared/wiring"
 	"github.com/bizplatform/api/shared/canary"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
 	"github.com/bizplatform/api/shared/metrics"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // FromEnv builds the probe from the environment the template gives it
