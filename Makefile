@@ -87,7 +87,7 @@ vet:
 # refuses a tracked binary or file over 1 MB not listed in
 # tools/repocheck/assets.txt, and a commit subject over 72 characters.
 lint: $(NODE_TOOLS)
-	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx --no-install redocly lint api/openapi.yaml
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx --no-install redocly lint
 	go vet ./...
 	@unformatted=$$(gofmt -l $$(go list -f '{{.Dir}}' ./...)); \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l lists files to format:"; echo "$$unformatted"; exit 1; fi
