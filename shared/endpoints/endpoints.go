@@ -128,9 +128,7 @@ func (s *Store) check(in Input, creating bool) error {
 		case len(u) > MaxURL:
 			v.Add(fmt.Sprintf("url must be at most %d bytes", MaxURL))
 		default:
-			if p := marketplace.URLProblem(u, s.localURLs); p != "" {
-				v.Add("url " + p)
-			}
+			v.WebhookURL("url", u, s.localURLs)
 		}
 	} else if creating {
 		v.Add("url is required")
