@@ -1,5 +1,7 @@
-// Package api holds the API's OpenAPI 3.1 document (openapi.yaml) and the
-// handlers that publish it: the document as YAML and JSON, and a /docs page
+// Package api holds the API's OpenAPI 3.1 document (openapi.yaml), its 3.0
+// rendition for code generators that read only 3.0 (openapi-3.0.yaml, made
+// by internal/gen/openapi30), and the handlers that publish them: each
+// document as YAML and JSON, and a /docs page
 // that renders it with the Redoc bundle installed from npm and served
 // locally, so the page works offline.
 package api
@@ -13,31 +15,48 @@ import (
 	"sync"
 )
 
-//go:embed openapi.yaml
-var document []byte
+var (
+	//go:embed openapi.yaml
+	document []byte
+	//go:embed openapi-3.0.yaml
+	document30 []byte
+)
 
 // YAML returns the document as written (a copy).
 func YAML() []byte { return append([]byte(nil), document...) }
 
-var converted struct {
+// YAML30 returns the 3.0 rendition as generated (a copy).
+func YAML30() []byte { return append([]byte(nil), document30...) }
+
+// jsonOf converts a document to JSON once, on first use.
+type jsonOf struct {
+	yaml []byte
 	once sync.Once
 	json []byte
 	err  error
 }
 
-// JSON returns the document converted to JSON, keys in the YAML's order.
-// It is converted once, on first use.
-func JSON() ([]byte, error) {
-	converted.once.Do(func() { converted.json, converted.err = yamlToJSON(document) })
-	return converted.json, converted.err
+func (c *jsonOf) get() ([]byte, error) {
+	c.once.Do(func() { c.json, c.err = yamlToJSON(c.yaml) })
+	return c.json, c.err
 }
+
+var converted, converted30 = &jsonOf{yaml: document}, &jsonOf{yaml: document30}
+
+// JSON returns the document converted to JSON, keys in the YAML's order.
+func JSON() ([]byte, error) { return converted.get() }
+
+// JSON30 returns the 3.0 rendition converted to JSON, keys in its order.
+func JSON30() ([]byte, error) { return converted30.get() }
 
 // Paths the handlers serve.
 const (
-	YAMLPath  = "/openapi.yaml"
-	JSONPath  = "/openapi.json"
-	DocsPath  = "/docs"
-	AssetPath = "/docs/redoc.standalone.js"
+	YAMLPath   = "/openapi.yaml"
+	JSONPath   = "/openapi.json"
+	YAML30Path = "/openapi-3.0.yaml"
+	JSON30Path = "/openapi-3.0.json"
+	DocsPath   = "/docs"
+	AssetPath  = "/docs/redoc.standalone.js"
 )
 
 // Options say where the docs page's script is.
@@ -55,40 +74,53 @@ func BundleIn(root string) string {
 // Mount registers the document and docs handlers on mux. They need no
 // token: the contract is public. /docs/ leads to /docs.
 func Mount(mux *http.ServeMux, opts Options) {
-	mux.HandleFunc("GET "+YAMLPath, serveYAML)
-	mux.HandleFunc("GET "+JSONPath, serveJSON)
+	for _, path := range DocumentPaths {
+		mux.HandleFunc("GET "+path, ServeDocument)
+	}
 	mux.HandleFunc("GET "+DocsPath, func(w http.ResponseWriter, _ *http.Request) { serveDocs(w, opts.RedocBundle) })
 	mux.Handle("GET "+DocsPath+"/{$}", http.RedirectHandler(DocsPath, http.StatusFound))
 	mux.HandleFunc("GET "+AssetPath, func(w http.ResponseWriter, r *http.Request) { serveBundle(w, r, opts.RedocBundle) })
 }
 
-// ServeDocument serves the document alone, as YAML at YAMLPath and as JSON
-// at JSONPath (404 elsewhere): what a deployed stack publishes (the portal's
-// function serves it), where the docs page's bundle is not deployed.
+// ServeDocument serves the documents alone, as YAML and JSON, in 3.1 and in
+// the 3.0 rendition (404 elsewhere): what a deployed stack publishes (the
+// portal's function serves them), where the docs page's bundle is not
+// deployed.
 func ServeDocument(w http.ResponseWriter, r *http.Request) {
 	switch r.URL.Path {
 	case YAMLPath:
-		serveYAML(w, r)
+		serveYAML(document)(w, r)
 	case JSONPath:
-		serveJSON(w, r)
+		serveJSON(JSON)(w, r)
+	case YAML30Path:
+		serveYAML(document30)(w, r)
+	case JSON30Path:
+		serveJSON(JSON30)(w, r)
 	default:
 		http.NotFound(w, r)
 	}
 }
 
-func serveYAML(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "application/yaml; charset=utf-8")
-	_, _ = w.Write(document)
+// DocumentPaths are the paths ServeDocument answers.
+var DocumentPaths = []string{YAMLPath, JSONPath, YAML30Path, JSON30Path}
+
+func serveYAML(doc []byte) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/yaml; charset=utf-8")
+		_, _ = w.Write(doc)
+	}
 }
 
-func serveJSON(w http.ResponseWriter, _ *http.Request) {
-	b, err := JSON()
-	if err != nil {
-		http.Error(w, "the OpenAPI document could not be converted to JSON", http.StatusInternalServerError)
-		return
+func serveJSON(convert func() ([]byte, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		b, err := convert()
+		if err != nil {
+			http.Error(w, "the OpenAPI document could not be converted to JSON", http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		_, _ = w.Write(b)
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	_, _ = w.Write(b)
 }
 
 // docsPage loads only what this server serves: the document and the Redoc
@@ -128,7 +160,8 @@ const noBundlePage = `<!DOCTYPE html>
 <p>This page shows the API with Redoc, which npm installs under
 <code>node_modules</code>. Run <code>npm ci</code> in the repository (<code>make run</code>
 and <code>make deps</code> run it when npm is installed), then reload this page.</p>
-<p>The document itself is here: <a href="` + YAMLPath + `">` + YAMLPath + `</a>, <a href="` + JSONPath + `">` + JSONPath + `</a>.</p>
+<p>The document itself is here: <a href="` + YAMLPath + `">` + YAMLPath + `</a>, <a href="` + JSONPath + `">` + JSONPath + `</a>
+(in OpenAPI 3.0, for code generators: <a href="` + YAML30Path + `">` + YAML30Path + `</a>, <a href="` + JSON30Path + `">` + JSON30Path + `</a>).</p>
 </body>
 </html>
 `

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -111,6 +112,43 @@ func TestTheDocumentIsServedWithoutAToken(t *testing.T) {
 		assert.Less(t, strings.Index(text, `"openapi"`), strings.Index(text, `"info"`))
 		assert.Less(t, strings.Index(text, `"/contacts/"`), strings.Index(text, `"/ad-publishing/socialads/integration"`))
 	})
+}
+
+func TestThe30RenditionIsServedBesideTheDocument(t *testing.T) {
+	srv := serve(t, api.BundleIn(repoRoot(t)))
+
+	t.Run("the YAML is the committed rendition", func(t *testing.T) {
+		resp, body := get(t, srv.URL+api.YAML30Path)
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		assert.Equal(t, "application/yaml; charset=utf-8", resp.Header.Get("Content-Type"))
+		onDisk, err := os.ReadFile(filepath.Join(repoRoot(t), "api", "openapi-3.0.yaml"))
+		require.NoError(t, err)
+		assert.Equal(t, onDisk, body)
+	})
+
+	t.Run("the JSON says what the YAML says, in OpenAPI 3.0 with the same paths", func(t *testing.T) {
+		resp, body := get(t, srv.URL+api.JSON30Path)
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		assert.Equal(t, "application/json; charset=utf-8", resp.Header.Get("Content-Type"))
+		var fromJSON, fromYAML, full map[string]any
+		require.NoError(t, json.Unmarshal(body, &fromJSON))
+		require.NoError(t, yaml.Unmarshal(api.YAML30(), &fromYAML))
+		assert.Equal(t, normalized(t, fromYAML), normalized(t, fromJSON))
+		assert.Equal(t, "3.0.3", fromJSON["openapi"])
+		require.NoError(t, yaml.Unmarshal(api.YAML(), &full))
+		assert.Equal(t, keys(full["paths"]), keys(fromJSON["paths"]), "every operation of the 3.1 document")
+		assert.Equal(t, keys(full["webhooks"]), keys(fromJSON["x-webhooks"]), "every event, under x-webhooks")
+	})
+}
+
+func keys(v any) []string {
+	m, _ := v.(map[string]any)
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
 
 var assetRef = regexp.MustCompile(`(?i)(?:src|href|spec-url)\s*=\s*"([^"]*)"`)

@@ -3,6 +3,7 @@ package oauth_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -226,4 +227,63 @@ func TestARefreshAfterAnUninstallSaysTheAppWasUninstalled(t *testing.T) {
 	assert.Equal(t, "invalid_grant", refreshed.str("error"), "still RFC 6749's code")
 	assert.Contains(t, refreshed.str("error_description"), "uninstalled from account "+acct)
 	assert.NotContains(t, refreshed.str("error_description"), "malformed")
+}
+
+// TestABodyOverTheLimitIsAnswered413 is the attack as found: 11 MB to
+// /oauth/locationToken with a valid company token got no answer (the
+// connection closed), and /oauth/token answered "The POST body can not be
+// empty". Each endpoint answers 413 in the error shape its clients read:
+// the platform's JSON error, and RFC 6749's on the token endpoint. Both
+// with and without Content-Length (a chunked body is cut at the limit).
+func TestABodyOverTheLimitIsAnswered413(t *testing.T) {
+	f := newFixture(t, marketplace.TargetCompany, "contacts.readonly", "oauth.write", "oauth.readonly")
+	install := f.post(t, "/oauth/token", f.exchangeForm(f.code(t, "", acct, acct2), marketplace.UserCompany), "")
+	require.Equal(t, http.StatusOK, install.Status, install.Body)
+	companyToken := install.str("access_token")
+	huge := "companyId=" + company + "&locationId=" + acct + "&pad=" + strings.Repeat("a", 11<<20)
+
+	for _, sized := range []bool{true, false} {
+		post := func(path, token string) answer {
+			var body io.Reader = strings.NewReader(huge)
+			if !sized {
+				body = io.MultiReader(body) // no length known: sent chunked
+			}
+			req, err := http.NewRequest(http.MethodPost, f.oauth.URL+path, body)
+			require.NoError(t, err)
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			if token != "" {
+				req.Header.Set("Authorization", "Bearer "+token)
+			}
+			return send(t, req)
+		}
+		name := map[bool]string{true: "with Content-Length", false: "chunked"}[sized]
+		t.Run("locationToken answers the platform's 413, "+name, func(t *testing.T) {
+			a := post("/oauth/locationToken", companyToken)
+			assert.Equal(t, http.StatusRequestEntityTooLarge, a.Status, a.Body)
+			assert.EqualValues(t, 413, a.Body["statusCode"])
+			assert.Contains(t, a.str("message"), "exceeds the limit of 1048576 bytes")
+			assert.Empty(t, a.str("access_token"))
+		})
+		t.Run("token answers 413 with an OAuth error, "+name, func(t *testing.T) {
+			a := post("/oauth/token", "")
+			assert.Equal(t, http.StatusRequestEntityTooLarge, a.Status, a.Body)
+			assert.Equal(t, "invalid_request", a.str("error"))
+			assert.Contains(t, a.str("error_description"), "exceeds the limit of 1048576 bytes")
+		})
+		t.Run("installedLocations takes no body and refuses one as large, "+name, func(t *testing.T) {
+			req, err := http.NewRequest(http.MethodGet, f.oauth.URL+"/oauth/installedLocations?companyId="+company+"&appId="+f.app.ID, strings.NewReader(huge))
+			require.NoError(t, err)
+			if !sized {
+				req.Body = io.NopCloser(io.MultiReader(strings.NewReader(huge)))
+				req.ContentLength = -1
+			}
+			req.Header.Set("Authorization", "Bearer "+companyToken)
+			a := send(t, req)
+			assert.Equal(t, http.StatusRequestEntityTooLarge, a.Status, a.Body)
+		})
+	}
+	t.Run("a body within the limit still works", func(t *testing.T) {
+		a := f.post(t, "/oauth/locationToken", url.Values{"companyId": {company}, "locationId": {acct}, "pad": {strings.Repeat("a", 1<<19)}}, companyToken)
+		assert.Equal(t, http.StatusOK, a.Status, a.Body)
+	})
 }

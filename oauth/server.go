@@ -33,6 +33,7 @@ import (
 	"github.com/bizplatform/api/shared/httpserve"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/metrics"
+	"github.com/bizplatform/api/shared/pipeline"
 	"github.com/bizplatform/api/shared/ratelimit"
 	"github.com/bizplatform/api/shared/wiring"
 )
@@ -163,6 +164,9 @@ type tokenAnswer struct {
 // token is POST /oauth/token: the authorization-code and refresh-token
 // grants, run by fosite.
 func (s *Server) token(w http.ResponseWriter, r *http.Request) error {
+	if _, err := pipeline.LimitBody(r); err != nil {
+		return writeOAuthError(w, err)
+	}
 	if err := formBodyProblem(r); err != nil {
 		return writeOAuthError(w, err)
 	}
@@ -263,9 +267,14 @@ var grantRefusals = []error{
 }
 
 // writeOAuthError answers an error of the token endpoint as RFC 6749 says:
-// a storage outage is 503 (with the platform's JSON error), anything else
-// fosite's answer for it.
+// a storage outage is 503 (with the platform's JSON error), a body over the
+// limit 413 (or one that could not be read 400) with invalid_request, the
+// closest of RFC 6749's codes (clients of a token endpoint read its error
+// shape whatever the status), anything else fosite's answer for it.
 func writeOAuthError(w http.ResponseWriter, err error) error {
+	if ae, ok := apierror.As(err); ok && (ae.Code == apierror.CodePayloadTooLarge || ae.Code == apierror.CodeBadRequest) {
+		return writeJSON(w, apierror.Status(err, http.StatusBadRequest), oauthErrorBody{Error: fosite.ErrInvalidRequest.ErrorField, Description: ae.Message})
+	}
 	for _, refusal := range grantRefusals {
 		if errors.Is(err, refusal) {
 			err = fosite.ErrInvalidGrant.WithHint(refusal.Error())
@@ -310,6 +319,11 @@ func paging(skipText, limitText string) (int, int, error) {
 // steps 7 and 8, run here in turn).
 func (s *Server) bearer(scope string, h func(http.ResponseWriter, *http.Request, *auth.Principal) error) func(http.ResponseWriter, *http.Request) error {
 	return func(w http.ResponseWriter, r *http.Request) error {
+		// The body first, as the API's pipeline reads it (step 4): an
+		// oversized one is refused before the token costs a read.
+		if _, err := pipeline.LimitBody(r); err != nil {
+			return err
+		}
 		ctx := r.Context()
 		session, err := s.auth.Authenticate(ctx, r.Header.Get("Authorization"))
 		if err != nil {

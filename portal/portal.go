@@ -173,7 +173,7 @@ func (p *Portal) routes() http.Handler {
 	// The API's contract, public as make run serves it: deployed, the
 	// portal's function answers its paths (catalog.PortalRoutes), and the
 	// synthetic probe reads it.
-	for _, path := range []string{api.JSONPath, api.YAMLPath} {
+	for _, path := range api.DocumentPaths {
 		handle("GET "+path, func(w http.ResponseWriter, r *http.Request) error {
 			api.ServeDocument(w, r)
 			return nil

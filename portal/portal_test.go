@@ -193,9 +193,21 @@ func TestEveryPageCarriesTheSecurityHeadersAndNoInlineScript(t *testing.T) {
 				assert.Contains(t, tag, "src=", "only scripts from the site: %s", tag)
 			}
 			assert.NotContains(t, p.body, value, "no page but the one that shows it once shows the value")
+			if strings.Contains(p.body, "<html") {
+				assert.Contains(t, p.body, `<link rel="icon" href="/portal/assets/favicon.svg" type="image/svg+xml">`,
+					"the page names its icon: the browser does not ask for /favicon.ico, which the API answers 404 (a console error)")
+			}
 		})
 	}
 	assert.NotContains(t, s.logs.String(), value, "no log line holds a token value")
+
+	t.Run("the icon is served as an image the policy allows", func(t *testing.T) {
+		icon := b.get("/portal/assets/favicon.svg")
+		require.Equal(t, http.StatusOK, icon.status)
+		assert.Equal(t, "image/svg+xml", icon.header.Get("Content-Type"))
+		assert.True(t, strings.HasPrefix(icon.body, "<svg"), icon.body)
+		assert.Contains(t, icon.header.Get("Content-Security-Policy"), "img-src 'self'")
+	})
 }
 
 func TestSignInAnswersAlikeForUnknownAddressesAndWrongPasswordsAndLocksAfterFiveFailures(t *testing.T) {

@@ -62,7 +62,7 @@ func TestAnAdminAddsEditsDisablesAndRemovesAWebhookEndpoint(t *testing.T) {
 		resp := b.post(base, url.Values{"csrf": {csrf}, "url": {"http://10.0.0.1/in"}, "description": {"CRM sync"}, "event": {"TaskDelete"}, "enabled": {"on"}})
 		require.Equal(t, http.StatusUnprocessableEntity, resp.status, resp.body)
 		assert.Contains(t, tag(t, resp.body, "url"), `aria-invalid="true"`)
-		assert.Contains(t, section(resp.body, `id="url-error"`, "</p>"), "The URL is refused: it uses http, not https.")
+		assert.Contains(t, section(resp.body, `id="url-error"`, "</p>"), "The URL must be an https URL with a public host on port 443 or 8443: it uses http, not https")
 		assert.Contains(t, tag(t, resp.body, "url"), `value="http://10.0.0.1/in"`)
 		assert.Contains(t, resp.body, ">CRM sync</textarea>")
 		assert.Regexp(t, `value="TaskDelete"[^>]* checked`, resp.body)

@@ -30,10 +30,12 @@ func TestDevserverServesTheAPIReferenceWithoutAToken(t *testing.T) {
 	})
 	defer d.stop(t)
 	for path, contentType := range map[string]string{
-		api.YAMLPath:  "application/yaml; charset=utf-8",
-		api.JSONPath:  "application/json; charset=utf-8",
-		api.DocsPath:  "text/html; charset=utf-8",
-		api.AssetPath: "text/javascript; charset=utf-8",
+		api.YAMLPath:   "application/yaml; charset=utf-8",
+		api.JSONPath:   "application/json; charset=utf-8",
+		api.YAML30Path: "application/yaml; charset=utf-8",
+		api.JSON30Path: "application/json; charset=utf-8",
+		api.DocsPath:   "text/html; charset=utf-8",
+		api.AssetPath:  "text/javascript; charset=utf-8",
 	} {
 		resp, err := http.Get(d.url + path)
 		require.NoError(t, err)

@@ -144,7 +144,7 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler, cfg config.Conf
 	served := make(chan error, 1)
 	go func() { served <- httpSrv.Serve(ln) }()
 	fmt.Fprintf(out, "Serving %d operations of %d areas on http://%s (Ctrl-C to stop)\n", operations, len(catalog.Areas), ln.Addr())
-	fmt.Fprintf(out, "API reference: http://%s/docs (the document: /openapi.yaml, /openapi.json)\n", ln.Addr())
+	fmt.Fprintf(out, "API reference: http://%s/docs (the document: /openapi.yaml, /openapi.json; in OpenAPI 3.0: /openapi-3.0.yaml)\n", ln.Addr())
 	fmt.Fprintf(out, "Portal: http://%s/portal\n", ln.Addr())
 	// platformctl portal invite builds its links on PORTAL_URL: this
 	// server's own address, whatever PORT it was given.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"net/http"
 	"time"
 
@@ -70,5 +71,33 @@ func defaultTimeouts(requestTimeout time.Duration) timeouts {
 }
 
 func newHTTPServer(h http.Handler, t timeouts) *http.Server {
-	return &http.Server{Handler: h, ReadHeaderTimeout: t.readHeader, ReadTimeout: t.read, WriteTimeout: t.write, IdleTimeout: t.idle}
+	return &http.Server{Handler: drainBodies(h), ReadHeaderTimeout: t.readHeader, ReadTimeout: t.read, WriteTimeout: t.write, IdleTimeout: t.idle}
+}
+
+// maxDrained is how much of a body the local server reads past what its
+// handler read, before the answer goes out: a little more than API
+// Gateway's 10 MB payload limit.
+const maxDrained = 16 << 20
+
+// drainBodies reads what a handler left of a request's body (at most
+// maxDrained, within the read timeout) before the answer is sent. Go's
+// server reads at most 256 KB of it and then closes the connection, so a
+// client that sends its whole body before reading (Python's http.client,
+// many scripts) got a broken pipe instead of the 413 of a body over the
+// limit; deployed, API Gateway reads whole requests before any function
+// runs, and answers.
+func drainBodies(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body := r.Body
+		if body == nil || body == http.NoBody {
+			h.ServeHTTP(w, r)
+			return
+		}
+		// The handlers close the body when they are done with it; the
+		// rest is read here, then the body is closed.
+		r.Body = io.NopCloser(body)
+		h.ServeHTTP(w, r)
+		_, _ = io.CopyN(io.Discard, body, maxDrained)
+		_ = body.Close()
+	})
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"net"
@@ -97,6 +98,32 @@ func requireClosed(t *testing.T, conn net.Conn) string {
 	rest, err := io.ReadAll(conn)
 	require.NoError(t, err, "the server kept the connection open (read so far: %q)", rest)
 	return string(rest)
+}
+
+// TestABodyOverTheLimitIsAnsweredToAClientThatWritesItWholeFirst: 11 MB
+// sent before reading (as Python's http.client does) got a broken pipe
+// when the server closed the connection after 256 KB unread; it gets the
+// 413.
+func TestABodyOverTheLimitIsAnsweredToAClientThatWritesItWholeFirst(t *testing.T) {
+	h, token := siteHandler(t, io.Discard)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	srv := newHTTPServer(h, defaultTimeouts(10*time.Second))
+	go func() { _ = srv.Serve(ln) }()
+	defer srv.Close()
+	conn := rawConn(t, ln.Addr().String())
+	const size = 11 << 20
+	_, err = fmt.Fprintf(conn, "DELETE /payments/coupon HTTP/1.1\r\nHost: x\r\nVersion: 2021-07-28\r\nAuthorization: Bearer %s\r\n"+
+		"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n", token, size)
+	require.NoError(t, err)
+	require.NoError(t, conn.SetWriteDeadline(time.Now().Add(30*time.Second)))
+	_, err = conn.Write(bytes.Repeat([]byte("a"), size))
+	require.NoError(t, err, "the whole body is taken")
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(10*time.Second)))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
 }
 
 func TestTheLocalServerClosesConnectionsThatHoldItUp(t *testing.T) {

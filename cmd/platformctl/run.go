@@ -18,6 +18,7 @@ import (
 	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/portal/identity"
 	"github.com/bizplatform/api/shared/accounts"
+	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
@@ -163,9 +164,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 		fmt.Fprintln(errOut, ue.line())
 		return exitUsage
 	default:
-		fmt.Fprintln(errOut, "platformctl:", dynamo.Unreachable(cmdErr, cfg.Endpoint))
+		fmt.Fprintln(errOut, failureLine(dynamo.Unreachable(cmdErr, cfg.Endpoint)))
 		return exitError
 	}
+}
+
+// failureLine is the one line a failed command prints, the same for every
+// command: "platformctl: " and what failed; a refusal of the input names
+// every rule it breaks, separated by "; ".
+func failureLine(err error) string {
+	text := err.Error()
+	if a, ok := apierror.As(err); ok && a.Code == apierror.CodeValidation {
+		text = strings.Replace(text, a.Error(), strings.Join(a.Violations, "; "), 1)
+	}
+	return "platformctl: " + text
 }
 
 // groups are the commands that take a verb ("tokens create").

@@ -10,7 +10,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/bizplatform/api/shared/accounts"
-	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/deliveries"
@@ -67,24 +66,7 @@ func (c *cli) webhooks(ctx context.Context, args []string) error {
 	default:
 		err = c.redeliverWebhook(ctx, store, rest)
 	}
-	var ue usageError
-	if err == nil || errors.As(err, &ue) {
-		return err
-	}
-	return webhookError(cmd, err)
-}
-
-// webhookError is err in one line naming the command: the store's refusals
-// as the rules they name.
-func webhookError(cmd string, err error) error {
-	if a, ok := apierror.As(err); ok && a.Code == apierror.CodeValidation {
-		return fmt.Errorf("%s: %s", cmd, strings.Join(a.Violations, "; "))
-	}
-	for _, known := range []error{endpoints.ErrNoEndpoint, deliveries.ErrNoDelivery, endpoints.ErrTooMany, deliveries.ErrNotRedeliverable, auth.ErrNoAccount} {
-		if errors.Is(err, known) {
-			return fmt.Errorf("%s: %w", cmd, err)
-		}
-	}
+	// Its failures print as every command's do (failureLine).
 	return err
 }
 

@@ -58,11 +58,11 @@ func TestAnOperatorManagesAnAccountsWebhookEndpoints(t *testing.T) {
 	})
 	t.Run("a rule the endpoint breaks is refused in one line naming it", func(t *testing.T) {
 		for args, want := range map[string]string{
-			"--url http://10.0.0.1/in --events TaskDelete":   "webhooks add: url ",
-			"--url https://hooks.example.com/ --events Nope": `webhooks add: "Nope" is not an event type`,
+			"--url http://10.0.0.1/in --events TaskDelete":   "platformctl: url must be an https URL",
+			"--url https://hooks.example.com/ --events Nope": `platformctl: "Nope" is not an event type`,
 			// A company's event: no account's endpoint would ever receive it.
-			"--url https://hooks.example.com/ --events UserCreate": `webhooks add: "UserCreate" is not an event type an account receives`,
-			"--url https://hooks.example.com/ --events ,":          "webhooks add: events must name at least one event type",
+			"--url https://hooks.example.com/ --events UserCreate": `platformctl: "UserCreate" is not an event type an account receives`,
+			"--url https://hooks.example.com/ --events ,":          "platformctl: events must name at least one event type",
 		} {
 			code, out, errOut := c.run(append([]string{"webhooks", "add", "--account", "acctHooks"}, strings.Fields(args)...)...)
 			assert.Equal(t, exitError, code, args)
@@ -77,7 +77,7 @@ func TestAnOperatorManagesAnAccountsWebhookEndpoints(t *testing.T) {
 	t.Run("another account's endpoint is no such endpoint", func(t *testing.T) {
 		code, _, errOut := c.run("webhooks", "remove", added.ID, "--account", "acctOther")
 		assert.Equal(t, exitError, code)
-		assert.Contains(t, errOut, "webhooks remove: no such webhook endpoint in this account")
+		assert.Contains(t, errOut, "platformctl: no such webhook endpoint in this account")
 	})
 	t.Run("remove removes it, and each change is the operator's in the audit list", func(t *testing.T) {
 		code, out, errOut := c.run("webhooks", "remove", added.ID, "--account", "acctHooks")
@@ -153,7 +153,7 @@ func TestAnOperatorListsAnEndpointsDeliveriesAndRedeliversThem(t *testing.T) {
 		assert.Contains(t, out, "delivery "+done+" queued again")
 		code, _, errOut = c.run("webhooks", "redeliver", e.ID, "--account", "acctD", "--event", done)
 		assert.Equal(t, exitError, code)
-		assert.Contains(t, errOut, "webhooks redeliver: the event is still being delivered")
+		assert.Contains(t, errOut, "platformctl: the event is still being delivered")
 		code, _, errOut = c.run("webhooks", "redeliver", e.ID, "--account", "acctD", "--event", "b00000000000000000000099")
 		assert.Equal(t, exitError, code)
 		assert.Contains(t, errOut, "webhooks redeliver: no such delivery (deliveries are kept 30 days)")

@@ -75,8 +75,8 @@ const WebhookPackage = "webhooks"
 // PortalRoutes are the portal function's API Gateway routes: every method
 // on /portal and below, the public platform's paths of the consent page
 // of marketplace apps (portal.ConsentPaths), which lead under /portal, and
-// the API's OpenAPI document (api.JSONPath, api.YAMLPath).
-var PortalRoutes = []string{"ANY /portal", "ANY /portal/{proxy+}", "GET /oauth/chooselocation", "GET /v2/oauth/chooselocation", "GET /openapi.json", "GET /openapi.yaml"}
+// the API's OpenAPI documents (api.DocumentPaths).
+var PortalRoutes = []string{"ANY /portal", "ANY /portal/{proxy+}", "GET /oauth/chooselocation", "GET /v2/oauth/chooselocation", "GET /openapi.json", "GET /openapi.yaml", "GET /openapi-3.0.json", "GET /openapi-3.0.yaml"}
 
 // Probe is the directory of the synthetic probe, functions/probe
 // (ProbeFunction): every minute it calls the deployed API through its

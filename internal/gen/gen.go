@@ -22,6 +22,8 @@
 //	             operations table (the prose and schemas are by hand)
 //	eventdocs    docs/events.md, api/openapi.yaml's webhooks and
 //	             shared/events/registry.go, from the event registry
+//	openapi30    api/openapi-3.0.yaml, the OpenAPI 3.0 rendition of
+//	             api/openapi.yaml for code generators (after the two above)
 //
 // Every file is a pure function of the code (fixed seeds, fixed dates), so
 // running a generator again changes nothing; each generator's test fails
@@ -35,6 +37,7 @@ package gen
 //go:generate go run ./apidoc
 //go:generate go run ./openapi
 //go:generate go run ./eventdocs
+//go:generate go run ./openapi30
 
 import (
 	"fmt"

@@ -1,8 +1,10 @@
 // The failed-requests page in a real browser: failures made through the
 // API with the demo tokens, then the page reached from the API settings,
-// filtered by status and by token, checked with axe-core and for fitting
-// the screen at 390, 768, 1024, 1280 and 1440 px, with a screenshot at
-// each (.local/portal/failures-*.png). Run by make test-browser.
+// filtered by status and by token, checked with axe-core, for fitting the
+// screen and for showing each request id on one line at 390, 768, 1024,
+// 1280 and 1440 px, with a screenshot at each (.local/portal/failures-*.png),
+// and no console error on any page (the harness). Run by make
+// test-browser.
 import assert from "node:assert/strict";
 import { alpha, everyWidth, launchBrowser, run, signIn, startServer } from "./harness.mjs";
 
@@ -15,6 +17,16 @@ async function api(server, token, method, path, body) {
   const res = await fetch(server.base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   await res.arrayBuffer();
   return { status: res.status, id: res.headers.get("x-request-id") };
+}
+
+// requestIdsOnOneLine checks that every request id of the list shows on
+// one line (the id an admin quotes to support, read at a glance), however
+// wide the screen.
+async function requestIdsOnOneLine(page, width) {
+  const lines = await page.locator("table.failures code.request-id").evaluateAll((ids) =>
+    ids.map((el) => ({ id: el.textContent, lines: el.getClientRects().length })));
+  assert.ok(lines.length > 0, "request ids are listed");
+  assert.deepEqual(lines.filter((l) => l.lines !== 1), [], `at ${width} px every request id is on one line`);
 }
 
 // rows are the listed failures' statuses.
@@ -66,7 +78,7 @@ await run("failures", async (test, watch) => {
     await table.getByText("this body names its account by altId, with altType account", { exact: false }).waitFor();
     await table.getByText("GET /contacts/", { exact: true }).first().waitFor();
     assert.equal(await page.getByText(allScopes).count(), 0, "never a token's value");
-    await everyWidth(page, "failures-list");
+    await everyWidth(page, "failures-list", (width) => requestIdsOnOneLine(page, width));
   });
 
   await test("a status filter lists that status only", async () => {
@@ -75,7 +87,7 @@ await run("failures", async (test, watch) => {
     await page.waitForURL(/status=403/);
     assert.deepEqual(await statuses(page), ["403", "403"]);
     assert.equal(await page.getByLabel("Status").inputValue(), "403", "the filter shows what it is set to");
-    await everyWidth(page, "failures-by-status");
+    await everyWidth(page, "failures-by-status", (width) => requestIdsOnOneLine(page, width));
   });
 
   await test("a token filter lists that token's failures only", async () => {

@@ -176,15 +176,43 @@ export function authorizeURL(server, app, redirectURI, scope, state, path = "/oa
   return `${server.base}${path}?${q}`;
 }
 
-// run runs the flows (each `test` stops the run at its first failure),
-// cleans up and exits with the result.
+// consoleWatch collects what a page logs as an error (console errors,
+// uncaught exceptions), but for a page the test asked for that answered
+// 4xx or 5xx (a refused form, a 404 page): Chromium logs "Failed to load
+// resource" for those too. A missing asset, an icon the browser looks for
+// at /favicon.ico, a script error or a refused policy is an error.
+function consoleWatch(page) {
+  const errors = [];
+  const refusedPages = new Set();
+  page.on("response", (res) => {
+    if (res.status() >= 400 && res.request().resourceType() === "document") refusedPages.add(res.url());
+  });
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push({ text: msg.text(), url: msg.location().url || "" });
+  });
+  page.on("pageerror", (err) => errors.push({ text: `uncaught: ${err.message}`, url: "" }));
+  // take returns the errors logged since the last call.
+  return () => errors.splice(0).filter((e) => !(/^Failed to load resource/.test(e.text) && refusedPages.has(e.url)))
+    .map((e) => `${e.text}${e.url ? ` (${e.url})` : ""}`);
+}
+
+// run runs the flows (each `test` stops the run at its first failure, and
+// fails when a watched page logged an error during it), cleans up and
+// exits with the result.
 export async function run(title, flows) {
   let passed = 0;
   let failed = 0;
   let page;
+  const watched = new Map();
+  const watch = (p) => {
+    page = p;
+    if (!watched.has(p)) watched.set(p, consoleWatch(p));
+  };
   const test = async (name, fn) => {
     try {
       await fn();
+      const logged = [...watched.values()].flatMap((take) => take());
+      assert.deepEqual(logged, [], "no console error on the pages of this step");
       passed++;
       console.log(`ok   ${name}`);
     } catch (err) {
@@ -200,7 +228,7 @@ export async function run(title, flows) {
   mkdirSync(shots, { recursive: true });
   let code = 0;
   try {
-    await flows(test, (p) => (page = p));
+    await flows(test, watch);
   } catch (err) {
     if (failed === 0) {
       failed++;
@@ -285,11 +313,12 @@ export const pageWidths = [390, 768, 1024, 1280, 1440];
 
 // everyWidth checks the page at each of pageWidths: axe-core, no sideways
 // panning, no table wider than its box (which would hide a column behind a
-// sideways scroll), and a screenshot, .local/portal/<name>-<width>.png; it
-// leaves the page at 1280 px.
-export async function everyWidth(page, name) {
+// sideways scroll), what check(width) checks, and a screenshot,
+// .local/portal/<name>-<width>.png; it leaves the page at 1280 px.
+export async function everyWidth(page, name, check) {
   for (const width of pageWidths) {
     await page.setViewportSize({ width, height: 900 });
+    if (check) await check(width);
     await accessible(page, `${name} at ${width} px`);
     const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(scroll <= width, `${name} at ${width} px: the page is ${scroll} px wide`);

@@ -20,7 +20,6 @@ import (
 	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/ids"
-	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -134,9 +133,7 @@ func (s *Store) check(in Input, creating bool) error {
 		case len(u) > MaxURL:
 			v.Add(fmt.Sprintf("url must be at most %d bytes", MaxURL))
 		default:
-			if p := marketplace.URLProblem(u, s.localURLs); p != "" {
-				v.Add("url " + p)
-			}
+			v.WebhookURL("url", u, s.localURLs)
 		}
 	} else if creating {
 		v.Add("url is required")

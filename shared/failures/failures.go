@@ -90,7 +90,7 @@ func New(table *storage.Table, clk clock.Clock) *Store { return &Store{table: ta
 func (s *Store) Record(ctx context.Context, accountID string, f Failure) error {
 	now := s.clock.Now()
 	f.At = clock.Timestamp(now)
-	f.Message = clipMessage(f.Message)
+	f.Message = clipMessage(maskPasted(f.Message))
 	return s.table.Put(ctx, failureItem{
 		Key:       failureKey(accountID, now, f.RequestID),
 		Failure:   f,
@@ -237,6 +237,59 @@ func ValidCursor(c string) bool {
 		}
 	}
 	return true
+}
+
+// MaxWholeWord is the longest run of id characters (letters, digits, '_'
+// and '-') a kept message holds whole: the platform's own ids are at most
+// 24 characters (database ids; demo, token and request-free ids fewer).
+// A longer one is what a client put in an id field or a value (a token
+// pasted into contactId, another system's key), which every admin of the
+// account would read here for 7 days: it is kept as its first
+// KeptPrefix characters and "…", enough to recognise the mistake; a
+// secret of this platform (bpt_, bpr_, bps_, bpc_) as its prefix alone.
+// The answer itself, which only its sender reads, still names the value
+// as sent.
+const (
+	MaxWholeWord = 24
+	KeptPrefix   = 8
+)
+
+// secretPrefixes begin the platform's secrets (shared/auth,
+// shared/marketplace): tokens, refresh tokens, client secrets and codes.
+var secretPrefixes = []string{"bpt_", "bpr_", "bps_", "bpc_"}
+
+// maskPasted shortens every run of id characters longer than MaxWholeWord
+// (see there).
+func maskPasted(m string) string {
+	var b strings.Builder
+	for i := 0; i < len(m); {
+		j := i
+		for j < len(m) && isIDChar(m[j]) {
+			j++
+		}
+		if j == i {
+			b.WriteByte(m[i])
+			i++
+			continue
+		}
+		word := m[i:j]
+		if len(word) > MaxWholeWord {
+			keep := word[:KeptPrefix]
+			for _, p := range secretPrefixes {
+				if strings.HasPrefix(strings.ToLower(word), p) {
+					keep = word[:len(p)]
+				}
+			}
+			word = keep + "…"
+		}
+		b.WriteString(word)
+		i = j
+	}
+	return b.String()
+}
+
+func isIDChar(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-'
 }
 
 // clipMessage keeps at most MaxMessage bytes of a message, ending with

@@ -339,3 +339,42 @@ func TestAFailureTakesOneWriteUnitWhateverItsMessage(t *testing.T) {
 		})
 	}
 }
+
+// TestAValuePastedIntoAnIdIsNotKeptWhole is the probe's finding: a token
+// pasted into an id field came back in the 404's message, and the message
+// was kept for every admin of the account to read for 7 days. The answer
+// (read by its sender alone) names the value as sent; the kept message
+// holds the platform's ids whole and anything longer as a short prefix.
+func TestAValuePastedIntoAnIdIsNotKeptWhole(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		name, id, kept string
+	}{
+		{"a pasted token keeps only its prefix", e.tokenA, "Item bpt_… not found"},
+		{"another system's key keeps its first characters", "sk_live_4eC39HqLyjWDarjtT1zdp7dc", "Item sk_live_… not found"},
+		{"a database id is kept whole", "a10200000000000000000101", "Item a10200000000000000000101 not found"},
+		{"a demo id is kept whole", "demoCtcAlpha00000001", "Item demoCtcAlpha00000001 not found"},
+		{"an id one character past the longest the platform makes is cut", strings.Repeat("x", 25), "Item xxxxxxxx… not found"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e.Clock.Advance(time.Second) // newest first
+			resp := e.Do(t, testenv.Request{Method: "GET", Path: "/items/" + tc.id, Token: e.tokenA2})
+			assert.Contains(t, resp.RequireError(t, http.StatusNotFound), tc.id, "the answer names the value as its sender sent it")
+			got, _ := e.list(t, "acctA", failures.Filter{TokenID: e.idA2}, "", 1)
+			require.Len(t, got, 1)
+			assert.Equal(t, tc.kept, got[0].Message)
+			for _, it := range failureItems(t, e.Table) {
+				if len(tc.id) > failures.MaxWholeWord {
+					assert.NotContains(t, fmt.Sprint(it), tc.id, "no item holds the value whole")
+				}
+			}
+		})
+	}
+	t.Run("words, paths and text around ids are kept as they are", func(t *testing.T) {
+		e.Do(t, testenv.Request{Method: "POST", Path: "/check", Token: e.tokenA, Body: `{"size":1}`}).RequireError(t, http.StatusUnprocessableEntity)
+		got, _ := e.list(t, "acctA", failures.Filter{Status: "422"}, "", 1)
+		require.Len(t, got, 1)
+		assert.Equal(t, "name is required; size must be positive", got[0].Message)
+	})
+}

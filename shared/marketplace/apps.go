@@ -147,14 +147,12 @@ func (a *Apps) validate(n *NewApp) error {
 				// RFC 6749 3.1.2: the code would land in a fragment.
 				v.Add("redirect-uri must not hold a fragment (#...): " + u)
 			} else if p := a.urlProblem(u); p != "" {
-				v.Add("redirect-uri " + p)
+				v.Add("redirect-uri " + validate.OutsideURLRule + ": " + p)
 			}
 		}
 	}
 	if n.WebhookURL != "" {
-		if p := a.urlProblem(n.WebhookURL); p != "" {
-			v.Add("webhook-url " + p)
-		}
+		v.WebhookURL("webhook-url", n.WebhookURL, a.localURLs)
 	}
 	if v.Check(len(n.Scopes) > 0, "scopes must name at least one scope") {
 		for _, s := range n.Scopes {

@@ -170,7 +170,7 @@ func (p *pipeline) check(w *responseWriter, r *http.Request) (*http.Request, err
 			w.RecordOperation(named.OperationOf(r))
 		}
 	}
-	hasBody, err := limitBody(r)
+	hasBody, err := LimitBody(r)
 	if err != nil {
 		return nil, err
 	}
@@ -262,9 +262,11 @@ func (p *pipeline) recentlyRefused(accountID string) bool {
 // more than the rest of this package's initialisation.
 var tooLarge = &apierror.Error{Code: apierror.CodePayloadTooLarge, Message: "The request body exceeds the limit of " + strconv.Itoa(MaxBodyBytes) + " bytes"}
 
-// limitBody reads the whole body (at most MaxBodyBytes) so that an oversized
-// body is refused before anything else looks at it.
-func limitBody(r *http.Request) (bool, error) {
+// LimitBody reads the whole body (at most MaxBodyBytes) so that an
+// oversized body is refused (413) before anything else looks at it, and
+// reports whether the body holds any byte. A body announced larger is
+// refused unread. The OAuth server reads its bodies with it too.
+func LimitBody(r *http.Request) (bool, error) {
 	if r.ContentLength > MaxBodyBytes {
 		return false, tooLarge
 	}

@@ -3,6 +3,7 @@ package validate
 import (
 	"fmt"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,16 +43,13 @@ func (e *Errors) OutsideURL(field, v string) bool {
 // refused, naming the address they spell. The check reads the URL only:
 // a public name may still resolve to a private address, so whatever calls
 // the URL must check the address it connects to as well.
+//
+// When it breaks several rules of its form (credentials and a scheme other
+// than https), the answer names each, so that the first fix is the last.
 func OutsideURLProblem(s string) string {
 	rest, ok := strings.CutPrefix(s, "https://")
 	if !ok {
-		if scheme, _, found := strings.Cut(s, "://"); found && isScheme(scheme) {
-			if strings.EqualFold(scheme, "https") {
-				return "its scheme must be written in lower case (https://)"
-			}
-			return fmt.Sprintf("it uses %s, not https", clipText(scheme))
-		}
-		return "it must start with https://"
+		return joinProblems(credentialsProblem(s), schemeProblem(s))
 	}
 	if why := uriCharsProblem(s); why != "" {
 		return why
@@ -76,6 +74,124 @@ func OutsideURLProblem(s string) string {
 		}
 	}
 	return hostProblem(host)
+}
+
+// schemeProblem is why s does not start with https://; "" when it does.
+func schemeProblem(s string) string {
+	if strings.HasPrefix(s, "https://") {
+		return ""
+	}
+	if scheme, _, found := strings.Cut(s, "://"); found && isScheme(scheme) {
+		if strings.EqualFold(scheme, "https") {
+			return "its scheme must be written in lower case (https://)"
+		}
+		return fmt.Sprintf("it uses %s, not https", clipText(scheme))
+	}
+	return "it must start with https://"
+}
+
+// credentialsProblem refuses a user name or password in the authority of
+// s, whatever its scheme (a URL a receiver shows or logs would leak them).
+func credentialsProblem(s string) string {
+	_, rest, found := strings.Cut(s, "://")
+	if !found {
+		return ""
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	if strings.Contains(rest, "@") {
+		return "it must not hold a user name or password"
+	}
+	return ""
+}
+
+// joinProblems names every non-empty problem, in order.
+func joinProblems(problems ...string) string {
+	var out []string
+	for _, p := range problems {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, ", and ")
+}
+
+// WebhookPorts are the ports a webhook URL may name: 443, https's own (the
+// port of a URL that names none), and 8443, the usual other port of https
+// servers. The deliverer speaks TLS to any host a URL names, so any other
+// port would let an account make it knock on a public host's other
+// services (mail, SSH, databases) on its behalf; receivers are web
+// servers, and a web server on another port is put behind 443 by a proxy.
+var WebhookPorts = []string{"443", "8443"}
+
+// WebhookURLRule is how a webhook URL is described when it breaks the rule.
+const WebhookURLRule = "must be an https URL with a public host on port 443 or 8443"
+
+// WebhookURL records a violation when v is not a URL the platform delivers
+// webhooks to (see WebhookURLProblem): "<field> must be an https URL with a
+// public host on port 443 or 8443: <why>".
+func (e *Errors) WebhookURL(field, v string, local bool) bool {
+	why := WebhookURLProblem(v, local)
+	return e.Check(why == "", field+" "+WebhookURLRule+": "+why)
+}
+
+// WebhookURLProblem returns why s cannot be a URL the platform delivers
+// webhooks to, or "" when it can: an outside URL (OutsideURLProblem)
+// without a fragment (a receiver never gets it), on one of WebhookPorts;
+// when local (a local engine), an http URL on 127.0.0.1 or localhost, on
+// any port, as well. A URL that breaks several rules of its form
+// (credentials, a fragment, the scheme) is told each, so that a local
+// http URL with a password is refused for the password, not for http.
+func WebhookURLProblem(s string, local bool) string {
+	form := []string{credentialsProblem(s)}
+	if strings.Contains(s, "#") {
+		form = append(form, "it must not hold a fragment (#...), which a receiver never gets")
+	}
+	loopback := local && loopbackHTTP(s)
+	if why := schemeProblem(s); why != "" && !loopback {
+		if local && strings.HasPrefix(s, "http://") {
+			why += " (http only on 127.0.0.1 or localhost, on a local engine)"
+		}
+		form = append(form, why)
+	}
+	if why := joinProblems(form...); why != "" {
+		return why
+	}
+	if loopback {
+		return uriCharsProblem(s)
+	}
+	if why := OutsideURLProblem(s); why != "" {
+		return why
+	}
+	authority := strings.TrimPrefix(s, "https://")
+	if i := strings.IndexAny(authority, "/?#"); i >= 0 {
+		authority = authority[:i]
+	}
+	if _, port, _ := splitHostPort(authority); port != "" && !slices.Contains(WebhookPorts, port) {
+		return "its port is " + port
+	}
+	return ""
+}
+
+// loopbackHTTP reports whether s is an http URL on 127.0.0.1 or localhost
+// (any port), the receivers of a local engine.
+func loopbackHTTP(s string) bool {
+	rest, ok := strings.CutPrefix(s, "http://")
+	if !ok {
+		return false
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	if i := strings.LastIndexByte(rest, '@'); i >= 0 {
+		rest = rest[i+1:] // the credentials are a problem of their own
+	}
+	host, port, why := splitHostPort(rest)
+	if why != "" || (port != "" && !allOf(port, isDigit)) {
+		return false
+	}
+	return host == "127.0.0.1" || strings.EqualFold(host, "localhost")
 }
 
 func isScheme(s string) bool {

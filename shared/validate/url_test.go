@@ -170,3 +170,62 @@ func TestOutsideURLViolationsNameTheFieldAndTheRule(t *testing.T) {
 	e := v.Err()
 	assert.EqualError(t, e, "validation: [apiDetails.url must be an https URL with a public host: its host 127.1 is a loopback address (127.0.0.0/8)]")
 }
+
+func TestWebhookURLsNameEveryReasonOfTheirFormAndKeepToWebPorts(t *testing.T) {
+	cases := []struct {
+		name, url string
+		local     bool
+		why       string // "" when taken
+	}{
+		{"an https URL on a public host", "https://hooks.example.org/in", false, ""},
+		{"port 443 said aloud", "https://hooks.example.org:443/in", false, ""},
+		{"port 8443", "https://hooks.example.org:8443/in", false, ""},
+		{"a public IPv6 address on 8443", "https://[2606:4700:4700::1111]:8443/in", false, ""},
+		{"a query", "https://hooks.example.org/in?source=crm", false, ""},
+		{"SSH's port on a public address", "https://8.8.8.8:22/", false, "its port is 22"},
+		{"a mail port", "https://hooks.example.org:25/in", false, "its port is 25"},
+		{"http's own port", "https://hooks.example.org:80/in", false, "its port is 80"},
+		{"a database's port on an IPv6 host", "https://[2606:4700:4700::1111]:5432/", false, "its port is 5432"},
+		{"a fragment", "https://hooks.example.org/in#x", false, "must not hold a fragment"},
+		{"credentials", "https://user:secret@hooks.example.org/in", false, "must not hold a user name or password"},
+		{"credentials and http, both named", "http://user:secret@hooks.example.org/in", false,
+			"it must not hold a user name or password, and it uses http, not https"},
+		{"credentials, a fragment and http, each named", "http://user:secret@hooks.example.org/in#x", false,
+			"it must not hold a user name or password, and it must not hold a fragment (#...), which a receiver never gets, and it uses http, not https"},
+		{"a private host", "https://10.0.0.1/in", false, "private"},
+		{"local: http on 127.0.0.1, any port", "http://127.0.0.1:8091/hooks", true, ""},
+		{"local: http on localhost", "http://localhost:3001/hooks", true, ""},
+		{"local: https outside is still checked for its port", "https://8.8.8.8:22/", true, "its port is 22"},
+		{"local: credentials on 127.0.0.1 are the reason, not http", "http://user:secret@127.0.0.1:8091/hooks", true, "it must not hold a user name or password"},
+		{"local: a fragment on 127.0.0.1 is the reason, not http", "http://127.0.0.1:8091/hooks#top", true, "it must not hold a fragment (#...), which a receiver never gets"},
+		{"local: http elsewhere says where http is taken", "http://hooks.example.org/in", true, "it uses http, not https (http only on 127.0.0.1 or localhost, on a local engine)"},
+		{"not local: http on 127.0.0.1", "http://127.0.0.1:8091/hooks", false, "it uses http, not https"},
+		{"local: a character a URL may not hold on 127.0.0.1", "http://127.0.0.1:8091/a b", true, "character ' '"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			why := WebhookURLProblem(tc.url, tc.local)
+			if tc.why == "" {
+				assert.Empty(t, why, tc.url)
+				return
+			}
+			assert.Contains(t, why, tc.why, tc.url)
+			if strings.HasPrefix(tc.why, "it must not hold a user") && tc.local {
+				assert.NotContains(t, why, "http, not https", "http is no reason on a local engine's loopback host")
+			}
+		})
+	}
+}
+
+func TestOutsideURLsNameCredentialsBeforeTheScheme(t *testing.T) {
+	assert.Equal(t, "it must not hold a user name or password, and it uses http, not https", OutsideURLProblem("http://user:secret@cdn.example.com/a.png"))
+	assert.Equal(t, "it uses http, not https", OutsideURLProblem("http://cdn.example.com/a.png#user@x"), "an @ after the host is no credential")
+}
+
+func TestWebhookURLViolationsNameTheFieldAndTheRule(t *testing.T) {
+	var v Errors
+	assert.False(t, v.WebhookURL("url", "https://8.8.8.8:22/", false))
+	assert.True(t, v.WebhookURL("url", "https://hooks.example.org/in", false))
+	e := v.Err()
+	assert.ErrorContains(t, e, "url must be an https URL with a public host on port 443 or 8443: its port is 22")
+}
