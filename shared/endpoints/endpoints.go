@@ -12,9 +12,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+
+	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/deliveries"
@@ -174,17 +179,68 @@ func (s *Store) Get(ctx context.Context, accountID, id string) (Endpoint, error)
 	return *e, nil
 }
 
-// Add adds an endpoint to the account, with its audit entry.
+// Add adds an endpoint to the account, with its audit entry. The account
+// keeps at most MaxPerAccount however many adds run at once: each add
+// counts the endpoints after reading the account's count of adds
+// (addsKey), and writes the endpoint in one transaction with that count
+// moved on, on condition that it is still the one read; of adds counted
+// at once one commits, and the others count again (an account full by
+// then refuses them).
 func (s *Store) Add(ctx context.Context, accountID string, in Input, by auth.Actor) (Endpoint, error) {
 	if err := s.check(in, true); err != nil {
 		return Endpoint{}, err
 	}
+	for attempt := 1; ; attempt++ {
+		e, added, err := s.addOnce(ctx, accountID, in, by)
+		if added || err != nil {
+			return e, err
+		}
+		if attempt == maxAddAttempts {
+			return Endpoint{}, apierror.Unavailable(fmt.Errorf("add a webhook endpoint to %s: %w", accountID, storage.ErrContention), time.Second)
+		}
+		if err := pause(ctx, rand.N(time.Duration(attempt)*5*time.Millisecond)); err != nil {
+			return Endpoint{}, err
+		}
+	}
+}
+
+// maxAddAttempts bounds the counts of one Add: each lost one means another
+// add committed, and at most MaxPerAccount can, so an add that lost that
+// many finds the account full (removes at the same moment aside).
+const maxAddAttempts = 3 * MaxPerAccount
+
+// adds is the account's count of endpoint adds (addsKey): the condition
+// that keeps the limit under concurrent adds. Removes leave it: a remove
+// only lowers the count an add read.
+type adds struct {
+	N int `dynamodbav:"adds"`
+}
+
+// addsKey is where the account's count of adds is kept.
+func addsKey(accountID string) storage.Key {
+	return storage.Key{PK: storage.AccountPK(accountID), SK: "WEBHOOKADDS"}
+}
+
+// addOnce counts the account's endpoints and adds one, unless another add
+// committed since the count was read (added false, nothing written).
+func (s *Store) addOnce(ctx context.Context, accountID string, in Input, by auth.Actor) (Endpoint, bool, error) {
+	count, err := storage.Get[adds](ctx, s.table, addsKey(accountID))
+	if err != nil {
+		return Endpoint{}, false, err
+	}
 	have, err := s.items.List(ctx, accountID)
 	if err != nil {
-		return Endpoint{}, err
+		return Endpoint{}, false, err
 	}
 	if len(have) >= MaxPerAccount {
-		return Endpoint{}, ErrTooMany
+		return Endpoint{}, false, ErrTooMany
+	}
+	unchanged := storage.ItemAbsent()
+	read := 0
+	if count != nil {
+		read = count.N
+		same := expression.Name(attrAdds).Equal(expression.Value(read))
+		unchanged = &same
 	}
 	now := s.clock.Now()
 	stamp := clock.Timestamp(now)
@@ -198,10 +254,27 @@ func (s *Store) Add(ctx context.Context, accountID string, in Input, by auth.Act
 	if in.Enabled != nil && !*in.Enabled {
 		e.Enabled, e.DisabledReason, e.DisabledAt = false, DisabledByAdmin, stamp
 	}
-	_, err = s.items.CreateAlong(ctx, e, func(tx *storage.Tx) {
+	added, err := s.items.CreateAlong(ctx, e, func(tx *storage.Tx) {
+		tx.Update(addsKey(accountID), expression.Set(expression.Name(attrAdds), expression.Value(read+1)), unchanged)
 		auth.AddAuditEntry(tx, storage.AccountPK(accountID), now, by, AuditAdded, e.ID, e.URL, describe(e))
 	})
-	return e, err
+	return e, added, err
+}
+
+// attrAdds is adds' one attribute, as its tag names it.
+const attrAdds = "adds"
+
+// pause waits d before an add counts again, or until ctx ends (a 503, as
+// the storage's own retries answer).
+func pause(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return apierror.Unavailable(ctx.Err(), time.Second)
+	case <-t.C:
+		return nil
+	}
 }
 
 // Update changes the account's endpoint id as in says, with its audit
