@@ -96,7 +96,7 @@ func TestADryRunDeliversNothing(t *testing.T) {
 		require.NoError(t, err)
 		waiting += len(page)
 	}
-	assert.Equal(t, 1, waiting, "the account's event still waits for its hand-on")
+	assert.Equal(t, 3, waiting, "the account's event, the INSTALL and the UNINSTALL still wait for their hand-on")
 	n, err := f.deliverer().Sweep(ctx)
 	require.NoError(t, err)
 	assert.Positive(t, n, "the real sweep does the work")
