@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -31,7 +32,11 @@ func (d *Deliverer) post(ctx context.Context, dl deliveries.Delivery) deliveries
 	if err != nil {
 		return deliveries.Attempt{At: at, Error: describe(err)}
 	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	// The status is the answer: a little of the body is read, briefly, so
+	// that the connection can serve the next attempt; the rest is not.
+	stop := time.AfterFunc(answerBodyWait, cancel)
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxAnswerBody))
+	stop.Stop()
 	resp.Body.Close()
 	a := deliveries.Attempt{At: at, Status: resp.StatusCode}
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
@@ -67,6 +72,10 @@ func describe(err error) string {
 	}
 	if errors.Is(err, errNotPublic) {
 		return errNotPublic.Error()
+	}
+	// net/http names its bound on the answer's head in a plain error.
+	if strings.Contains(err.Error(), "server response headers exceeded") {
+		return fmt.Sprintf("the answer's headers exceed %d KB: not read further", maxAnswerHeaders>>10)
 	}
 	return err.Error()
 }
