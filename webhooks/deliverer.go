@@ -12,14 +12,16 @@
 // attempt.go claims, makes and records attempts, post.go is the HTTP of
 // one attempt, health.go what the attempts tell of an account's endpoint,
 // report.go the metrics; this file the deliverer, tally.go what it did
-// since its last report, client.go its HTTP client, parallel.go how much
-// it does at once.
+// since its last report, client.go its HTTP client, lanes.go how its
+// attempts go by receiver so that one does not wait for another,
+// parallel.go how many reads it makes at once.
 package webhooks
 
 import (
 	"crypto/ed25519"
 	"log/slog"
 	"net/http"
+	"sync"
 	"sync/atomic"
 
 	"github.com/bizplatform/api/shared/clock"
@@ -47,6 +49,9 @@ type Deliverer struct {
 	// legacyMoved: the due index's partition from before its shards was
 	// emptied once by this process (deliveries.MoveLegacyDue).
 	legacyMoved atomic.Bool
+	// down are the receivers (by id) whose attempt stalled (isDown), and
+	// when: a warm deliverer remembers them across its invocations.
+	down sync.Map
 }
 
 // New returns a deliverer signing with key; client nil is a client with the

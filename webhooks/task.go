@@ -27,7 +27,7 @@ const KeyReread = 5 * time.Minute
 // nothing else, so that a sweep on a lagging index does not try to claim
 // what was just sent. The minute's schedule names none: it sweeps whatever
 // is due (retries, and what the stream missed) until nothing is or the
-// invocation's time is nearly over. The signing key is read at start and
+// invocation's time is nearly over (SweepUntil). The signing key is read at start and
 // again once KeyReread has passed (a failed read keeps the key it has, and
 // says so).
 func LambdaTask(ctx context.Context, cfg config.Config, deps wiring.Deps) (func(context.Context, json.RawMessage) error, error) {
@@ -68,17 +68,15 @@ func LambdaTask(ctx context.Context, cfg config.Config, deps wiring.Deps) (func(
 			// A stream batch looks at what it names only: no age.
 			return errors.Join(err, d.Report(ctx, false))
 		}
-		for {
-			n, err := d.Sweep(ctx)
-			if err != nil {
-				return errors.Join(err, d.Report(ctx, false))
-			}
-			if n == 0 {
-				return d.Report(ctx, true)
-			}
-			if deadline, ok := ctx.Deadline(); ok && deps.Clock.Now().Add(2*attemptTimeout).After(deadline) {
-				return d.Report(ctx, true) // the next invocation goes on
-			}
+		// No attempt starts within two attempts' time of the deadline:
+		// the next invocation goes on.
+		var until time.Time
+		if deadline, ok := ctx.Deadline(); ok {
+			until = deadline.Add(-2 * attemptTimeout)
 		}
+		if _, err := d.SweepUntil(ctx, until); err != nil {
+			return errors.Join(err, d.Report(ctx, false))
+		}
+		return d.Report(ctx, true)
 	}, nil
 }
