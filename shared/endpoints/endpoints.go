@@ -198,7 +198,7 @@ func (s *Store) Add(ctx context.Context, accountID string, in Input, by auth.Act
 		if attempt == maxAddAttempts {
 			return Endpoint{}, apierror.Unavailable(fmt.Errorf("add a webhook endpoint to %s: %w", accountID, storage.ErrContention), time.Second)
 		}
-		if err := pause(ctx, rand.N(time.Duration(attempt)*5*time.Millisecond)); err != nil {
+		if err := storage.Pause(ctx, rand.N(time.Duration(attempt)*5*time.Millisecond)); err != nil {
 			return Endpoint{}, err
 		}
 	}
@@ -263,19 +263,6 @@ func (s *Store) addOnce(ctx context.Context, accountID string, in Input, by auth
 
 // attrAdds is adds' one attribute, as its tag names it.
 const attrAdds = "adds"
-
-// pause waits d before an add counts again, or until ctx ends (a 503, as
-// the storage's own retries answer).
-func pause(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return apierror.Unavailable(ctx.Err(), time.Second)
-	case <-t.C:
-		return nil
-	}
-}
 
 // Update changes the account's endpoint id as in says, with its audit
 // entry. Enabling an endpoint clears why it was disabled and its failures.
