@@ -31,6 +31,7 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/endpoints"
 	"github.com/bizplatform/api/shared/failures"
 	"github.com/bizplatform/api/shared/httpserve"
@@ -60,6 +61,10 @@ type Options struct {
 	// LocalURLs lets webhook endpoints be http URLs on the loopback host:
 	// on a local engine only (NewFromConfig sets it from the endpoint).
 	LocalURLs bool
+	// Schedule is the deliveries' retries the pages tell, and the failing
+	// limit of the endpoints (zero: deliveries.Default; NewFromConfig
+	// sets a local engine's WEBHOOK_RETRY_FOR).
+	Schedule deliveries.Schedule
 }
 
 // Portal serves the pages.
@@ -72,13 +77,15 @@ type Portal struct {
 	failures *failures.Store
 	// endpoints are the accounts' own webhook endpoints.
 	endpoints *endpoints.Store
-	clock     clock.Clock
-	logger    *slog.Logger
-	metrics   *metrics.RequestLines
-	opts      Options
-	pages     map[string]*template.Template
-	assets    fs.FS
-	handler   http.Handler
+	// schedule is the deliveries' retries (Options.Schedule).
+	schedule deliveries.Schedule
+	clock    clock.Clock
+	logger   *slog.Logger
+	metrics  *metrics.RequestLines
+	opts     Options
+	pages    map[string]*template.Template
+	assets   fs.FS
+	handler  http.Handler
 }
 
 // Function is the portal's Function dimension (functions/portal).
@@ -88,7 +95,10 @@ const Function = metrics.PortalFunction
 // the API's admission state is told about revocations through (the API
 // server's, where the two share a process).
 func New(core apiserver.Core, opts Options) (*Portal, error) {
-	pages, err := parsePages()
+	if opts.Schedule == (deliveries.Schedule{}) {
+		opts.Schedule = deliveries.Default
+	}
+	pages, err := parsePages(opts.Schedule)
 	if err != nil {
 		return nil, err
 	}
@@ -99,8 +109,8 @@ func New(core apiserver.Core, opts Options) (*Portal, error) {
 	deps := core.Deps
 	p := &Portal{ids: identity.New(deps.Table, deps.Clock, userdir.New(deps.Table)), tokens: core.Tokens, apps: marketplace.New(core.Tokens, deps.Clock, false),
 		failures:  failures.New(deps.Table, deps.Clock),
-		endpoints: endpoints.New(deps.Table, deps.Clock, opts.LocalURLs),
-		clock:     deps.Clock, logger: deps.Logger, opts: opts, pages: pages, assets: assets,
+		endpoints: endpoints.New(deps.Table, deps.Clock, opts.LocalURLs).OnSchedule(opts.Schedule), schedule: opts.Schedule,
+		clock: deps.Clock, logger: deps.Logger, opts: opts, pages: pages, assets: assets,
 		metrics: core.Meter.ServerLines(Function)}
 	p.handler = httpserve.WithDeadline(p.routes(), opts.RequestTimeout)
 	return p, nil
@@ -113,6 +123,11 @@ func NewFromConfig(cfg config.Config, deps wiring.Deps, opts Options) (*Portal, 
 		opts.RequestTimeout = cfg.RequestTimeout
 	}
 	opts.LocalURLs = opts.LocalURLs || dynamo.IsLocalEndpoint(cfg.Endpoint)
+	schedule, err := deliveries.ScheduleFor(cfg.WebhookRetryFor, dynamo.IsLocalEndpoint(cfg.Endpoint))
+	if err != nil {
+		return nil, err
+	}
+	opts.Schedule = schedule
 	return New(apiserver.NewCore(cfg, deps), opts)
 }
 

@@ -31,7 +31,7 @@ const deliveriesPageSize = 25
 type hookRow struct {
 	endpoints.Endpoint
 	// State is "Enabled", "Disabled by an admin" or "Disabled after
-	// <endpoints.FailingLimit> of failures"; Failing is the last.
+	// <the store's FailingLimit> of failures"; Failing is the last.
 	State   string
 	Failing bool
 	// FailedSince is the first failed attempt, for the failing notice:
@@ -41,12 +41,13 @@ type hookRow struct {
 	Since string
 }
 
-func newHookRow(e endpoints.Endpoint) hookRow {
+func (p *Portal) newHookRow(e endpoints.Endpoint) hookRow {
+	limit := p.endpoints.FailingLimit()
 	row := hookRow{Endpoint: e, State: "Enabled"}
 	switch {
 	case e.Enabled:
 	case e.DisabledReason == endpoints.DisabledFailing:
-		row.State, row.Failing = "Disabled after "+clock.Span(endpoints.FailingLimit)+" of failures", true
+		row.State, row.Failing = "Disabled after "+clock.Span(limit)+" of failures", true
 	default:
 		row.State = "Disabled by an admin"
 	}
@@ -56,7 +57,7 @@ func newHookRow(e endpoints.Endpoint) hookRow {
 	}
 	if t := clock.Parse(since); !t.IsZero() {
 		if row.Failing && e.FailingSince == "" {
-			t = t.Add(-endpoints.FailingLimit)
+			t = t.Add(-limit)
 		}
 		row.FailedSince, row.Since = formatMinute(t), t.UTC().Format(sinceLayout)
 	}
@@ -136,7 +137,7 @@ func (p *Portal) webhooksPage(w http.ResponseWriter, r *http.Request, v *visit) 
 	}
 	data := webhooksData{Full: len(list) >= endpoints.MaxPerAccount, Max: endpoints.MaxPerAccount}
 	for _, e := range list {
-		data.Rows = append(data.Rows, newHookRow(e))
+		data.Rows = append(data.Rows, p.newHookRow(e))
 	}
 	view := &view{Title: "Webhooks", Person: v.person, CSRF: v.session.CSRF, Account: v.account, Data: data}
 	q := r.URL.Query()
@@ -247,7 +248,7 @@ func (p *Portal) accountHook(r *http.Request, v *visit) (hookRow, error) {
 	if errors.Is(err, endpoints.ErrNoEndpoint) {
 		return hookRow{}, hookNotFound(v.account.ID)
 	}
-	return newHookRow(e), err
+	return p.newHookRow(e), err
 }
 
 func (p *Portal) editHookPage(w http.ResponseWriter, r *http.Request, v *visit) error {
@@ -461,7 +462,7 @@ func (p *Portal) redeliver(w http.ResponseWriter, r *http.Request, v *visit) err
 			Message: "This endpoint has no delivery with that id (deliveries are kept " + clock.Span(events.Lifetime) + "), so nothing was queued.", Back: back, BackLabel: "Back to its deliveries"}
 	case errors.Is(err, deliveries.ErrNotRedeliverable):
 		return &pageError{Status: http.StatusConflict, Title: "This delivery is still being attempted",
-			Message: "A pending delivery is tried again on its own until it is delivered or its " + clock.Span(deliveries.GiveUp) + " of retries end; it is not queued twice. Nothing was changed.", Back: back, BackLabel: "Back to its deliveries"}
+			Message: "A pending delivery is tried again on its own until it is delivered or its " + clock.Span(p.schedule.GiveUp) + " of retries end; it is not queued twice. Nothing was changed.", Back: back, BackLabel: "Back to its deliveries"}
 	case err != nil:
 		return err
 	}

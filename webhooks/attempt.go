@@ -63,7 +63,7 @@ func (d *Deliverer) send(ctx context.Context, it deliveries.Item, t *target, lea
 // record writes the attempt's result (deliveries.Record), counts it for
 // the next report and logs it.
 func (d *Deliverer) record(ctx context.Context, it deliveries.Item, a deliveries.Attempt, lease string, end bool) error {
-	state, recorded, err := deliveries.Record(ctx, d.table, it, a, lease, d.clock.Now(), end)
+	state, recorded, err := deliveries.Record(ctx, d.table, d.schedule, it, a, lease, d.clock.Now(), end)
 	if err != nil || !recorded {
 		// Not recorded: the claim ran out and another deliverer took the
 		// attempt up; its attempt is the one recorded.

@@ -46,6 +46,8 @@ type Deliverer struct {
 	lines     *metrics.WebhookLines
 	tally     tally
 	endpoints *endpoints.Store
+	// schedule is the deliveries' backoff and give-up (OnSchedule).
+	schedule deliveries.Schedule
 	// legacyMoved: the due index's partition from before its shards was
 	// emptied once by this process (deliveries.MoveLegacyDue).
 	legacyMoved atomic.Bool
@@ -63,6 +65,14 @@ func New(table *storage.Table, c clock.Clock, key ed25519.PrivateKey, client *ht
 	}
 	return &Deliverer{
 		table: table, clock: c, signer: deliveries.NewSigner(key), client: client, logger: logger, lines: meter.WebhookLines(),
-		endpoints: endpoints.New(table, c, false),
+		endpoints: endpoints.New(table, c, false), schedule: deliveries.Default,
 	}
+}
+
+// OnSchedule makes the deliverer retry on sched (deliveries.ScheduleFor:
+// a local engine's shortened schedule) and disable an endpoint failing
+// every attempt for its GiveUp; it returns d.
+func (d *Deliverer) OnSchedule(sched deliveries.Schedule) *Deliverer {
+	d.schedule, d.endpoints = sched, d.endpoints.OnSchedule(sched)
+	return d
 }

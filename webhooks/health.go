@@ -91,7 +91,7 @@ func (d *Deliverer) note(ctx context.Context, t *target) error {
 		return nil
 	}
 	now := d.clock.Now()
-	if !ep.Noting(delivered, now) {
+	if !ep.Noting(delivered, now, d.endpoints.FailingLimit()) {
 		return nil
 	}
 	if delivered {

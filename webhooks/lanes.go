@@ -209,6 +209,15 @@ func (r *run) busy() bool {
 	return len(r.lanes) > 0
 }
 
+// settle waits until nothing is queued or under way, at most for d, or
+// until the run's context ends.
+func (r *run) settle(d time.Duration) {
+	end := time.Now().Add(d)
+	for r.busy() && time.Now().Before(end) && r.ctx.Err() == nil {
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // wait waits for every attempt queued, and returns how many were made and
 // the first error.
 func (r *run) wait() (int, error) {

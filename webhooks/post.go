@@ -40,22 +40,22 @@ func (d *Deliverer) post(ctx context.Context, dl deliveries.Delivery) deliveries
 	resp.Body.Close()
 	a := deliveries.Attempt{At: at, Status: resp.StatusCode}
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
-		a.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), d.clock.Now())
+		a.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), d.clock.Now(), d.schedule.MaxRetry)
 	}
 	return a
 }
 
 // retryAfter reads a Retry-After header (seconds, or an HTTP date) as whole
-// seconds from now, at most deliveries.MaxRetry; 0 when absent or
-// unreadable.
-func retryAfter(h string, now time.Time) int {
+// seconds from now, at most longest (the schedule's MaxRetry); 0 when
+// absent or unreadable.
+func retryAfter(h string, now time.Time, longest time.Duration) int {
 	var wait time.Duration
 	if secs, err := strconv.Atoi(strings.TrimSpace(h)); err == nil {
 		wait = time.Duration(secs) * time.Second
 	} else if at, err := http.ParseTime(h); err == nil {
 		wait = at.Sub(now)
 	}
-	return int(min(max(wait, 0), deliveries.MaxRetry) / time.Second)
+	return int(min(max(wait, 0), longest) / time.Second)
 }
 
 // describe says why an attempt failed without the URL (the client's error

@@ -45,10 +45,9 @@ func (d *Deliverer) SweepUntil(ctx context.Context, until time.Time) (int, error
 		if queued == 0 && !r.busy() || !until.IsZero() && !d.clock.Now().Before(until) {
 			return r.wait()
 		}
-		select {
-		case <-ctx.Done():
+		r.settle(sweepPause)
+		if ctx.Err() != nil {
 			return r.wait()
-		case <-time.After(sweepPause):
 		}
 	}
 }

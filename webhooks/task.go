@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/deliveries/signingkey"
 	"github.com/bizplatform/api/shared/dryrun"
 	"github.com/bizplatform/api/shared/metrics"
@@ -38,12 +39,16 @@ func LambdaTask(ctx context.Context, cfg config.Config, deps wiring.Deps) (func(
 		client = nil
 	}
 	meter := metrics.NewMeter(cfg.MetricsNamespace, cfg.FunctionDimension)
+	schedule, err := deliveries.ScheduleFor(cfg.WebhookRetryFor, dynamo.IsLocalEndpoint(cfg.Endpoint))
+	if err != nil {
+		return nil, err
+	}
 	deliverer := func(ctx context.Context) (*Deliverer, error) {
 		key, err := signingkey.Load(ctx, cfg, wiring.EnvAWSConfig)
 		if err != nil {
 			return nil, err
 		}
-		return New(deps.Table, deps.Clock, key, client, deps.Logger, meter), nil
+		return New(deps.Table, deps.Clock, key, client, deps.Logger, meter).OnSchedule(schedule), nil
 	}
 	d, err := deliverer(ctx)
 	if err != nil {

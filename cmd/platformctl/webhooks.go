@@ -50,8 +50,12 @@ func webhooksUsage(cmd, msg string) error {
 func (c *cli) webhooks(ctx context.Context, args []string) error {
 	cmd := strings.Join(args[:2], " ")
 	rest := args[2:]
-	store := endpoints.New(c.deps.Table, c.deps.Clock, dynamo.IsLocalEndpoint(c.cfg.Endpoint))
-	var err error
+	local := dynamo.IsLocalEndpoint(c.cfg.Endpoint)
+	schedule, err := deliveries.ScheduleFor(c.cfg.WebhookRetryFor, local)
+	if err != nil {
+		return err
+	}
+	store := endpoints.New(c.deps.Table, c.deps.Clock, local).OnSchedule(schedule)
 	switch cmd {
 	case "webhooks add":
 		err = c.addWebhook(ctx, store, rest)
@@ -133,17 +137,17 @@ func (c *cli) addWebhook(ctx context.Context, store *endpoints.Store, args []str
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.errOut, "webhook endpoint %s added to account %s (%s)\n", e.ID, e.AccountID, state(e))
+	fmt.Fprintf(c.errOut, "webhook endpoint %s added to account %s (%s)\n", e.ID, e.AccountID, state(store, e))
 	return c.printJSON(e)
 }
 
-// state says whether the endpoint receives events, and why not.
-func state(e endpoints.Endpoint) string {
+// state says whether the endpoint of store receives events, and why not.
+func state(store *endpoints.Store, e endpoints.Endpoint) string {
 	switch {
 	case e.Enabled:
 		return "enabled"
 	case e.DisabledReason == endpoints.DisabledFailing:
-		return "disabled after " + clock.Span(endpoints.FailingLimit) + " of failures"
+		return "disabled after " + clock.Span(store.FailingLimit()) + " of failures"
 	default:
 		return "disabled by an admin"
 	}
@@ -163,7 +167,7 @@ func (c *cli) listWebhooks(ctx context.Context, store *endpoints.Store, args []s
 	tw := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tURL\tSTATE\tEVENTS\tDESCRIPTION")
 	for _, e := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.ID, e.URL, state(e), strings.Join(e.Events, ","), orDash(e.Description))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.ID, e.URL, state(store, e), strings.Join(e.Events, ","), orDash(e.Description))
 	}
 	return tw.Flush()
 }
@@ -201,7 +205,7 @@ func (c *cli) updateWebhook(ctx context.Context, store *endpoints.Store, args []
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.errOut, "webhook endpoint %s saved (%s)\n", e.ID, state(e))
+	fmt.Fprintf(c.errOut, "webhook endpoint %s saved (%s)\n", e.ID, state(store, e))
 	return c.printJSON(e)
 }
 

@@ -139,11 +139,11 @@ func TestAnAttemptIsOneDeliverersAndOnlyItsClaimRecordsIt(t *testing.T) {
 	taken, ok, err := deliveries.Claim(ctx, table, it, later)
 	require.NoError(t, err)
 	require.True(t, ok, "one whose claim ran out is taken up")
-	_, recorded, err := deliveries.Record(ctx, table, it, deliveries.Attempt{At: "late", Status: 200}, lease, later, false)
+	_, recorded, err := deliveries.Record(ctx, table, deliveries.Default, it, deliveries.Attempt{At: "late", Status: 200}, lease, later, false)
 	require.NoError(t, err)
 	assert.False(t, recorded, "the first deliverer's late result is not recorded over the second's")
 
-	state, recorded, err := deliveries.Record(ctx, table, it, deliveries.Attempt{At: "t", Status: 503, RetryAfter: 7200}, taken, later, false)
+	state, recorded, err := deliveries.Record(ctx, table, deliveries.Default, it, deliveries.Attempt{At: "t", Status: 503, RetryAfter: 7200}, taken, later, false)
 	require.NoError(t, err)
 	require.True(t, recorded)
 	assert.Equal(t, deliveries.Pending, state)
@@ -164,7 +164,7 @@ func TestAFailedDeliveryIsRedeliveredOnceAndCountsOnItsEventAgain(t *testing.T) 
 	require.NoError(t, err)
 	it := added[0]
 	require.True(t, it.Claimed(testenv.Start, 10*time.Second), "made claimed for its first attempt")
-	state, _, err := deliveries.Record(ctx, table, it, deliveries.Attempt{Error: "the endpoint was removed"}, it.LeaseUntil, testenv.Start, true)
+	state, _, err := deliveries.Record(ctx, table, deliveries.Default, it, deliveries.Attempt{Error: "the endpoint was removed"}, it.LeaseUntil, testenv.Start, true)
 	require.NoError(t, err)
 	require.Equal(t, deliveries.Failed, state)
 	stateOf := func(s deliveries.State) int {

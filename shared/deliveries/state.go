@@ -78,18 +78,18 @@ func Claim(ctx context.Context, table *storage.Table, it Item, now time.Time) (l
 }
 
 // Record writes the result a of the attempt claimed with lease, made at
-// now: delivered on a 2xx; else pending and due again on the schedule
-// (next), or failed once it gives up, or at once when end (its endpoint
+// now: delivered on a 2xx; else pending and due again on schedule s, or
+// failed once it gives up, or at once when end (its endpoint
 // was removed or disabled). It writes on condition that the claim is
 // still the caller's: when it ran out and another deliverer took the
 // attempt up, that one's is recorded and this writes nothing (recorded
 // false). An ended delivery leaves the due index, is kept events.Lifetime,
 // and counts on its event. It returns the state written.
-func Record(ctx context.Context, table *storage.Table, it Item, a Attempt, lease string, now time.Time, end bool) (state State, recorded bool, err error) {
+func Record(ctx context.Context, table *storage.Table, s Schedule, it Item, a Attempt, lease string, now time.Time, end bool) (state State, recorded bool, err error) {
 	attempts := expression.Name(attrAttempts)
 	upd := expression.Set(attempts, expression.ListAppend(attempts.IfNotExists(expression.Value([]Attempt{})), expression.Value([]Attempt{a}))).
 		Remove(expression.Name(attrLease))
-	at, giveUp := nextAttempt(it.Delivery, len(it.Attempts)+1, a, now)
+	at, giveUp := s.nextAttempt(it.Delivery, len(it.Attempts)+1, a, now)
 	switch {
 	case a.Delivered():
 		state = Delivered

@@ -49,7 +49,8 @@ const (
 )
 
 // FailingLimit is how long an endpoint may fail every attempt before the
-// deliverer disables it: as long as a delivery is retried.
+// deliverer disables it: as long as a delivery is retried
+// (deliveries.GiveUp; a local schedule's own: Store.OnSchedule).
 const FailingLimit = deliveries.GiveUp
 
 // Audit actions on endpoints, in the account's audit list; the subject is
@@ -109,14 +110,28 @@ type Store struct {
 	clock clock.Clock
 	// localURLs allows http URLs on the loopback host (a local engine).
 	localURLs bool
+	// failingLimit is FailingLimit, or a local schedule's GiveUp.
+	failingLimit time.Duration
 }
 
 // New returns the store of table; localURLs says whether http://127.0.0.1
 // URLs are allowed (a local engine only).
 func New(table *storage.Table, c clock.Clock, localURLs bool) *Store {
 	items := storage.NewAccountItems(table, "WEBHOOK#", func(e Endpoint) (string, string) { return e.AccountID, e.ID })
-	return &Store{table: table, items: items, clock: c, localURLs: localURLs}
+	return &Store{table: table, items: items, clock: c, localURLs: localURLs, failingLimit: FailingLimit}
 }
+
+// OnSchedule returns the store on the deliveries' schedule sched: an
+// endpoint failing every attempt for its GiveUp is disabled.
+func (s *Store) OnSchedule(sched deliveries.Schedule) *Store {
+	c := *s
+	c.failingLimit = sched.GiveUp
+	return &c
+}
+
+// FailingLimit is how long an endpoint may fail every attempt before the
+// deliverer disables it, on the store's schedule.
+func (s *Store) FailingLimit() time.Duration { return s.failingLimit }
 
 // Input is what an admin sets on an endpoint; a nil field is left as it is
 // (on Add: URL and Events are required, Enabled defaults to true).

@@ -19,13 +19,14 @@ var Deliverer = auth.Actor{ID: "webhooks", Name: "webhook deliverer"}
 
 // Noting reports whether attempts to the endpoint that ended so (delivered
 // or not) at now change what it records: a delivery clears FailingSince, a
-// first failure sets it, and a failure after FailingLimit of failures
-// disables the endpoint. Anything else writes nothing.
-func (e Endpoint) Noting(delivered bool, now time.Time) bool {
+// first failure sets it, and a failure after limit (the store's
+// FailingLimit) of failures disables the endpoint. Anything else writes
+// nothing.
+func (e Endpoint) Noting(delivered bool, now time.Time, limit time.Duration) bool {
 	if delivered {
 		return e.FailingSince != ""
 	}
-	return e.Enabled && (e.FailingSince == "" || now.Sub(clock.Parse(e.FailingSince)) > FailingLimit)
+	return e.Enabled && (e.FailingSince == "" || now.Sub(clock.Parse(e.FailingSince)) > limit)
 }
 
 // Answered notes a delivered attempt to the account's endpoint id: it
@@ -50,7 +51,7 @@ func (s *Store) Failed(ctx context.Context, accountID, id string, first, now tim
 	disabled := false
 	_, err := s.items.Update(ctx, accountID, id, func(e *Endpoint) error {
 		disabled = false
-		if !e.Noting(false, now) {
+		if !e.Noting(false, now, s.failingLimit) {
 			return storage.ErrNoChange
 		}
 		if e.FailingSince == "" {
