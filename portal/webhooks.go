@@ -400,6 +400,13 @@ func (p *Portal) deliveriesPage(w http.ResponseWriter, r *http.Request, v *visit
 		default:
 			view.Notice = fmt.Sprintf("%d failed deliveries since %s are queued again: the next attempts are within a minute.", n, formatMinute(since))
 		}
+		if left, _ := strconv.Atoi(q.Get("left")); left > 0 {
+			if until, err := time.Parse(sinceLayout, q.Get("until")); err == nil {
+				view.Notice += fmt.Sprintf(" %d more stay failed: an endpoint's deliveries are sent again at most %d times an hour, so redeliver them after %s.", left, deliveries.RedeliverPerHour, until.UTC().Format("15:04 UTC"))
+			} else {
+				view.Notice += fmt.Sprintf(" %d more stay failed: one redelivery sends at most %d, the oldest first, so redeliver again for the next.", left, deliveries.RedeliverPerRequest)
+			}
+		}
 	}
 	p.render(w, http.StatusOK, "webhook-deliveries", view)
 	return nil
@@ -464,6 +471,9 @@ func (p *Portal) redeliver(w http.ResponseWriter, r *http.Request, v *visit) err
 		return &pageError{Status: http.StatusConflict, Title: "This delivery is still being attempted",
 			Message: "A pending delivery is tried again on its own until it is delivered or its " + clock.Span(p.schedule.GiveUp) + " of retries end; it is not queued twice. Nothing was changed.", Back: back, BackLabel: "Back to its deliveries"}
 	case err != nil:
+		if page := hourFull(err, back); page != nil {
+			return page
+		}
 		return err
 	}
 	return redirect{back + "?notice=redelivered&event=" + url.QueryEscape(event)}
@@ -494,14 +504,39 @@ func (p *Portal) redeliverFailed(w http.ResponseWriter, r *http.Request, v *visi
 		p.render(w, http.StatusUnprocessableEntity, "webhook-deliveries", view.withProblems([]fieldProblem{{"since", msg}}))
 		return nil
 	}
-	n, err := p.endpoints.Redeliver(r.Context(), v.account.ID, row.ID, deliveries.Redelivery{FailedSince: since}, actor(v))
+	done, err := p.endpoints.Redeliver(r.Context(), v.account.ID, row.ID, deliveries.Redelivery{FailedSince: since}, actor(v))
+	back := hooksPath(v.account.ID) + "/" + row.ID + "/deliveries"
 	if errors.Is(err, endpoints.ErrNoEndpoint) {
 		return hookNotFound(v.account.ID)
+	}
+	if page := hourFull(err, back); page != nil {
+		return page
 	}
 	if err != nil {
 		return err
 	}
-	return redirect{fmt.Sprintf("%s/%s/deliveries?notice=requeued&count=%d&since=%s", hooksPath(v.account.ID), row.ID, n, url.QueryEscape(since.UTC().Format(sinceLayout)))}
+	q := url.Values{"notice": {"requeued"}, "count": {strconv.Itoa(done.Queued)}, "since": {since.UTC().Format(sinceLayout)}}
+	if done.Left > 0 {
+		q.Set("left", strconv.Itoa(done.Left))
+		if done.HourFull {
+			q.Set("until", done.Until.UTC().Format(sinceLayout))
+		}
+	}
+	return redirect{back + "?" + q.Encode()}
+}
+
+// hourFull is the page for a redelivery refused because the endpoint's
+// deliveries were sent again deliveries.RedeliverPerHour times this hour
+// (nil for any other err).
+func hourFull(err error, back string) *pageError {
+	var full *deliveries.HourLimitError
+	if !errors.As(err, &full) {
+		return nil
+	}
+	return &pageError{Status: http.StatusTooManyRequests, Title: "Too many redeliveries this hour",
+		Message: fmt.Sprintf("This endpoint's deliveries were sent again %d times this hour, the most an hour allows, so nothing was queued. Redeliver again after %s.",
+			deliveries.RedeliverPerHour, full.Until.UTC().Format("15:04 UTC")),
+		Back: back, BackLabel: "Back to its deliveries"}
 }
 
 func hooksPath(accountID string) string { return accountPath(accountID) + "/webhooks" }

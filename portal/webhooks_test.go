@@ -307,6 +307,50 @@ func TestAnEndpointsDeliveriesArePagedFilteredAndRedelivered(t *testing.T) {
 	})
 }
 
+// One "Redeliver failed" post requeued 303 deliveries at once, and could
+// be repeated without end: it queues 100 now, the oldest first, and an
+// endpoint's deliveries 500 an hour, each bound saying what is left.
+func TestRedeliveryIsBoundedPerPostAndPerHourSayingWhatIsLeft(t *testing.T) {
+	s := newSite(t)
+	ctx := context.Background()
+	hook, err := s.hooks().Add(ctx, "acct1", endpoints.Input{URL: ptr("https://hooks.example.com/in"), Events: &[]string{"TaskDelete"}}, auth.Operator)
+	require.NoError(t, err)
+	now := s.env.Clock.Now()
+	for i := range 150 {
+		s.delivery(t, hook, i+1, deliveries.Failed, now.Add(-3*time.Hour+time.Duration(i)*time.Second), 500)
+	}
+	b := s.browser(t)
+	csrf := b.signIn("ada@co1.example")
+	base := "/portal/accounts/acct1/webhooks/" + hook.ID
+	since := now.Add(-4 * time.Hour).UTC().Format("2006-01-02T15:04")
+	redeliverFailed := func() page {
+		resp := b.post(base+"/redeliver-failed", url.Values{"csrf": {csrf}, "since": {since}})
+		require.Equal(t, http.StatusSeeOther, resp.status, resp.body)
+		return b.get(resp.header.Get("Location"))
+	}
+
+	got := redeliverFailed()
+	assert.Contains(t, got.body, "100 failed deliveries since 2026-06-15 08:00 UTC are queued again: the next attempts are within a minute. 50 more stay failed: one redelivery sends at most 100, the oldest first, so redeliver again for the next.")
+	got = redeliverFailed()
+	assert.Contains(t, got.body, "50 failed deliveries since 2026-06-15 08:00 UTC are queued again: the next attempts are within a minute.</")
+
+	// 300 more sent again this hour (by anyone: the CLI, a script).
+	for i := range 100 {
+		s.delivery(t, hook, 200+i, deliveries.Failed, now.Add(-2*time.Hour+time.Duration(i)*time.Second), 500)
+	}
+	hour := storage.Key{PK: deliveries.PK(hook.ID), SK: "REDELIVERED#2026-06-15T12"}
+	require.NoError(t, s.env.Table.Update(ctx, hour, expression.Add(expression.Name("count"), expression.Value(300)), nil))
+	got = redeliverFailed()
+	assert.Contains(t, got.body, "50 failed deliveries since 2026-06-15 08:00 UTC are queued again: the next attempts are within a minute. 50 more stay failed: an endpoint&#39;s deliveries are sent again at most 500 times an hour, so redeliver them after 13:00 UTC.")
+
+	for _, form := range []struct{ path, field, value string }{{"/redeliver-failed", "since", since}, {"/redeliver", "event", fmt.Sprintf("a%023d", 1)}} {
+		resp := b.post(base+form.path, url.Values{"csrf": {csrf}, form.field: {form.value}})
+		assert.Equal(t, http.StatusTooManyRequests, resp.status, form.path)
+		assert.Contains(t, resp.body, "Too many redeliveries this hour")
+		assert.Contains(t, resp.body, "This endpoint&#39;s deliveries were sent again 500 times this hour, the most an hour allows, so nothing was queued. Redeliver again after 13:00 UTC.")
+	}
+}
+
 func TestAnEndpointDisabledAfterDaysOfFailuresShowsANoticeSayingWhatToDo(t *testing.T) {
 	s := newSite(t)
 	ctx := context.Background()

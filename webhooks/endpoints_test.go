@@ -377,7 +377,7 @@ func TestAnEndpointThatFailedEverythingForThreeDaysIsDisabledAndCatchesUpOnceEna
 	assert.Empty(t, on.FailingSince)
 	n, err := f.endpoints().Redeliver(ctx, "acctHook", e.ID, deliveries.Redelivery{FailedSince: start}, admin)
 	require.NoError(t, err)
-	assert.Equal(t, len(made), n)
+	assert.Equal(t, len(made), n.Queued)
 	_, err = d.Sweep(ctx)
 	require.NoError(t, err)
 	got := map[string]int{}
@@ -444,7 +444,7 @@ func TestOnATenMinuteLocalScheduleAFailingEndpointIsDisabledAfterTenMinutes(t *t
 	require.NoError(t, err)
 	n, err := store.Redeliver(ctx, "acctHook", e.ID, deliveries.Redelivery{FailedSince: start}, admin)
 	require.NoError(t, err)
-	assert.Positive(t, n, "the failed ones are queued again")
+	assert.Positive(t, n.Queued, "the failed ones are queued again")
 	for range 3 { // and the pending ones come due again
 		_, err = d.Sweep(ctx)
 		require.NoError(t, err)

@@ -269,7 +269,7 @@ func (c *cli) redeliverWebhook(ctx context.Context, store *endpoints.Store, args
 	if err != nil {
 		return err
 	}
-	return c.redeliver(r, func(msg string) error { return webhooksUsage(cmd, msg) }, func(rd deliveries.Redelivery) (int, error) {
+	return c.redeliver(r, func(msg string) error { return webhooksUsage(cmd, msg) }, func(rd deliveries.Redelivery) (deliveries.Redelivered, error) {
 		return store.Redeliver(ctx, *account, id, rd, auth.Operator)
 	})
 }

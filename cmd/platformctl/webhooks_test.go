@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"strings"
 	"testing"
 	"time"
@@ -158,6 +159,30 @@ func TestAnOperatorListsAnEndpointsDeliveriesAndRedeliversThem(t *testing.T) {
 		assert.Equal(t, exitError, code)
 		assert.Contains(t, errOut, "webhooks redeliver: no such delivery (deliveries are kept 30 days)")
 	})
+}
+
+// A redelivery queues at most 100 failed deliveries a run, saying how many
+// stay failed, and an endpoint's deliveries at most 500 an hour.
+func TestAWebhooksRedeliveryIsBoundedAndSaysWhatIsLeft(t *testing.T) {
+	c, api := setup(t)
+	ctx := context.Background()
+	store := endpoints.New(api.Table, clock.System{}, false)
+	e, err := store.Add(ctx, "acctD", endpoints.Input{URL: func() *string { s := "https://hooks.example.com/in"; return &s }(), Events: &[]string{"TaskDelete"}}, auth.Operator)
+	require.NoError(t, err)
+	now := time.Now()
+	for i := range 130 {
+		seedDelivery(t, api, e, i+1, deliveries.Failed, now.Add(-3*time.Hour+time.Duration(i)*time.Second))
+	}
+	since := now.Add(-4 * time.Hour).UTC().Format(time.RFC3339)
+	code, out, errOut := c.run("webhooks", "redeliver", e.ID, "--account", "acctD", "--failed-since", since)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, "100 failed deliveries since "+since+" queued again; 30 more stay failed: one run sends at most 100, run it again for the next\n", out)
+
+	hour := storage.Key{PK: deliveries.PK(e.ID), SK: "REDELIVERED#" + time.Now().UTC().Format("2006-01-02T15")}
+	require.NoError(t, api.Table.Update(ctx, hour, expression.Add(expression.Name("count"), expression.Value(400)), nil))
+	code, _, errOut = c.run("webhooks", "redeliver", e.ID, "--account", "acctD", "--failed-since", since)
+	assert.Equal(t, exitError, code)
+	assert.Contains(t, errOut, "platformctl: this receiver's deliveries were already sent again 500 times this hour, the most an hour allows: nothing was queued; try again after ")
 }
 
 func TestWebhooksUsageErrorsExitTwoNamingTheCommand(t *testing.T) {

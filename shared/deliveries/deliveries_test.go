@@ -175,9 +175,9 @@ func TestAFailedDeliveryIsRedeliveredOnceAndCountsOnItsEventAgain(t *testing.T) 
 	}
 	assert.Equal(t, 1, stateOf(deliveries.Failed))
 
-	n, err := deliveries.Redeliver(ctx, table, "ep1", deliveries.Redelivery{FailedSince: testenv.Start.Add(-time.Hour)}, testenv.Start.Add(time.Hour))
+	done, err := deliveries.Redeliver(ctx, table, "ep1", deliveries.Redelivery{FailedSince: testenv.Start.Add(-time.Hour)}, testenv.Start.Add(time.Hour))
 	require.NoError(t, err)
-	assert.Equal(t, 1, n)
+	assert.Equal(t, deliveries.Redelivered{Queued: 1, Until: testenv.Start.Add(2 * time.Hour).Truncate(time.Hour)}, done)
 	assert.Equal(t, 0, stateOf(deliveries.Failed))
 	assert.Equal(t, 1, stateOf(deliveries.Pending), "pending again")
 	_, err = deliveries.Redeliver(ctx, table, "ep1", deliveries.Redelivery{Event: ev.ID}, testenv.Start.Add(time.Hour))

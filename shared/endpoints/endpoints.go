@@ -376,16 +376,16 @@ func (s *Store) Deliveries(ctx context.Context, accountID, id string, state deli
 
 // Redeliver sends again what r names of the endpoint's deliveries
 // (deliveries.Redeliver), with one audit entry when it sent any, and
-// returns how many.
-func (s *Store) Redeliver(ctx context.Context, accountID, id string, r deliveries.Redelivery, by auth.Actor) (int, error) {
+// returns what it queued.
+func (s *Store) Redeliver(ctx context.Context, accountID, id string, r deliveries.Redelivery, by auth.Actor) (deliveries.Redelivered, error) {
 	e, err := s.Get(ctx, accountID, id)
 	if err != nil {
-		return 0, err
+		return deliveries.Redelivered{}, err
 	}
 	now := s.clock.Now()
-	n, err := deliveries.Redeliver(ctx, s.table, id, r, now)
-	if err != nil || n == 0 {
-		return n, err
+	done, err := deliveries.Redeliver(ctx, s.table, id, r, now)
+	if err != nil || done.Queued == 0 {
+		return done, err
 	}
-	return n, auth.AddAuditEntry(s.table.Tx(), storage.AccountPK(e.AccountID), now, by, AuditRedelivered, e.ID, e.URL, r.Detail(n)).Commit(ctx)
+	return done, auth.AddAuditEntry(s.table.Tx(), storage.AccountPK(e.AccountID), now, by, AuditRedelivered, e.ID, e.URL, r.Detail(done.Queued)).Commit(ctx)
 }

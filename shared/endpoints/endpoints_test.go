@@ -178,7 +178,7 @@ func TestFailedDeliveriesSinceATimeAreDueAgainKeepingTheirAttempts(t *testing.T)
 
 	n, err := store.Redeliver(ctx, acct, e.ID, deliveries.Redelivery{FailedSince: now.Add(-24 * time.Hour)}, admin)
 	require.NoError(t, err)
-	assert.Equal(t, 1, n, "only the failed delivery since the time")
+	assert.Equal(t, 1, n.Queued, "only the failed delivery since the time")
 	for key, want := range map[storage.Key]deliveries.State{old: deliveries.Failed, recent: deliveries.Pending, done: deliveries.Delivered} {
 		it, err := storage.Get[deliveries.Item](ctx, env.Table, key)
 		require.NoError(t, err)
