@@ -1,6 +1,7 @@
 package portal
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -39,12 +40,35 @@ type hookRow struct {
 	FailedSince string
 	// Since is FailedSince as the redelivery form's field takes it.
 	Since string
+	// Troubled: enabled, and every attempt since FailedSince failed
+	// (State "Failing"); DisableAt is when it is disabled if none
+	// succeeds before.
+	Troubled  bool
+	DisableAt string
+	// Checked: Health was read (the list and the deliveries page).
+	Checked bool
+	endpoints.Health
+	// LastAnswer is Health.Last's answer (answerOf).
+	LastAnswer string
+}
+
+// withHealth is row with what its newest deliveries say (Store.Health).
+func (p *Portal) withHealth(ctx context.Context, row hookRow) (hookRow, error) {
+	h, err := p.endpoints.Health(ctx, row.Endpoint)
+	if err != nil {
+		return row, err
+	}
+	row.Checked, row.Health, row.LastAnswer = true, h, answerOf(h.Last)
+	return row, nil
 }
 
 func (p *Portal) newHookRow(e endpoints.Endpoint) hookRow {
 	limit := p.endpoints.FailingLimit()
 	row := hookRow{Endpoint: e, State: "Enabled"}
 	switch {
+	case e.Enabled && e.FailingSince != "":
+		row.State, row.Troubled = "Failing", true
+		row.DisableAt = formatMinute(clock.Parse(e.FailingSince).Add(limit))
 	case e.Enabled:
 	case e.DisabledReason == endpoints.DisabledFailing:
 		row.State, row.Failing = "Disabled after "+clock.Span(limit)+" of failures", true
@@ -137,7 +161,11 @@ func (p *Portal) webhooksPage(w http.ResponseWriter, r *http.Request, v *visit) 
 	}
 	data := webhooksData{Full: len(list) >= endpoints.MaxPerAccount, Max: endpoints.MaxPerAccount}
 	for _, e := range list {
-		data.Rows = append(data.Rows, p.newHookRow(e))
+		row, err := p.withHealth(r.Context(), p.newHookRow(e))
+		if err != nil {
+			return err
+		}
+		data.Rows = append(data.Rows, row)
 	}
 	view := &view{Title: "Webhooks", Person: v.person, CSRF: v.session.CSRF, Account: v.account, Data: data}
 	q := r.URL.Query()
@@ -336,25 +364,33 @@ type deliveryRow struct {
 	// error ("" before the first attempt).
 	Answer string
 	// Redeliverable: delivered or failed (a pending one is still being
-	// delivered).
-	Redeliverable bool
+	// delivered). Retryable: pending, tried, and not due yet ("Retry
+	// now").
+	Redeliverable, Retryable bool
 }
 
-func newDeliveryRow(d deliveries.Delivery) deliveryRow {
-	row := deliveryRow{Delivery: d, Redeliverable: d.Status != deliveries.Pending}
+func newDeliveryRow(d deliveries.Delivery, now time.Time) deliveryRow {
+	row := deliveryRow{Delivery: d, Redeliverable: d.Status != deliveries.Pending,
+		Retryable: d.Status == deliveries.Pending && len(d.Attempts) > 0 && d.NextAt > clock.Timestamp(now)}
 	if n := len(d.Attempts); n > 0 {
-		last := d.Attempts[n-1]
-		switch {
-		case last.Status != 0:
-			row.Answer = strconv.Itoa(last.Status) + " " + http.StatusText(last.Status)
-			if last.RetryAfter > 0 {
-				row.Answer += fmt.Sprintf(" (Retry-After %d s)", last.RetryAfter)
-			}
-		default:
-			row.Answer = last.Error
-		}
+		row.Answer = answerOf(d.Attempts[n-1])
 	}
 	return row
+}
+
+// answerOf is what attempt a's receiver answered: its status code, or the
+// error ("" for no attempt).
+func answerOf(a deliveries.Attempt) string {
+	switch {
+	case a.Status != 0:
+		answer := strconv.Itoa(a.Status) + " " + http.StatusText(a.Status)
+		if a.RetryAfter > 0 {
+			answer += fmt.Sprintf(" (Retry-After %d s)", a.RetryAfter)
+		}
+		return answer
+	default:
+		return a.Error
+	}
 }
 
 type deliveriesData struct {
@@ -371,6 +407,7 @@ type deliveriesData struct {
 // redirect names.
 var deliveryNotices = map[string]string{
 	"redelivered": "The delivery %s is queued again: the next attempt is within a minute, and its attempts so far are kept.",
+	"retried":     "The delivery %s is due now: its next attempt is within a minute, and its attempts so far and its end are kept.",
 }
 
 func (p *Portal) deliveriesPage(w http.ResponseWriter, r *http.Request, v *visit) error {
@@ -388,7 +425,7 @@ func (p *Portal) deliveriesPage(w http.ResponseWriter, r *http.Request, v *visit
 		return err
 	}
 	switch notice := q.Get("notice"); {
-	case notice == "redelivered" && validate.IDProblem("event", q.Get("event")) == "":
+	case (notice == "redelivered" || notice == "retried") && validate.IDProblem("event", q.Get("event")) == "":
 		view.Notice = fmt.Sprintf(deliveryNotices[notice], q.Get("event"))
 	case notice == "requeued" && !since.IsZero():
 		n, _ := strconv.Atoi(q.Get("count"))
@@ -428,9 +465,12 @@ func (p *Portal) deliveriesView(r *http.Request, v *visit, row hookRow, status, 
 	if err != nil {
 		return nil, err
 	}
+	if row, err = p.withHealth(r.Context(), row); err != nil {
+		return nil, err
+	}
 	data := deliveriesData{Hook: row, Status: state, Statuses: statuses}
 	for _, d := range found {
-		data.Rows = append(data.Rows, newDeliveryRow(d))
+		data.Rows = append(data.Rows, newDeliveryRow(d, p.clock.Now()))
 	}
 	link := func(before string) string {
 		return listLink(hooksPath(v.account.ID)+"/"+row.ID+"/deliveries", map[string]string{"status": status, "before": before})
@@ -477,6 +517,37 @@ func (p *Portal) redeliver(w http.ResponseWriter, r *http.Request, v *visit) err
 		return err
 	}
 	return redirect{back + "?notice=redelivered&event=" + url.QueryEscape(event)}
+}
+
+// retry makes one pending delivery of the path's endpoint due now ("Retry
+// now").
+func (p *Portal) retry(w http.ResponseWriter, r *http.Request, v *visit) error {
+	row, err := p.accountHook(r, v)
+	if err != nil {
+		return err
+	}
+	event := r.PostFormValue("event")
+	err = p.endpoints.Retry(r.Context(), v.account.ID, row.ID, event, actor(v))
+	back := hooksPath(v.account.ID) + "/" + row.ID + "/deliveries"
+	switch {
+	case errors.Is(err, endpoints.ErrNoEndpoint):
+		return hookNotFound(v.account.ID)
+	case errors.Is(err, deliveries.ErrNoDelivery):
+		return &pageError{Status: http.StatusNotFound, Title: "No such delivery",
+			Message: "This endpoint has no delivery with that id (deliveries are kept " + clock.Span(events.Lifetime) + "), so nothing was retried.", Back: back, BackLabel: "Back to its deliveries"}
+	case errors.Is(err, deliveries.ErrNotPending):
+		return &pageError{Status: http.StatusConflict, Title: "This delivery has ended",
+			Message: "It was delivered or it failed, so it is not retried: redeliver it to send it again. Nothing was changed.", Back: back, BackLabel: "Back to its deliveries"}
+	case errors.Is(err, deliveries.ErrBeingAttempted):
+		return &pageError{Status: http.StatusConflict, Title: "This delivery is being attempted right now",
+			Message: "Its answer is recorded within a minute; retry it then if it failed. Nothing was changed.", Back: back, BackLabel: "Back to its deliveries"}
+	case err != nil:
+		if page := hourFull(err, back); page != nil {
+			return page
+		}
+		return err
+	}
+	return redirect{back + "?notice=retried&event=" + url.QueryEscape(event)}
 }
 
 // redeliverFailed queues every failed delivery of the path's endpoint made

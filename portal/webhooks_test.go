@@ -351,6 +351,69 @@ func TestRedeliveryIsBoundedPerPostAndPerHourSayingWhatIsLeft(t *testing.T) {
 	}
 }
 
+// An endpoint failing every attempt for hours showed a green "Enabled",
+// with no failing since or last success, and delivered rows said "Next
+// attempt: None"; a pending delivery could not be tried before its
+// backoff ended.
+func TestAFailingEndpointShowsItsHealthAndAPendingDeliveryIsRetriedNow(t *testing.T) {
+	s := newSite(t)
+	ctx := context.Background()
+	hook, err := s.hooks().Add(ctx, "acct1", endpoints.Input{URL: ptr("https://hooks.example.com/flaky"), Events: &[]string{"TaskDelete"}}, auth.Operator)
+	require.NoError(t, err)
+	quiet, err := s.hooks().Add(ctx, "acct1", endpoints.Input{URL: ptr("https://hooks.example.com/quiet"), Events: &[]string{"TaskDelete"}}, auth.Operator)
+	require.NoError(t, err)
+	now := s.env.Clock.Now()
+	ok := s.delivery(t, hook, 1, deliveries.Delivered, now.Add(-5*time.Hour), 200)
+	s.delivery(t, hook, 2, deliveries.Failed, now.Add(-4*time.Hour), 500)
+	pending := s.delivery(t, hook, 3, deliveries.Pending, now.Add(-time.Minute), 503)
+	later := expression.Set(expression.Name("nextAttemptAt"), expression.Value(clock.Timestamp(now.Add(2*time.Hour))))
+	require.NoError(t, s.env.Table.Update(ctx, storage.Key{PK: deliveries.PK(hook.ID), SK: "EVENT#" + clock.Timestamp(now.Add(-time.Minute)) + "#" + pending}, later, nil))
+	// What the deliverer writes at the first failure.
+	upd := expression.Set(expression.Name("failingSince"), expression.Value(clock.Timestamp(now.Add(-4*time.Hour))))
+	require.NoError(t, s.env.Table.Update(ctx, storage.Key{PK: storage.AccountPK("acct1"), SK: "WEBHOOK#" + hook.ID}, upd, nil))
+
+	b := s.browser(t)
+	csrf := b.signIn("ada@co1.example")
+	list := b.get("/portal/accounts/acct1/webhooks")
+	require.Equal(t, http.StatusOK, list.status, list.body)
+	t.Run("the list says it is failing, since when, its last success and last answer", func(t *testing.T) {
+		state := section(section(list.body, `data-webhook-id="`+hook.ID+`"`, "</tr>"), `data-label="State"`, "</td>")
+		assert.Contains(t, state, `<span class="status failing">Failing</span>`)
+		assert.NotContains(t, state, "Enabled")
+		assert.Contains(t, state, "Every attempt failed since 2026-06-15 08:00 UTC; disabled at 2026-06-18 08:00 UTC unless one succeeds")
+		assert.Contains(t, state, "Last success: 2026-06-15 07:00")
+		assert.Contains(t, state, "Last answer: 503 Service Unavailable, 2026-06-15 11:59")
+		other := section(section(list.body, `data-webhook-id="`+quiet.ID+`"`, "</tr>"), `data-label="State"`, "</td>")
+		assert.Contains(t, other, `<span class="status active">Enabled</span>`)
+		assert.Contains(t, other, "No attempt yet")
+	})
+	base := "/portal/accounts/acct1/webhooks/" + hook.ID
+	page := b.get(base + "/deliveries")
+	require.Equal(t, http.StatusOK, page.status, page.body)
+	t.Run("its page says the same, and no delivered row says Next attempt: None", func(t *testing.T) {
+		assert.Contains(t, section(page.body, `class="endpoint-health"`, "</p>"), "Every attempt failed since 2026-06-15 08:00 UTC")
+		assert.Contains(t, section(page.body, `data-event-id="`+ok+`"`, "</tr>"), "Not needed: delivered")
+		assert.NotContains(t, page.body, ">None<")
+		assert.NotContains(t, section(page.body, `data-event-id="`+ok+`"`, "</tr>"), "Retry now", "an ended one is redelivered instead")
+	})
+	t.Run("Retry now makes a pending delivery due at once, keeping its attempts", func(t *testing.T) {
+		row := section(page.body, `data-event-id="`+pending+`"`, "</tr>")
+		assert.Contains(t, row, ">Retry now<")
+		resp := b.post(base+"/retry", url.Values{"csrf": {csrf}, "event": {pending}})
+		require.Equal(t, http.StatusSeeOther, resp.status, resp.body)
+		after := b.get(resp.header.Get("Location"))
+		assert.Contains(t, after.body, "The delivery "+pending+" is due now")
+		row = section(after.body, `data-event-id="`+pending+`"`, "</tr>")
+		assert.Contains(t, row, `<td data-label="Attempts">2</td>`)
+		assert.Contains(t, section(row, `data-label="Next attempt"`, "</td>"), "2026-06-15 12:00")
+		assert.NotContains(t, row, ">Retry now<", "due already")
+	})
+	t.Run("an ended delivery is not retried, and an unknown one is no such delivery", func(t *testing.T) {
+		assert.Equal(t, http.StatusConflict, b.post(base+"/retry", url.Values{"csrf": {csrf}, "event": {ok}}).status)
+		assert.Equal(t, http.StatusNotFound, b.post(base+"/retry", url.Values{"csrf": {csrf}, "event": {"a00000000000000000000099"}}).status)
+	})
+}
+
 func TestAnEndpointDisabledAfterDaysOfFailuresShowsANoticeSayingWhatToDo(t *testing.T) {
 	s := newSite(t)
 	ctx := context.Background()

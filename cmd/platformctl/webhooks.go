@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/auth"
@@ -27,9 +28,10 @@ var webhooksSynopsis = map[string]string{
 	"webhooks remove":     "webhooks remove ID --account ID",
 	"webhooks deliveries": "webhooks deliveries ID --account ID [--status " + strings.Join(deliveries.Strings(deliveries.States), "|") + "] [--limit N] [--before CURSOR]",
 	"webhooks redeliver":  "webhooks redeliver ID --account ID (--event WEBHOOK_ID | --failed-since RFC3339)",
+	"webhooks retry":      "webhooks retry ID --account ID --event WEBHOOK_ID",
 }
 
-var webhooksVerbs = []string{"webhooks add", "webhooks list", "webhooks update", "webhooks remove", "webhooks deliveries", "webhooks redeliver"}
+var webhooksVerbs = []string{"webhooks add", "webhooks list", "webhooks update", "webhooks remove", "webhooks deliveries", "webhooks redeliver", "webhooks retry"}
 
 func webhooksSynopses() []string {
 	out := make([]string, len(webhooksVerbs))
@@ -67,6 +69,8 @@ func (c *cli) webhooks(ctx context.Context, args []string) error {
 		err = c.removeWebhook(ctx, store, rest)
 	case "webhooks deliveries":
 		err = c.webhookDeliveries(ctx, store, rest)
+	case "webhooks retry":
+		err = c.retryWebhook(ctx, store, rest)
 	default:
 		err = c.redeliverWebhook(ctx, store, rest)
 	}
@@ -144,6 +148,8 @@ func (c *cli) addWebhook(ctx context.Context, store *endpoints.Store, args []str
 // state says whether the endpoint of store receives events, and why not.
 func state(store *endpoints.Store, e endpoints.Endpoint) string {
 	switch {
+	case e.Enabled && e.FailingSince != "":
+		return "failing since " + clock.Parse(e.FailingSince).UTC().Format(time.RFC3339)
 	case e.Enabled:
 		return "enabled"
 	case e.DisabledReason == endpoints.DisabledFailing:
@@ -165,9 +171,20 @@ func (c *cli) listWebhooks(ctx context.Context, store *endpoints.Store, args []s
 		return err
 	}
 	tw := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tURL\tSTATE\tEVENTS\tDESCRIPTION")
+	fmt.Fprintln(tw, "ID\tURL\tSTATE\tLAST SUCCESS\tLAST ANSWER\tEVENTS\tDESCRIPTION")
 	for _, e := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.ID, e.URL, state(store, e), strings.Join(e.Events, ","), orDash(e.Description))
+		h, err := store.Health(ctx, e)
+		if err != nil {
+			return err
+		}
+		success, answer := "-", "-"
+		if h.LastSuccess.At != "" {
+			success = clock.Parse(h.LastSuccess.At).UTC().Format(time.RFC3339)
+		}
+		if h.Last.At != "" {
+			answer = answerLine(h.Last) + " at " + clock.Parse(h.Last.At).UTC().Format(time.RFC3339)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.ID, e.URL, state(store, e), success, answer, strings.Join(e.Events, ","), orDash(e.Description))
 	}
 	return tw.Flush()
 }
@@ -272,4 +289,32 @@ func (c *cli) redeliverWebhook(ctx context.Context, store *endpoints.Store, args
 	return c.redeliver(r, func(msg string) error { return webhooksUsage(cmd, msg) }, func(rd deliveries.Redelivery) (deliveries.Redelivered, error) {
 		return store.Redeliver(ctx, *account, id, rd, auth.Operator)
 	})
+}
+
+func (c *cli) retryWebhook(ctx context.Context, store *endpoints.Store, args []string) error {
+	const cmd = "webhooks retry"
+	fs := c.flags(cmd)
+	account := fs.String("account", "", "the account")
+	event := fs.String("event", "", "the webhookId of the pending delivery to try now")
+	id, err := hookArgs(cmd, fs, args, true)
+	if err != nil {
+		return err
+	}
+	if *event == "" {
+		return webhooksUsage(cmd, "give --event")
+	}
+	if err := store.Retry(ctx, *account, id, *event, auth.Operator); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.out, "delivery %s is due now: its next attempt is within a minute\n", *event)
+	return nil
+}
+
+// answerLine is what an attempt's receiver answered, as the deliveries'
+// LAST RESULT column says it.
+func answerLine(a deliveries.Attempt) string {
+	if a.Status != 0 {
+		return fmt.Sprintf("HTTP %d", a.Status)
+	}
+	return a.Error
 }

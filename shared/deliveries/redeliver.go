@@ -153,28 +153,59 @@ func (b budget) release(ctx context.Context, table *storage.Table, spent int) er
 // redeliverPage is how many deliveries requeueOne reads a call.
 const redeliverPage = 200
 
-// requeueOne requeues the delivery eventID of partition pk, reading newest
-// first and ending at the page that holds it: a redelivery is nearly
-// always of a recent event, so it reads a page or two rather than
-// events.Lifetime of deliveries.
+// Retry makes the receiver's pending delivery eventID due at now rather
+// than at its next attempt ("Retry now", after a receiver is fixed), its
+// attempts and give-up kept (RetryNow); it counts in the hour's
+// redeliveries (RedeliverPerHour).
+func Retry(ctx context.Context, table *storage.Table, receiverID, eventID string, now time.Time) error {
+	if validate.IDProblem("event", eventID) != "" {
+		return ErrNoDelivery
+	}
+	b, err := reserve(ctx, table, receiverID, 1, now)
+	if err != nil {
+		return err
+	}
+	key, err := findOne(ctx, table, PK(receiverID), eventID)
+	if err == nil {
+		err = RetryNow(ctx, table, key, now)
+	}
+	if err != nil {
+		return errors.Join(err, b.release(ctx, table, 0))
+	}
+	return nil
+}
+
+// requeueOne requeues the delivery eventID of partition pk (findOne).
 func requeueOne(ctx context.Context, table *storage.Table, pk, eventID string, now time.Time) error {
+	key, err := findOne(ctx, table, pk, eventID)
+	if err != nil {
+		return err
+	}
+	return Requeue(ctx, table, key, now)
+}
+
+// findOne finds the key of the delivery eventID of partition pk, reading
+// newest first and ending at the page that holds it: a redelivery is
+// nearly always of a recent event, so it reads a page or two rather than
+// events.Lifetime of deliveries.
+func findOne(ctx context.Context, table *storage.Table, pk, eventID string) (storage.Key, error) {
 	only := expression.Name(attrEventID).Equal(expression.Value(eventID))
 	pages, err := storage.NewPages[Item](table, storage.Query{
 		Key: storage.PartitionPrefix(pk, sortPrefix), Filter: &only, Descending: true,
 	}, redeliverPage)
 	if err != nil {
-		return err
+		return storage.Key{}, err
 	}
 	for {
 		items, more, err := pages.Next(ctx)
 		if err != nil {
-			return err
+			return storage.Key{}, err
 		}
 		if len(items) > 0 {
-			return Requeue(ctx, table, items[0].Key, now)
+			return items[0].Key, nil
 		}
 		if !more {
-			return ErrNoDelivery
+			return storage.Key{}, ErrNoDelivery
 		}
 	}
 }

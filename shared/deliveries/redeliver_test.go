@@ -134,3 +134,55 @@ func TestTheHourlyRedeliveryBoundHoldsUnderRequestsSentTogether(t *testing.T) {
 	assert.Equal(t, 500, pendingOf(t, table, keys))
 	assert.Positive(t, refused, "the requests past the bound were refused")
 }
+
+// "Retry now": a pending delivery waiting for its backoff is made due at
+// once, its attempts and give-up kept; an ended one or one under way is
+// refused, saying why.
+func TestAPendingDeliveryIsRetriedNowKeepingItsAttempts(t *testing.T) {
+	ctx := context.Background()
+	table := testenv.NewTable(t)
+	ev := write(t, table, taskDelete, nil)
+	r := deliveries.Receiver{ID: "ep3", URL: "https://d.example/in", Types: []string{"TaskDelete"}, AccountID: "acct1"}
+	added, err := deliveries.FanOut(ctx, table, []deliveries.Receiver{r}, ev, testenv.Start, testenv.Start.Add(deliveries.Lease))
+	require.NoError(t, err)
+	it := added[0]
+	_, _, err = deliveries.Record(ctx, table, deliveries.Default, it, deliveries.Attempt{At: clock.Timestamp(testenv.Start), Status: 503, RetryAfter: 3600}, it.LeaseUntil, testenv.Start, false)
+	require.NoError(t, err)
+	now := testenv.Start.Add(5 * time.Minute)
+	due, err := deliveries.Due(ctx, table, 0, now, 100)
+	require.NoError(t, err)
+	for n := 1; n < deliveries.DueShards; n++ {
+		more, err := deliveries.Due(ctx, table, n, now, 100)
+		require.NoError(t, err)
+		due = append(due, more...)
+	}
+	require.Empty(t, due, "waiting for its Retry-After")
+
+	require.NoError(t, deliveries.Retry(ctx, table, "ep3", ev.ID, now))
+	got, err := storage.Get[deliveries.Item](ctx, table, it.Key)
+	require.NoError(t, err)
+	assert.Equal(t, deliveries.Pending, got.Status)
+	assert.Equal(t, clock.Timestamp(now), got.NextAt, "due now")
+	assert.Len(t, got.Attempts, 1, "its attempts kept")
+	assert.Empty(t, got.RetryFrom, "its give-up kept")
+	shard := -1
+	for n := range deliveries.DueShards {
+		found, err := deliveries.Due(ctx, table, n, now, 100)
+		require.NoError(t, err)
+		if len(found) > 0 {
+			shard = n
+		}
+	}
+	assert.NotEqual(t, -1, shard, "in the due index, due now")
+
+	_, ok, err := deliveries.Claim(ctx, table, *got, now)
+	require.NoError(t, err)
+	require.True(t, ok)
+	assert.ErrorIs(t, deliveries.Retry(ctx, table, "ep3", ev.ID, now), deliveries.ErrBeingAttempted)
+	lease, _, err := deliveries.Claim(ctx, table, *got, now.Add(2*deliveries.Lease))
+	require.NoError(t, err)
+	_, _, err = deliveries.Record(ctx, table, deliveries.Default, *got, deliveries.Attempt{At: clock.Timestamp(now), Status: 200}, lease, now.Add(2*deliveries.Lease), false)
+	require.NoError(t, err)
+	assert.ErrorIs(t, deliveries.Retry(ctx, table, "ep3", ev.ID, now), deliveries.ErrNotPending, "delivered: redelivered rather than retried")
+	assert.ErrorIs(t, deliveries.Retry(ctx, table, "ep3", "a00000000000000000000099", now), deliveries.ErrNoDelivery)
+}

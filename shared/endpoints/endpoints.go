@@ -389,3 +389,18 @@ func (s *Store) Redeliver(ctx context.Context, accountID, id string, r deliverie
 	}
 	return done, auth.AddAuditEntry(s.table.Tx(), storage.AccountPK(e.AccountID), now, by, AuditRedelivered, e.ID, e.URL, r.Detail(done.Queued)).Commit(ctx)
 }
+
+// Retry makes the endpoint's pending delivery eventID due now
+// (deliveries.Retry: "Retry now" once its receiver is fixed), with an
+// audit entry.
+func (s *Store) Retry(ctx context.Context, accountID, id, eventID string, by auth.Actor) error {
+	e, err := s.Get(ctx, accountID, id)
+	if err != nil {
+		return err
+	}
+	now := s.clock.Now()
+	if err := deliveries.Retry(ctx, s.table, id, eventID, now); err != nil {
+		return err
+	}
+	return auth.AddAuditEntry(s.table.Tx(), storage.AccountPK(e.AccountID), now, by, AuditRedelivered, e.ID, e.URL, "event "+eventID+", retried now").Commit(ctx)
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -70,4 +71,34 @@ func (s *Store) Failed(ctx context.Context, accountID, id string, first, now tim
 		auth.AddAuditEntry(tx, storage.AccountPK(accountID), now, Deliverer, AuditDisabled, e.ID, e.URL, detail)
 	}))
 	return disabled, err
+}
+
+// Health is what an endpoint's newest deliveries say of it: its last
+// attempt (Last) and its last delivered one (LastSuccess), each zero when
+// none of them has one.
+type Health struct {
+	Last, LastSuccess deliveries.Attempt
+}
+
+// healthWindow is how many of an endpoint's newest deliveries Health reads.
+const healthWindow = 25
+
+// Health reads the endpoint's newest deliveries (one query of
+// healthWindow) for its last answer and its last success: the endpoint's
+// record holds only when its failures began (FailingSince), so that an
+// attempt writes nothing to it.
+func (s *Store) Health(ctx context.Context, e Endpoint) (Health, error) {
+	list, _, err := deliveries.Page(ctx, s.table, e.ID, "", healthWindow, "")
+	var h Health
+	for _, d := range list {
+		for _, a := range d.Attempts {
+			if a.At > h.Last.At {
+				h.Last = a
+			}
+			if a.Delivered() && a.At > h.LastSuccess.At {
+				h.LastSuccess = a
+			}
+		}
+	}
+	return h, err
 }
