@@ -177,6 +177,7 @@ func (p *Portal) routes() http.Handler {
 	handle("GET "+hook+"/deliveries", p.admin(p.deliveriesPage))
 	handle("POST "+hook+"/redeliver", p.admin(p.redeliver))
 	handle("POST "+hook+"/retry", p.admin(p.retry))
+	handle("POST "+hook+"/test", p.admin(p.sendTest))
 	handle("POST "+hook+"/redeliver-failed", p.admin(p.redeliverFailed))
 	handle("GET "+Base+"/accounts/{account}/apps/{app}/uninstall", p.admin(p.uninstallPage))
 	handle("POST "+Base+"/accounts/{account}/apps/{app}/uninstall", p.admin(p.uninstall))

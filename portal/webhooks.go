@@ -427,6 +427,8 @@ func (p *Portal) deliveriesPage(w http.ResponseWriter, r *http.Request, v *visit
 	switch notice := q.Get("notice"); {
 	case (notice == "redelivered" || notice == "retried") && validate.IDProblem("event", q.Get("event")) == "":
 		view.Notice = fmt.Sprintf(deliveryNotices[notice], q.Get("event"))
+	case notice == "tested" && validate.IDProblem("event", q.Get("event")) == "":
+		view.Notice = p.testNotice(r.Context(), v.account.ID, row.ID, q.Get("event"))
 	case notice == "requeued" && !since.IsZero():
 		n, _ := strconv.Atoi(q.Get("count"))
 		switch n {
@@ -517,6 +519,52 @@ func (p *Portal) redeliver(w http.ResponseWriter, r *http.Request, v *visit) err
 		return err
 	}
 	return redirect{back + "?notice=redelivered&event=" + url.QueryEscape(event)}
+}
+
+// testWait is how long "Send test event" waits for the test's attempt
+// before it shows the page (the request's deadline allowing): a local
+// deliverer looks every 2 s, a deployed sweep every minute.
+const testWait = 6 * time.Second
+
+// sendTest sends a test event to the path's endpoint and shows its result
+// on the endpoint's deliveries page.
+func (p *Portal) sendTest(w http.ResponseWriter, r *http.Request, v *visit) error {
+	row, err := p.accountHook(r, v)
+	if err != nil {
+		return err
+	}
+	wait := testWait
+	if deadline, ok := r.Context().Deadline(); ok {
+		wait = min(wait, time.Until(deadline)-2*time.Second)
+	}
+	d, err := p.endpoints.SendTest(r.Context(), v.account.ID, row.ID, wait)
+	back := hooksPath(v.account.ID) + "/" + row.ID + "/deliveries"
+	switch {
+	case errors.Is(err, endpoints.ErrNoEndpoint):
+		return hookNotFound(v.account.ID)
+	case errors.Is(err, endpoints.ErrDisabledTest):
+		return &pageError{Status: http.StatusConflict, Title: "This endpoint is disabled",
+			Message: "A test event is not sent to a disabled endpoint. Enable it on the webhooks page first; nothing was sent.", Back: back, BackLabel: "Back to its deliveries"}
+	case err != nil:
+		return err
+	}
+	return redirect{back + "?notice=tested&event=" + url.QueryEscape(d.ID)}
+}
+
+// testNotice says what became of the test event id, from its delivery.
+func (p *Portal) testNotice(ctx context.Context, accountID, hookID, id string) string {
+	d, err := p.endpoints.Delivery(ctx, accountID, hookID, id)
+	if err != nil {
+		return ""
+	}
+	switch {
+	case d.Status == deliveries.Delivered:
+		return fmt.Sprintf("The test event %s was delivered: the receiver answered %s.", id, answerOf(d.Attempts[len(d.Attempts)-1]))
+	case d.Status == deliveries.Failed && len(d.Attempts) > 0:
+		return fmt.Sprintf("The test event %s failed: %s. Fix the receiver, then send another.", id, answerOf(d.Attempts[len(d.Attempts)-1]))
+	default:
+		return fmt.Sprintf("The test event %s is sent within a minute (the deliverer's next look): reload this page for its answer.", id)
+	}
 }
 
 // retry makes one pending delivery of the path's endpoint due now ("Retry

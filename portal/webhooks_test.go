@@ -414,6 +414,32 @@ func TestAFailingEndpointShowsItsHealthAndAPendingDeliveryIsRetriedNow(t *testin
 	})
 }
 
+// "Send test event" writes a test event's delivery for the deliverer
+// (here none runs: the page says when it is sent) and is refused for a
+// disabled endpoint.
+func TestSendTestEventQueuesAPingAndSaysWhatBecameOfIt(t *testing.T) {
+	s := newSite(t)
+	ctx := context.Background()
+	hook, err := s.hooks().Add(ctx, "acct1", endpoints.Input{URL: ptr("https://hooks.example.com/in"), Events: &[]string{"TaskDelete"}}, auth.Operator)
+	require.NoError(t, err)
+	b := s.browser(t)
+	csrf := b.signIn("ada@co1.example")
+	base := "/portal/accounts/acct1/webhooks/" + hook.ID
+	assert.Contains(t, b.get(base+"/deliveries").body, ">Send test event</button>")
+	resp := b.post(base+"/test", url.Values{"csrf": {csrf}})
+	require.Equal(t, http.StatusSeeOther, resp.status, resp.body)
+	got := b.get(resp.header.Get("Location"))
+	assert.Regexp(t, `The test event [0-9a-f]{24} is sent within a minute`, got.body)
+	assert.Contains(t, got.body, `<span class="token-name">WebhookTest</span>`, "listed with its deliveries")
+
+	_, err = s.hooks().Update(ctx, "acct1", hook.ID, endpoints.Input{Enabled: ptr(false)}, auth.Operator)
+	require.NoError(t, err)
+	assert.NotContains(t, b.get(base+"/deliveries").body, "Send test event")
+	refused := b.post(base+"/test", url.Values{"csrf": {csrf}})
+	assert.Equal(t, http.StatusConflict, refused.status)
+	assert.Contains(t, refused.body, "A test event is not sent to a disabled endpoint")
+}
+
 func TestAnEndpointDisabledAfterDaysOfFailuresShowsANoticeSayingWhatToDo(t *testing.T) {
 	s := newSite(t)
 	ctx := context.Background()

@@ -57,7 +57,8 @@ func (d *Deliverer) send(ctx context.Context, it deliveries.Item, t *target, lea
 		t.count(result, now)
 	}
 	stalled := result.Status == 0 && time.Since(began) >= stallAfter
-	return outcome{made: true, stalled: stalled}, d.record(ctx, it, result, lease, false)
+	// A test event is tried once: its sender waits for the answer.
+	return outcome{made: true, stalled: stalled}, d.record(ctx, it, result, lease, it.Once())
 }
 
 // record writes the attempt's result (deliveries.Record), counts it for

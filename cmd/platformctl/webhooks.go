@@ -29,9 +29,10 @@ var webhooksSynopsis = map[string]string{
 	"webhooks deliveries": "webhooks deliveries ID --account ID [--status " + strings.Join(deliveries.Strings(deliveries.States), "|") + "] [--limit N] [--before CURSOR]",
 	"webhooks redeliver":  "webhooks redeliver ID --account ID (--event WEBHOOK_ID | --failed-since RFC3339)",
 	"webhooks retry":      "webhooks retry ID --account ID --event WEBHOOK_ID",
+	"webhooks test":       "webhooks test ID --account ID [--wait DURATION]",
 }
 
-var webhooksVerbs = []string{"webhooks add", "webhooks list", "webhooks update", "webhooks remove", "webhooks deliveries", "webhooks redeliver", "webhooks retry"}
+var webhooksVerbs = []string{"webhooks add", "webhooks list", "webhooks update", "webhooks remove", "webhooks deliveries", "webhooks redeliver", "webhooks retry", "webhooks test"}
 
 func webhooksSynopses() []string {
 	out := make([]string, len(webhooksVerbs))
@@ -71,6 +72,8 @@ func (c *cli) webhooks(ctx context.Context, args []string) error {
 		err = c.webhookDeliveries(ctx, store, rest)
 	case "webhooks retry":
 		err = c.retryWebhook(ctx, store, rest)
+	case "webhooks test":
+		err = c.testWebhook(ctx, store, rest)
 	default:
 		err = c.redeliverWebhook(ctx, store, rest)
 	}
@@ -317,4 +320,31 @@ func answerLine(a deliveries.Attempt) string {
 		return fmt.Sprintf("HTTP %d", a.Status)
 	}
 	return a.Error
+}
+
+// testWebhook sends a test event to the endpoint and says its answer; a
+// failed one is the command's failure (exit 1).
+func (c *cli) testWebhook(ctx context.Context, store *endpoints.Store, args []string) error {
+	const cmd = "webhooks test"
+	fs := c.flags(cmd)
+	account := fs.String("account", "", "the account")
+	wait := fs.Duration("wait", 10*time.Second, "how long to wait for its attempt (a deliverer sends it: make run's within seconds, a deployed one within a minute)")
+	id, err := hookArgs(cmd, fs, args, true)
+	if err != nil {
+		return err
+	}
+	d, err := store.SendTest(ctx, *account, id, *wait)
+	if err != nil {
+		return err
+	}
+	switch {
+	case d.Status == deliveries.Delivered:
+		fmt.Fprintf(c.out, "test event %s delivered: %s\n", d.ID, answerLine(d.Attempts[len(d.Attempts)-1]))
+		return nil
+	case len(d.Attempts) > 0:
+		return fmt.Errorf("test event %s failed: %s", d.ID, answerLine(d.Attempts[len(d.Attempts)-1]))
+	default:
+		fmt.Fprintf(c.out, "test event %s queued, not tried within %s (is a deliverer running? make run has one): webhooks deliveries shows its answer\n", d.ID, *wait)
+		return nil
+	}
 }

@@ -228,6 +228,31 @@ func TestWebhooksListShowsHealthAndRetryMakesAPendingDeliveryDueNow(t *testing.T
 	assert.Contains(t, errOut, "give --event")
 }
 
+// webhooks test writes a test event for the deliverer, waits for its
+// answer, and says it was not tried when no deliverer ran meanwhile.
+func TestWebhooksTestQueuesATestEventAndSaysWhatBecameOfIt(t *testing.T) {
+	c, api := setup(t)
+	ctx := context.Background()
+	store := endpoints.New(api.Table, clock.System{}, false)
+	e, err := store.Add(ctx, "acctD", endpoints.Input{URL: func() *string { s := "https://hooks.example.com/in"; return &s }(), Events: &[]string{"TaskDelete"}}, auth.Operator)
+	require.NoError(t, err)
+	code, out, errOut := c.run("webhooks", "test", e.ID, "--account", "acctD", "--wait", "300ms")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Regexp(t, `^test event [0-9a-f]{24} queued, not tried within 300ms \(is a deliverer running\? make run has one\): webhooks deliveries shows its answer\n$`, out)
+	list, _, err := store.Deliveries(ctx, "acctD", e.ID, "", 10, "")
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	assert.Equal(t, deliveries.TestType, list[0].Type)
+	assert.Equal(t, deliveries.Pending, list[0].Status, "due now, for the deliverer")
+
+	off := false
+	_, err = store.Update(ctx, "acctD", e.ID, endpoints.Input{Enabled: &off}, auth.Operator)
+	require.NoError(t, err)
+	code, _, errOut = c.run("webhooks", "test", e.ID, "--account", "acctD")
+	assert.Equal(t, exitError, code)
+	assert.Equal(t, "platformctl: the endpoint is disabled, so a test event would not be sent to it: enable it first\n", errOut)
+}
+
 func TestWebhooksUsageErrorsExitTwoNamingTheCommand(t *testing.T) {
 	c, _ := setup(t)
 	for _, tc := range []struct {

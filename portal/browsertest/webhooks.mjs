@@ -4,7 +4,8 @@
 // delivered, failed and pending ones), redelivers one (the local server's
 // deliverer sends it to the receiver) and every failed one since a time,
 // redelivers with platformctl too, sees a failing endpoint's health on the
-// list and its page and retries a waiting delivery now, sees the notice of an endpoint disabled
+// list and its page, retries a waiting delivery now and sends a test
+// event, sees the notice of an endpoint disabled
 // after 3 days of failures and enables it, and removes an endpoint. Each
 // page is checked with axe-core and for fitting the screen at 390, 768,
 // 1024, 1180, 1280 and 1440 px (actionsInView, or everyWidth for the
@@ -233,6 +234,22 @@ await run("webhooks", async (test, watch) => {
     const waitingRow = page.getByRole("row", { name: new RegExp(made.waiting) });
     assert.equal(await waitingRow.getByRole("button", { name: /Retry now/ }).count(), 0, "due already");
     await everyWidth(page, "webhooks-retried");
+  });
+
+  await test("Send test event: the local deliverer sends a signed ping to that endpoint alone and the page shows its answer", async () => {
+    const before = receiver.hooks.length;
+    await page.getByRole("button", { name: "Send test event" }).click();
+    const notice = page.getByText(/^The test event [0-9a-f]{24} was delivered: the receiver answered 200 OK\.$/);
+    await notice.waitFor();
+    const id = (await notice.innerText()).match(/[0-9a-f]{24}/)[0];
+    const hook = await receiver.waitForHook((b) => b.webhookId === id);
+    assert.equal(JSON.parse(hook.rawBody).type, "WebhookTest");
+    assert.ok(hook.headers["x-ghl-signature"], "signed");
+    assert.equal(receiver.hooks.length, before + 1, "sent once, to this endpoint alone");
+    await page.getByRole("row", { name: new RegExp(id) }).getByText("delivered", { exact: true }).waitFor();
+    const listed = platformctl(server, "events", "list", "--account", alpha);
+    assert.ok(!listed.includes(id), "not an event: GET /events does not list it");
+    await everyWidth(page, "webhooks-tested");
   });
 
   await test("the failing endpoint is enabled from its notice", async () => {

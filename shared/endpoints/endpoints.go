@@ -404,3 +404,43 @@ func (s *Store) Retry(ctx context.Context, accountID, id, eventID string, by aut
 	}
 	return auth.AddAuditEntry(s.table.Tx(), storage.AccountPK(e.AccountID), now, by, AuditRedelivered, e.ID, e.URL, "event "+eventID+", retried now").Commit(ctx)
 }
+
+// ErrDisabledTest answers a test event to a disabled endpoint: it would
+// not be sent.
+var ErrDisabledTest = errors.New("the endpoint is disabled, so a test event would not be sent to it: enable it first")
+
+// SendTest sends a test event (deliveries.AddTest) to the account's
+// endpoint id, and waits up to wait for its one attempt: the delivery is
+// returned as it is then (pending when the deliverer has not tried it
+// yet). A disabled endpoint is ErrDisabledTest.
+func (s *Store) SendTest(ctx context.Context, accountID, id string, wait time.Duration) (deliveries.Delivery, error) {
+	e, err := s.Get(ctx, accountID, id)
+	if err != nil {
+		return deliveries.Delivery{}, err
+	}
+	if !e.Enabled {
+		return deliveries.Delivery{}, ErrDisabledTest
+	}
+	d, err := deliveries.AddTest(ctx, s.table, e.AccountID, e.ID, e.URL, s.clock.Now())
+	if err != nil {
+		return d, err
+	}
+	end := time.Now().Add(wait)
+	for len(d.Attempts) == 0 && time.Now().Before(end) && ctx.Err() == nil {
+		time.Sleep(200 * time.Millisecond)
+		got, err := deliveries.Find(ctx, s.table, e.ID, d.ID)
+		if err != nil {
+			return d, err
+		}
+		d = got
+	}
+	return d, nil
+}
+
+// Delivery returns the endpoint's delivery eventID (deliveries.Find).
+func (s *Store) Delivery(ctx context.Context, accountID, id, eventID string) (deliveries.Delivery, error) {
+	if _, err := s.Get(ctx, accountID, id); err != nil {
+		return deliveries.Delivery{}, err
+	}
+	return deliveries.Find(ctx, s.table, id, eventID)
+}
