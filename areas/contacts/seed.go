@@ -15,11 +15,12 @@ type SeedData struct {
 	Contacts []SeedContact `json:"contacts"`
 }
 
-// SeedContact is a contact and its tasks. A contact needs its id and
-// locationId; dateAdded left out is the time of the seed, and lists left
-// out are empty.
+// SeedContact is a contact (its list fields and its details: address,
+// do-not-disturb, date of birth...) and its tasks. A contact needs its id
+// and locationId; dateAdded left out is the time of the seed, and lists
+// left out are empty.
 type SeedContact struct {
-	contactstore.Contact
+	contactstore.Record
 	Tasks []contactstore.Task `json:"tasks"`
 }
 
@@ -34,7 +35,7 @@ func seed(ctx context.Context, d app.Deps, data SeedData) error {
 	loads := make([]contactstore.NewContact, len(data.Contacts))
 	for i, c := range data.Contacts {
 		added, _ := time.Parse(time.RFC3339, c.DateAdded) // checked above
-		loads[i] = contactstore.NewContact{Contact: c.Contact, AddedMs: added.UnixMilli(), Tasks: c.Tasks}
+		loads[i] = contactstore.NewContact{Contact: c.Contact, Details: c.Details, AddedMs: added.UnixMilli(), Tasks: c.Tasks}
 	}
 	// The contacts, their tasks and search index, then each account's
 	// total and search counters.

@@ -5,6 +5,11 @@ package events
 // Types are the event registry's types, in its order.
 var Types = []Type{
 	{Name: "TaskDelete", Scope: "contacts.readonly", Summary: "A contact's task was deleted (DELETE /contacts/{contactId}/tasks/{taskId})."},
+	{Name: "ContactCreate", Scope: "contacts.readonly", Summary: "A contact was created (POST /contacts/, or POST /contacts/upsert finding none)."},
+	{Name: "ContactUpdate", Scope: "contacts.readonly", Summary: "A contact's fields other than its tags and do-not-disturb settings changed (PUT /contacts/{contactId}, POST /contacts/upsert)."},
+	{Name: "ContactDelete", Scope: "contacts.readonly", Summary: "A contact was deleted, with its tasks and notes (DELETE /contacts/{contactId}): the contact as it was."},
+	{Name: "ContactTagUpdate", Scope: "contacts.readonly", Summary: "A contact's tags changed (POST or DELETE /contacts/{contactId}/tags, an update or an upsert sending tags)."},
+	{Name: "ContactDndUpdate", Scope: "contacts.readonly", Summary: "A contact's do-not-disturb settings changed (dnd, dndSettings or inboundDndSettings, by an update or an upsert)."},
 	{Name: "CouponDelete", Scope: "payments/coupons.write", Summary: "A coupon was deleted (DELETE /payments/coupon): the coupon as it was."},
 	{Name: "WhitelabelProviderCreate", Scope: "payments/integration.write", Summary: "A white-label payment provider was created (POST /payments/integrations/provider/whitelabel)."},
 	{Name: "InventoryUpdate", Scope: "products/prices.write", Summary: "The inventory of one or more prices was updated (POST /products/inventory), in one change."},

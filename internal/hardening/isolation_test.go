@@ -34,6 +34,12 @@ var foreignRecords = []foreignRecord{
 	{operations.ListContacts, "Bravo's contact as startAfterId", []swap{{"demoCtcAlpha00000005", "demoCtcBravo00000001", "zzMissingContact0001"}, {"&startAfter=1736445310000", "", ""}}},
 	{operations.DeleteTask, "Bravo's contact and task", []swap{{"demoCtcAlpha00000001", "demoCtcBravo00000002", "zzMissingContact0001"}, {"demoTskAlpha00000001", "demoTskBravo00000001", "zzMissingTask0000001"}}},
 	{operations.DeleteTask, "Bravo's task under Alpha's contact", []swap{{"demoTskAlpha00000001", "demoTskBravo00000001", "zzMissingTask0000001"}}},
+	{operations.GetContact, "Bravo's contact", []swap{{"demoCtcAlpha00000002", "demoCtcBravo00000002", "zzMissingContact0001"}}},
+	{operations.GetContact, "Charlie's contact", []swap{{"demoCtcAlpha00000002", "demoCtcCharl00000002", "zzMissingContact0001"}}},
+	{operations.UpdateContact, "Bravo's contact", []swap{{"demoCtcAlpha00000002", "demoCtcBravo00000002", "zzMissingContact0001"}}},
+	{operations.DeleteContact, "Bravo's contact", []swap{{"demoCtcAlpha00000300", "demoCtcBravo00000030", "zzMissingContact0001"}}},
+	{operations.AddTags, "Bravo's contact", []swap{{"demoCtcAlpha00000004", "demoCtcBravo00000004", "zzMissingContact0001"}}},
+	{operations.RemoveTags, "Charlie's contact", []swap{{"demoCtcAlpha00000004", "demoCtcCharl00000004", "zzMissingContact0001"}}},
 	{operations.DeleteCoupon, "Bravo's coupon", []swap{{"demoCpnAlpha00000003", "demoCpnBravo00000001", "zzMissingCoupon00001"}}},
 	{operations.UpdateInventory, "Bravo's price", []swap{{"a10200000000000000000202", "b20200000000000000000101", "ffffffffffffffffffffffff"}}},
 	{operations.UpdateShippingZone, "Bravo's zone", []swap{{"a10300000000000000000002", "b20300000000000000000001", "ffffffffffffffffffffffff"}}},
@@ -64,7 +70,8 @@ var accountParams = map[string]string{}
 func init() {
 	for _, op := range operations.All {
 		switch op {
-		case operations.DeleteTask, operations.GetMessage:
+		case operations.DeleteTask, operations.GetMessage, operations.GetContact, operations.UpdateContact,
+			operations.DeleteContact, operations.AddTags, operations.RemoveTags:
 			// No account parameter: the record id alone (foreignRecords).
 		case operations.FilterUsersByEmail:
 			accountParams[op.ID()] = demo.CompanyNorth

@@ -99,9 +99,6 @@ var (
 	}
 )
 
-// EventTypes are the contact events, for the area's catalogue.
-var EventTypes = []events.Type{ContactCreated, ContactUpdated, ContactDeleted, ContactTagsUpdated, ContactDNDUpdated}
-
 // changeEvents are the events of the change from old to next (nil: none,
 // deleted), each of which shows next (a delete: old).
 func changeEvents(old, next *Record) []events.Type {
