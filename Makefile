@@ -115,7 +115,8 @@ test-one: $(if $(TEST_DYNAMODB_ENDPOINT),,engine)
 # (portal/browsertest/flows.mjs, the failed requests and webhooks pages, and
 # the consent page of marketplace apps at 390 and 1280 px: consent.mjs);
 # screenshots go to .local/portal/. Then
-# marketplace apps through the official Node SDK (oauth/sdktest/sdk.mjs).
+# marketplace apps through the official Node SDK (oauth/sdktest/sdk.mjs),
+# and every contact method of the SDK (areas/contacts/sdktest/contacts.mjs).
 test-browser: $(NODE_TOOLS) engine platformctl
 	go build -o bin/devserver ./cmd/devserver
 	node portal/browsertest/flows.mjs
@@ -123,6 +124,7 @@ test-browser: $(NODE_TOOLS) engine platformctl
 	node portal/browsertest/webhooks.mjs
 	node portal/browsertest/consent.mjs
 	node oauth/sdktest/sdk.mjs
+	node areas/contacts/sdktest/contacts.mjs
 
 # The admin CLI. Scripts run this binary: its exit status is 0, 1 or 2 as
 # documented, where go run answers 1 for every failure.
