@@ -49,6 +49,17 @@ func checkSeedContact(c *SeedContact, now string) error {
 	v.ID("id", c.ID)
 	v.ID("locationId", c.LocationID)
 	v.Time("dateAdded", &c.DateAdded, now)
+	if c.DateOfBirth != "" {
+		_, err := time.Parse("2006-01-02", c.DateOfBirth)
+		v.Check(err == nil, "dateOfBirth must be a date, YYYY-MM-DD")
+	}
+	if d := c.DNDSettings; d != nil {
+		for name, ch := range map[string]*contactstore.DNDSetting{"Call": d.Call, "Email": d.Email, "SMS": d.SMS, "WhatsApp": d.WhatsApp, "GMB": d.GMB, "FB": d.FB} {
+			if ch != nil {
+				v.OneOf("dndSettings."+name+".status", ch.Status, dndStatuses...)
+			}
+		}
+	}
 	if err := v.Err(); err != nil {
 		return err
 	}

@@ -39,7 +39,7 @@ func (s *Contacts) GetRecord(ctx context.Context, accountID, id string) (*Record
 // indexed, with its ContactCreate event. Under the account's duplicate
 // settings a value of r that another contact has is a *DuplicateError.
 func (s *Contacts) Create(ctx context.Context, r Record, now time.Time) error {
-	st, _, err := s.readAccount(ctx, r.LocationID, nil, nil)
+	st, _, err := s.readAccount(ctx, r.LocationID, true, nil, nil)
 	if err != nil {
 		return err
 	}
@@ -74,7 +74,7 @@ func (s *Contacts) create(ctx context.Context, r Record, st accountState, unique
 // duplicates, is a *DuplicateError.
 func (s *Contacts) Update(ctx context.Context, accountID, id string, now time.Time, change func(*Record) error) (*Record, error) {
 	key := contactKey(accountID, id)
-	st, old, err := s.readAccount(ctx, accountID, nil, &key)
+	st, old, err := s.readAccount(ctx, accountID, false, nil, &key)
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +200,7 @@ type Upsert struct {
 // identifying values, and the loser updates the winner's.
 func (s *Contacts) Upsert(ctx context.Context, u Upsert, now time.Time) (*Record, bool, error) {
 	for attempt := 1; ; attempt++ {
-		st, _, err := s.readAccount(ctx, u.AccountID, u.Values, nil)
+		st, _, err := s.readAccount(ctx, u.AccountID, true, u.Values, nil)
 		if err != nil {
 			return nil, false, err
 		}
@@ -259,7 +259,7 @@ func (s *Contacts) Upsert(ctx context.Context, u Upsert, now time.Time) (*Record
 // account's settings (then any other), or nil.
 func (s *Contacts) FindDuplicate(ctx context.Context, accountID, email, phone string) (*Record, error) {
 	values := map[string]string{FieldEmail: EmailKey(email), FieldPhone: PhoneKey(phone)}
-	st, _, err := s.readAccount(ctx, accountID, values, nil)
+	st, _, err := s.readAccount(ctx, accountID, false, values, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -322,7 +322,7 @@ func retryPause(ctx context.Context, n int) error {
 // tools' and the tests' way to write one contact, not an operation's.
 func (s *Contacts) Put(ctx context.Context, c Contact, addedMs int64) error {
 	key := contactKey(c.LocationID, c.ID)
-	st, old, err := s.readAccount(ctx, c.LocationID, nil, &key)
+	st, old, err := s.readAccount(ctx, c.LocationID, true, nil, &key)
 	for attempt := 1; err == nil; attempt++ {
 		rec := Record{Contact: c}
 		if old != nil {

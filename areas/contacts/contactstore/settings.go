@@ -107,11 +107,15 @@ type accountState struct {
 	claims map[string][]string
 }
 
-// readAccount reads the account's settings and counter, and the claims of
-// values (by field), with one strongly consistent BatchGetItem, and the
+// readAccount reads the account's settings, its counter when the write may
+// create a contact (counter: whether the account is ready), and the claims
+// of values (by field), with one strongly consistent BatchGetItem, and the
 // contact at extra when given (nil: none), which it returns.
-func (s *Contacts) readAccount(ctx context.Context, accountID string, values map[string]string, extra *storage.Key) (accountState, *contactItem, error) {
-	keys := []storage.Key{settingsKey(accountID), accountCounterKey(accountID)}
+func (s *Contacts) readAccount(ctx context.Context, accountID string, counter bool, values map[string]string, extra *storage.Key) (accountState, *contactItem, error) {
+	keys := []storage.Key{settingsKey(accountID)}
+	if counter {
+		keys = append(keys, accountCounterKey(accountID))
+	}
 	for _, f := range IdentityFields {
 		if v := values[f]; v != "" {
 			keys = append(keys, claimKey(accountID, f, v))
