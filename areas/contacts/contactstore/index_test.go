@@ -482,3 +482,94 @@ func TestAContactWriteCostsOneReadAndOneTransaction(t *testing.T) {
 	require.NoError(t, s.Put(bg, big, 2000))
 	assert.Equal(t, map[string]int{"BatchGetItem": 1, "TransactWriteItems": (k + perTx - 1) / perTx}, calls.Take(), "a new contact with %d keys", k)
 }
+
+// prevVersionContact is a contact as version 2 of the index wrote it: the
+// contact item (counted under version 2, or half-written: partial, its
+// items named), its index items under CSEARCH2# and its counters.
+func prevVersionContact(c Contact, addedMs int64, partial bool) (items []any, old []storage.Key) {
+	it := newContactItem(Record{Contact: c}, addedMs)
+	it.Rev = 2
+	it.indexRecord = indexRecord{Version: prevIndexVersion}
+	keys := termsOf(c).indexKeys()
+	if partial {
+		it.indexRecord = indexRecord{Version: prevIndexVersion, Partial: true}
+		for _, k := range keys[:len(keys)/2] {
+			it.Items = append(it.Items, ref{key: k, orderKey: it.GSI1SK}.String())
+		}
+		keys = keys[:len(keys)/2]
+	}
+	items = append(items, it)
+	for _, k := range keys {
+		old = append(old, prevIndexItemKey(acct, k, it.GSI1SK))
+		items = append(items, struct {
+			storage.Key
+			Contact
+		}{prevIndexItemKey(acct, k, it.GSI1SK), c})
+	}
+	return items, old
+}
+
+func TestContactsOfTheVersionBeforeAreIndexedAgainAndTheirOldItemsGo(t *testing.T) {
+	s := newStore(t)
+	p := probe{}
+	var items []any
+	var oldItems []storage.Key
+	for i := range 12 {
+		c := person(fmt.Sprintf("c%04d", i), []string{"Ann", "Bea"}[i%2], fmt.Sprintf("Lee%d", i))
+		c.Tags = []string{"vip"}
+		p.add(c)
+		its, old := prevVersionContact(c, int64(1000+i), i%3 == 0)
+		items, oldItems = append(items, its...), append(oldItems, old...)
+	}
+	prevCounter := storage.Key{PK: fmt.Sprintf("CSEARCHN%d#%s#03", prevIndexVersion, acct), SK: "ann"}
+	prevTotal := storage.Key{PK: fmt.Sprintf("CSEARCHN%d#%s", prevIndexVersion, acct), SK: "CONTACTS"}
+	items = append(items, struct {
+		storage.Key
+		N int `dynamodbav:"n"`
+	}{prevCounter, 6}, struct {
+		storage.Key
+		N     int  `dynamodbav:"n"`
+		Ready bool `dynamodbav:"ready"`
+	}{prevTotal, 12, true})
+	require.NoError(t, s.table.BatchPut(bg, items))
+
+	t.Run("until reindexed, the account is not ready under this version and searches read its contacts", func(t *testing.T) {
+		_, ready, err := s.Total(bg, acct)
+		require.NoError(t, err)
+		assert.False(t, ready)
+		found, err := s.Search(bg, Search{AccountID: acct, Query: "ann", Limit: 100})
+		require.NoError(t, err)
+		assert.Equal(t, 6, found.Total)
+	})
+	t.Run("a write of one deletes its previous items", func(t *testing.T) {
+		c := person("c0001", "Bea", "Lee1")
+		c.Tags = []string{"vip"}
+		require.NoError(t, s.Put(bg, c, 1001))
+		gone, err := storage.Get[storage.Key](bg, s.table, prevIndexItemKey(acct, "bea", OrderKey(1001, "c0001")))
+		require.NoError(t, err)
+		assert.Nil(t, gone)
+	})
+	t.Run("reindex indexes every contact, with its claims, and drops the previous version's items and counters", func(t *testing.T) {
+		rep, err := s.Reindex(bg, acct, false)
+		require.NoError(t, err)
+		assert.True(t, rep.Ready)
+		assert.Equal(t, 12, rep.Contacts)
+		checkIndex(t, s, p)
+		for _, k := range append(oldItems, prevCounter, prevTotal) {
+			left, err := storage.Get[storage.Key](bg, s.table, k)
+			require.NoError(t, err)
+			assert.Nil(t, left, "%s is gone", k)
+		}
+		rec, err := s.FindDuplicate(bg, acct, "ANN@example.com", "")
+		require.NoError(t, err)
+		require.NotNil(t, rec, "the e-mail's claim was made")
+		n, ready, err := s.Total(bg, acct)
+		require.NoError(t, err)
+		assert.True(t, ready)
+		assert.Equal(t, 12, n)
+		found, err := s.SearchAdvanced(bg, AdvancedSearch{AccountID: acct, Limit: 100,
+			Conditions: []Condition{{Field: searchFields["tags"], Operator: OpEq, Text: "vip"}}})
+		require.NoError(t, err)
+		assert.Equal(t, 12, found.Total, "found by their tag through the index")
+	})
+}
