@@ -133,6 +133,27 @@ func TestListAndSearchAt50000ContactsCostAFewCallsAndFollowEveryWrite(t *testing
 		assert.Equal(t, n/10, total)
 		few(t, cost, ops)
 	})
+	t.Run("a far page of a tag reads on past a Query's 1 MB", func(t *testing.T) {
+		total, ids, _, _ := searchOf(t, map[string]any{"filters": []any{map[string]any{"field": "tags", "operator": "eq", "value": "vip"}}, "page": 40, "pageLimit": 100})
+		assert.Equal(t, n/10, total)
+		require.Len(t, ids, 100)
+		assert.Equal(t, "big039001", ids[0], "the 3,901st tagged contact")
+		assert.Equal(t, "big039991", ids[99])
+	})
+	for _, tc := range []struct {
+		name    string
+		filters []any
+	}{
+		{"a filter the index does not serve, in 50,000 contacts", []any{map[string]any{"field": "city", "operator": "exists"}}},
+		{"an indexed condition of 25,000 contacts with another", []any{
+			map[string]any{"field": "lastName", "operator": "eq", "value": "smith"}, map[string]any{"field": "city", "operator": "exists"}}},
+	} {
+		t.Run(tc.name+" is refused rather than read one by one", func(t *testing.T) {
+			resp := env.Do(t, testenv.Request{Method: "POST", Path: "/contacts/search", Token: token, Body: map[string]any{"locationId": acctA, "filters": tc.filters}})
+			msg := resp.RequireError(t, http.StatusBadRequest)
+			assert.Contains(t, msg, "a search judges at most 10000")
+		})
+	}
 
 	var made record
 	t.Run("a contact created is found at once, and counted", func(t *testing.T) {

@@ -349,7 +349,7 @@ func (h *handler) searchContactsAdvanced(w http.ResponseWriter, r *http.Request)
 	res, err := h.store.SearchAdvanced(r.Context(), body.search)
 	var tooMany *contactstore.ErrTooManyToScan
 	if errors.As(err, &tooMany) {
-		return apierror.Invalid(fmt.Sprintf("filters: none of this search's conditions is one the index serves, so it would read every contact of the location, which has more than %d; add a query, or a filter eq on tags, dnd (true), email, phone, firstName, lastName or name", contactstore.MaxScanned))
+		return apierror.Invalid(fmt.Sprintf("filters: this search would judge %d contacts one by one (those of its narrowest condition the index serves, or every contact when none is), and a search judges at most %d: add a query, or a filter eq on tags, dnd (true), email, phone, firstName, lastName or name, that finds fewer", tooMany.Contacts, contactstore.MaxScanned))
 	}
 	if err != nil {
 		return err

@@ -190,11 +190,12 @@ type AdvancedResult struct {
 	Total int
 }
 
-// MaxScanned bounds the contacts a search without an indexed condition
-// reads.
+// MaxScanned bounds the contacts a search judges one by one: those of the
+// partition of its rarest indexed condition, or, with none, the account's.
 const MaxScanned = 10_000
 
-// ErrTooManyToScan says a search needs a condition the index serves.
+// ErrTooManyToScan says a search would judge more than MaxScanned
+// contacts: it needs a narrower condition the index serves.
 type ErrTooManyToScan struct{ Contacts int }
 
 func (e *ErrTooManyToScan) Error() string {
@@ -295,7 +296,18 @@ func (s *Contacts) searchPage(ctx context.Context, q AdvancedSearch, key string)
 		if after != "" {
 			skip = 0
 		}
-		page, _, pageErr = storage.QueryPage[indexItem](ctx, s.table, indexQuery(q.AccountID, key, after, false), int32(skip+q.Limit), nil)
+		// The items before the page and the page itself, read on past a
+		// Query's 1 MB when a far page needs it.
+		want := skip + q.Limit
+		var start storage.Cursor
+		for len(page) < want {
+			var items []indexItem
+			items, start, pageErr = storage.QueryPage[indexItem](ctx, s.table, indexQuery(q.AccountID, key, after, false), int32(want-len(page)), start)
+			page = append(page, items...)
+			if pageErr != nil || start == nil {
+				break
+			}
+		}
 		page = page[min(skip, len(page)):]
 	}()
 	wg.Wait()
@@ -339,8 +351,11 @@ func (s *Contacts) readRarest(ctx context.Context, accountID string, keys []stri
 			rarest = k
 		}
 	}
-	if state.counts[rarest] == 0 {
+	switch n := state.counts[rarest]; {
+	case n == 0:
 		return nil, nil
+	case n > MaxScanned:
+		return nil, &ErrTooManyToScan{Contacts: n}
 	}
 	var out []entry
 	var start storage.Cursor
