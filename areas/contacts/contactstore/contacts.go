@@ -2,11 +2,14 @@ package contactstore
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/ids"
@@ -23,6 +26,24 @@ import (
 
 // NewID is a new contact's id: 20 letters and digits, as the public API's.
 func NewID() string { return ids.Alnum20() }
+
+// MaxRecordBytes bounds a contact's record (as JSON): every index item
+// repeats it, so it bounds what one write of the contact costs (a
+// transaction holds at most 4 MB, 100 writes; each write 2 units per KB)
+// whatever the fields' own bounds allow together.
+const MaxRecordBytes = 16 * 1024
+
+// sizeProblem is the refusal of a record larger than MaxRecordBytes.
+func sizeProblem(r Record) error {
+	raw, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	if len(raw) <= MaxRecordBytes {
+		return nil
+	}
+	return apierror.Invalid(fmt.Sprintf("contact: its fields would take %d bytes, and a contact holds at most %d (the search index keeps a copy of it under each of its keys): shorten its custom field values, tags or other texts", len(raw), MaxRecordBytes))
+}
 
 // GetRecord returns the account's contact whole, or nil when it has none
 // with that id. The read is strongly consistent: a client reads its own
@@ -48,6 +69,9 @@ func (s *Contacts) Create(ctx context.Context, r Record, now time.Time) error {
 
 // create writes the new contact r; the claims of unique must be its alone.
 func (s *Contacts) create(ctx context.Context, r Record, st accountState, unique []string, now time.Time) error {
+	if err := sizeProblem(r); err != nil {
+		return err
+	}
 	added, err := time.Parse(time.RFC3339, r.DateAdded)
 	if err != nil {
 		return err
@@ -99,6 +123,9 @@ func (s *Contacts) update(ctx context.Context, key storage.Key, old *contactItem
 		types := changeEvents(&old.Record, &next.Record)
 		if len(types) == 0 {
 			return &old.Record, nil
+		}
+		if err := sizeProblem(next.Record); err != nil {
+			return nil, err
 		}
 		next.DateUpdated = clock.Timestamp(now)
 		err := s.write(ctx, old, &next, writeOptions{events: eventsOf(types, next.Record, now), nEvents: len(types), unique: unique})
