@@ -76,7 +76,7 @@ func TestAnAdminAddsEditsDisablesAndRemovesAWebhookEndpoint(t *testing.T) {
 		assert.Contains(t, section(resp.body, `id="events-error"`, "</p>"), "Choose at least one event type")
 	})
 
-	resp := b.post(base, url.Values{"csrf": {csrf}, "url": {"https://hooks.example.com/in"}, "description": {"CRM sync"}, "event": {"TaskDelete", "ContactCreate"}, "enabled": {"on"}})
+	resp := b.post(base, url.Values{"csrf": {csrf}, "url": {"https://hooks.example.com/in"}, "description": {"CRM sync"}, "event": {"TaskDelete", "OpportunityCreate"}, "enabled": {"on"}})
 	require.Equal(t, http.StatusUnprocessableEntity, resp.status, "a type the registry does not have is refused")
 	resp = b.post(base, url.Values{"csrf": {csrf}, "url": {"https://hooks.example.com/in"}, "description": {"CRM sync"}, "event": {"TaskDelete", "CouponDelete"}, "enabled": {"on"}})
 	require.Equal(t, http.StatusSeeOther, resp.status, resp.body)

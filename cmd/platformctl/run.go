@@ -63,6 +63,9 @@ var usage = strings.NewReplacer(
   contacts reindex --account ID | --all [--from ID] [--rewrite]
                  builds the contacts search index of existing contacts and recounts it,
                  while the API serves; run again to resume or repair
+  contacts settings --account ID [--allow-duplicates=true|false] [--match email,phone]
+                 the account's duplicate contact rule (docs/design.md, Contacts): shows it,
+                 or changes what is given; --match is the identifying fields in priority order
   events list --account ID | --company ID [--type T[,U]] [--since T] [--until T] [--status S] [--limit N] [--after CURSOR]
                  the events every change made (docs/events.md), newest first, kept {eventsKept}:
                  one JSON body a line, as signed; the next page's cursor on stderr
@@ -142,6 +145,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 		cmdErr = c.invite(ctx, args[2:], getenv)
 	case "contacts reindex":
 		cmdErr = c.reindexContacts(ctx, args[2:])
+	case "contacts settings":
+		cmdErr = c.contactSettings(ctx, args[2:])
 	case "events list":
 		cmdErr = c.listEvents(ctx, args[2:])
 	case "apps create", "apps list", "apps rotate-secret", "apps delete", "apps webhook-key", "apps deliveries", "apps update", "apps redeliver":

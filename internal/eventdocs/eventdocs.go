@@ -245,7 +245,9 @@ func Markdown(types []events.Type) string {
 <!-- generated from the event registry (catalog.EventTypes) by go generate ./...; do not edit -->
 
 Every change an operation (or ` + "`platformctl users create`" + `, or a
-marketplace app's install or uninstall) commits makes exactly one event,
+marketplace app's install or uninstall) commits makes one event of each
+kind of change it makes (one for most; a contact update that changes its
+tags and another field makes ` + "`ContactTagUpdate`" + ` and ` + "`ContactUpdate`" + `),
 written in the change's own DynamoDB transaction: a refused request, a
 failed condition, an ` + "`Idempotency-Key`" + ` replay or a write that changed
 nothing makes none. Events are kept {kept}.

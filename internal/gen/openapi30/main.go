@@ -282,7 +282,8 @@ func (c *converter) schema(n *yaml.Node, path string) error {
 var constTypes = map[string]string{"!!str": "string", "!!int": "integer", "!!float": "number", "!!bool": "boolean"}
 
 // nullableType rewrites `type: [T, 'null']` as `type: T` and `nullable:
-// true`.
+// true`, and `type: [T, U]` as `oneOf: [{type: T}, {type: U}]` (types are
+// disjoint, so exactly one holds), nullable too when null is one of them.
 func nullableType(n *yaml.Node, path string) error {
 	t := get(n, "type")
 	if t == nil || t.Kind != yaml.SequenceNode {
@@ -297,10 +298,23 @@ func nullableType(n *yaml.Node, path string) error {
 			types = append(types, v.Value)
 		}
 	}
-	if len(types) != 1 {
-		return fmt.Errorf("%s: type %v has no OpenAPI 3.0 rendition (one type, or one type and null)", path, types)
+	switch {
+	case len(types) == 0:
+		return fmt.Errorf("%s: type null alone has no OpenAPI 3.0 rendition", path)
+	case len(types) == 1:
+		*t = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: types[0]}
+	case get(n, "oneOf") != nil:
+		return fmt.Errorf("%s: type %v beside oneOf has no OpenAPI 3.0 rendition (write the types in the oneOf)", path, types)
+	default:
+		one := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		for _, typ := range types {
+			entry := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle}
+			set(entry, "type", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: typ})
+			one.Content = append(one.Content, entry)
+		}
+		del(n, "type")
+		set(n, "oneOf", one)
 	}
-	*t = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: types[0]}
 	if null {
 		set(n, "nullable", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
 	}
