@@ -156,7 +156,7 @@ func TestAnOperatorListsAnEndpointsDeliveriesAndRedeliversThem(t *testing.T) {
 		assert.Contains(t, errOut, "platformctl: the event is still being delivered")
 		code, _, errOut = c.run("webhooks", "redeliver", e.ID, "--account", "acctD", "--event", "b00000000000000000000099")
 		assert.Equal(t, exitError, code)
-		assert.Contains(t, errOut, "webhooks redeliver: no such delivery (deliveries are kept 30 days)")
+		assert.Contains(t, errOut, "platformctl: no such delivery (deliveries are kept 30 days)")
 	})
 }
 
