@@ -26,6 +26,7 @@ import (
 	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/endpoints"
 	"github.com/bizplatform/api/shared/metrics"
+	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -60,4 +61,12 @@ func New(table *storage.Table, c clock.Clock, key ed25519.PrivateKey, client *ht
 		table: table, clock: c, signer: deliveries.NewSigner(key), client: client, logger: logger, lines: meter.WebhookLines(),
 		endpoints: endpoints.New(table, c, false),
 	}
+}
+
+// WithSecrets makes d open account endpoints' signing secrets with keeper
+// (their attempts carry the Standard Webhooks signature too). Without it,
+// an endpoint with a secret is not delivered to: its attempts wait.
+func (d *Deliverer) WithSecrets(keeper *secrets.Keeper) *Deliverer {
+	d.endpoints = d.endpoints.Sealing(keeper)
+	return d
 }
