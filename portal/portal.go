@@ -36,6 +36,7 @@ import (
 	"github.com/bizplatform/api/shared/httpserve"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/metrics"
+	"github.com/bizplatform/api/shared/secrets/kmskey"
 	"github.com/bizplatform/api/shared/storage/dynamo"
 	"github.com/bizplatform/api/shared/wiring"
 )
@@ -99,7 +100,7 @@ func New(core apiserver.Core, opts Options) (*Portal, error) {
 	deps := core.Deps
 	p := &Portal{ids: identity.New(deps.Table, deps.Clock, userdir.New(deps.Table)), tokens: core.Tokens, apps: marketplace.New(core.Tokens, deps.Clock, false),
 		failures:  failures.New(deps.Table, deps.Clock),
-		endpoints: endpoints.New(deps.Table, deps.Clock, opts.LocalURLs),
+		endpoints: endpoints.New(deps.Table, deps.Clock, opts.LocalURLs).Sealing(deps.Secrets),
 		clock:     deps.Clock, logger: deps.Logger, opts: opts, pages: pages, assets: assets,
 		metrics: core.Meter.ServerLines(Function)}
 	p.handler = httpserve.WithDeadline(p.routes(), opts.RequestTimeout)
@@ -366,6 +367,12 @@ func randomValue() string {
 
 // LambdaHandler is the portal as its Lambda function serves it: behind API
 // Gateway, always over HTTPS, so cookies are always Secure.
+// It seals account endpoints' signing secrets with the secrets key.
 func LambdaHandler(cfg config.Config, deps wiring.Deps) (http.Handler, error) {
+	keeper, err := wiring.OpenKeeper(context.Background(), cfg, wiring.EnvAWSConfig, "the portal", kmskey.Open)
+	if err != nil {
+		return nil, err
+	}
+	deps.Secrets = keeper
 	return NewFromConfig(cfg, deps, Options{SecureCookies: true})
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/shared/deliveries"
+	"github.com/bizplatform/api/shared/deliveries/signingkey"
 	"github.com/bizplatform/api/shared/endpoints"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/metrics"
@@ -273,4 +274,30 @@ func TestAnEndpointWhoseSecretCannotBeOpenedGetsNothingUnsigned(t *testing.T) {
 	require.Len(t, c.requests(), 1, "a deliverer with the key sends it once the claim lapses")
 	r := c.requests()[0]
 	assert.NoError(t, verifyStandard(e.SigningSecret, r.header, r.body, f.env.Clock.Now()))
+}
+
+func TestTheDelivererPublishesTheKeyItSignsWith(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, 0, 0)
+	_, err := deliveries.PublishedKey(ctx, f.env.Table)
+	require.ErrorIs(t, err, deliveries.ErrNoPublicKey)
+
+	require.NoError(t, f.deliverer().PublishKey(ctx))
+	published, err := deliveries.PublishedKey(ctx, f.env.Table)
+	require.NoError(t, err)
+	assert.Equal(t, signingkey.PublicPEM(f.key), published.PEM)
+
+	f.env.Clock.Advance(time.Hour)
+	require.NoError(t, f.deliverer().PublishKey(ctx))
+	again, err := deliveries.PublishedKey(ctx, f.env.Table)
+	require.NoError(t, err)
+	assert.Equal(t, published, again, "the same key: nothing written")
+
+	_, f.key, err = ed25519.GenerateKey(nil)
+	require.NoError(t, err)
+	require.NoError(t, f.deliverer().PublishKey(ctx))
+	rotated, err := deliveries.PublishedKey(ctx, f.env.Table)
+	require.NoError(t, err)
+	assert.Equal(t, signingkey.PublicPEM(f.key), rotated.PEM, "a new key signs: it is the one shown")
+	assert.NotEqual(t, published.Since, rotated.Since)
 }

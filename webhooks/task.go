@@ -50,7 +50,13 @@ func LambdaTask(ctx context.Context, cfg config.Config, deps wiring.Deps) (func(
 		if err != nil {
 			return nil, err
 		}
-		return New(deps.Table, deps.Clock, key, client, deps.Logger, meter).WithSecrets(keeper), nil
+		d := New(deps.Table, deps.Clock, key, client, deps.Logger, meter).WithSecrets(keeper)
+		// What signs is what the portal shows; a failure to say so delays
+		// no delivery.
+		if err := d.PublishKey(ctx); err != nil {
+			deps.Logger.LogAttrs(ctx, slog.LevelWarn, "webhook signing key not published", slog.String("error", err.Error()))
+		}
+		return d, nil
 	}
 	d, err := deliverer(ctx)
 	if err != nil {
