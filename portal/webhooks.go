@@ -39,6 +39,9 @@ type hookRow struct {
 	FailedSince string
 	// Since is FailedSince as the redelivery form's field takes it.
 	Since string
+	// PreviousUntil is when the previous signing secret stops signing,
+	// while it still does (the list's rows).
+	PreviousUntil string
 }
 
 func newHookRow(e endpoints.Endpoint) hookRow {
@@ -120,6 +123,7 @@ var hookNotices = map[string]string{
 	"unchanged": "The endpoint %s already had these settings: nothing was changed.",
 	"enabled":   "The endpoint %s is enabled: events are sent to it again. Failed deliveries are not sent again by themselves: redeliver them from its deliveries.",
 	"disabled":  "The endpoint %s is disabled: no event is sent to it until it is enabled.",
+	"rotated":   "The endpoint %s has a new signing secret: its receiver verifies webhook-signature with it from now on.",
 }
 
 type webhooksData struct {
@@ -127,6 +131,8 @@ type webhooksData struct {
 	// Full: the account has MaxPerAccount endpoints, so none can be added.
 	Full bool
 	Max  int
+	// Verify is how a receiver checks a delivery (signatures.go).
+	Verify verifying
 }
 
 func (p *Portal) webhooksPage(w http.ResponseWriter, r *http.Request, v *visit) error {
@@ -134,9 +140,17 @@ func (p *Portal) webhooksPage(w http.ResponseWriter, r *http.Request, v *visit) 
 	if err != nil {
 		return err
 	}
-	data := webhooksData{Full: len(list) >= endpoints.MaxPerAccount, Max: endpoints.MaxPerAccount}
+	verify, err := p.verifying(r)
+	if err != nil {
+		return err
+	}
+	data := webhooksData{Full: len(list) >= endpoints.MaxPerAccount, Max: endpoints.MaxPerAccount, Verify: verify}
 	for _, e := range list {
-		data.Rows = append(data.Rows, newHookRow(e))
+		row := newHookRow(e)
+		if until := clock.Parse(e.PreviousSecretUntil); until.After(p.clock.Now()) {
+			row.PreviousUntil = formatMinute(until)
+		}
+		data.Rows = append(data.Rows, row)
 	}
 	view := &view{Title: "Webhooks", Person: v.person, CSRF: v.session.CSRF, Account: v.account, Data: data}
 	q := r.URL.Query()
@@ -237,7 +251,7 @@ func (p *Portal) addHook(w http.ResponseWriter, r *http.Request, v *visit) error
 	if err != nil {
 		return err
 	}
-	return redirect{hooksPath(v.account.ID) + "?notice=added&webhook=" + e.ID}
+	return p.revealSecret(r, v, e, "added")
 }
 
 // accountHook is the path's endpoint of the visit's account: another

@@ -70,11 +70,15 @@ func (d *Deliverer) send(ctx context.Context, it deliveries.Item, t *target, lea
 	if end != "" {
 		return d.record(ctx, it, deliveries.Attempt{At: clock.Timestamp(d.clock.Now()), Error: end}, lease, true)
 	}
+	var keys [][]byte
 	if t != nil {
-		it.URL = t.ep.URL
+		if t.keysErr != nil {
+			return t.keysErr // not sent unsigned: tried again once the claim lapses
+		}
+		it.URL, keys = t.ep.URL, t.keys
 	}
 	now := d.clock.Now()
-	result := d.post(ctx, it.Delivery)
+	result := d.post(ctx, it.Delivery, keys)
 	if t != nil {
 		t.count(result, now)
 	}

@@ -117,7 +117,7 @@ func (f *fixture) grant(t testing.TB, c marketplace.Consent) {
 }
 
 func (f *fixture) deliverer() *webhooks.Deliverer {
-	return webhooks.New(f.env.Table, f.env.Clock, f.key, nil, slog.New(slog.NewJSONHandler(io.Discard, nil)), metrics.NewMeter("", ""))
+	return webhooks.New(f.env.Table, f.env.Clock, f.key, nil, slog.New(slog.NewJSONHandler(io.Discard, nil)), metrics.NewMeter("", "")).WithSecrets(f.env.Deps.Secrets)
 }
 
 // deliveries are the fixture app's deliveries, oldest first.
@@ -291,7 +291,7 @@ func TestAnAttemptWhoseDelivererDiedIsTakenUpOnceItsLeaseEnds(t *testing.T) {
 
 func TestTheDeployedDelivererRefusesAWebhookHostThatResolvesToAPrivateAddress(t *testing.T) {
 	f := newFixture(t, 0, 1) // the receiver listens on 127.0.0.1
-	d := webhooks.New(f.env.Table, f.env.Clock, f.key, webhooks.PublicOnlyClient(), slog.New(slog.NewJSONHandler(io.Discard, nil)), metrics.NewMeter("", ""))
+	d := webhooks.New(f.env.Table, f.env.Clock, f.key, webhooks.PublicOnlyClient(), slog.New(slog.NewJSONHandler(io.Discard, nil)), metrics.NewMeter("", "")).WithSecrets(f.env.Deps.Secrets)
 	_, err := d.Sweep(context.Background())
 	require.NoError(t, err)
 	assert.Zero(t, f.rc.received(), "nothing posted to a loopback address")

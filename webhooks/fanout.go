@@ -54,7 +54,7 @@ func (d *Deliverer) handOn(ctx context.Context, waiting []events.Recorded) (int,
 	targets := map[string]*target{}
 	for _, eps := range own {
 		for _, e := range eps {
-			targets[e.ID] = &target{ep: &e}
+			targets[e.ID] = d.newTarget(ctx, e)
 		}
 	}
 	var (

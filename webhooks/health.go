@@ -16,6 +16,10 @@ import (
 type target struct {
 	// ep is nil when the endpoint was removed.
 	ep *endpoints.Endpoint
+	// keys sign its attempts the Standard Webhooks way (its secrets,
+	// opened once a run), unless opening them failed (keysErr).
+	keys    [][]byte
+	keysErr error
 
 	mu        sync.Mutex
 	delivered bool
@@ -31,6 +35,12 @@ func (t *target) count(a deliveries.Attempt, at time.Time) {
 	} else if t.firstFailure.IsZero() || at.Before(t.firstFailure) {
 		t.firstFailure = at
 	}
+}
+
+// newTarget is e as a run of attempts reads it, its signing keys opened.
+func (d *Deliverer) newTarget(ctx context.Context, e endpoints.Endpoint) *target {
+	keys, err := d.endpoints.SigningKeys(ctx, e, d.clock.Now())
+	return &target{ep: &e, keys: keys, keysErr: err}
 }
 
 // targets reads the endpoints the items are for, by endpoint id, up to
@@ -53,7 +63,7 @@ func (d *Deliverer) targets(ctx context.Context, items []deliveries.Item) (map[s
 		case err != nil:
 			return err
 		default:
-			read[i] = &target{ep: &e}
+			read[i] = d.newTarget(ctx, e)
 		}
 		return nil
 	}); err != nil {

@@ -111,8 +111,11 @@ func TestARotatedSigningKeySignsWithinKeyRereadWithoutADeploy(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "webhook.pem")
 	old, err := signingkey.Load(ctx, config.Config{WebhookKeyFile: path}, nil)
 	require.NoError(t, err)
-	cfg := config.Config{WebhookKeyFile: path, Endpoint: testenv.Endpoint(t)}
+	cfg := config.Config{WebhookKeyFile: path, Endpoint: testenv.Endpoint(t), SecretsLocalKeyFile: filepath.Join(t.TempDir(), "secrets.key")}
 	task, err := webhooks.LambdaTask(ctx, cfg, wiring.Deps{Table: f.env.Table, Clock: f.env.Clock, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})
+	require.NoError(t, err)
+	// The endpoint's secret is sealed with the key the task opens it with.
+	f.env.Deps.Secrets, err = wiring.OpenKeeper(ctx, cfg, nil, "the test", nil)
 	require.NoError(t, err)
 	v, _, _ := f.endpointTo(t, "acctHook", []string{"TaskDelete"})
 	v.key = old.Public().(ed25519.PublicKey)

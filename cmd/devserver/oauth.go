@@ -49,9 +49,12 @@ func startDeliveries(ctx context.Context, cfg config.Config, srv *apiserver.Serv
 		return nil, err
 	}
 	if cfg.WebhookKeyFile != "" {
-		fmt.Fprintf(out, "Marketplace webhooks are signed with the key in %s\n", cfg.WebhookKeyFile)
+		fmt.Fprintf(out, "Webhooks are signed with the key in %s\n", cfg.WebhookKeyFile)
 	}
-	d := webhooks.New(srv.Core.Deps.Table, srv.Core.Deps.Clock, key, nil, srv.Core.Deps.Logger, srv.Core.Meter)
+	d := webhooks.New(srv.Core.Deps.Table, srv.Core.Deps.Clock, key, nil, srv.Core.Deps.Logger, srv.Core.Meter).WithSecrets(srv.Core.Deps.Secrets)
+	if err := d.PublishKey(ctx); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {

@@ -276,6 +276,10 @@ func (c *cli) webhookKey(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	// Published for the portal and webhooks key, as the deliverer does.
+	if _, err := deliveries.PublishKey(ctx, c.deps.Table, signingkey.PublicPEM(priv), c.deps.Clock.Now()); err != nil {
+		return err
+	}
 	fmt.Fprint(c.out, signingkey.PublicPEM(priv))
 	return nil
 }

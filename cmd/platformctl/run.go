@@ -71,9 +71,11 @@ var usage = strings.NewReplacer(
                  one JSON body a line, as signed; the next page's cursor on stderr
   apps create|list|update|rotate-secret|delete|webhook-key|deliveries   marketplace apps (OAuth clients);
                  --events chooses the event types an app receives from the accounts it is installed in
-  webhooks add|list|update|remove|deliveries|redeliver   an account's own webhook endpoints (as its
-                 admins manage them in the portal): the event types each receives, its deliveries,
-                 and redelivery of one event (--event) or of every failed one since a time
+  webhooks add|list|update|remove|deliveries|redeliver|rotate-secret|key   an account's own webhook
+                 endpoints (as its admins manage them in the portal): the event types each receives,
+                 its deliveries, redelivery of one event (--event) or of every failed one since a
+                 time, its signing secret (shown once by add and rotate-secret), and the public key
+                 that verifies x-ghl-signature
 
 Environment: DYNAMODB_ENDPOINT (empty: AWS), TABLE_NAME (default platform), AWS_REGION,
 PORTAL_URL (the portal's base URL for invite links; default http://127.0.0.1:$PORT, PORT default 3000);
@@ -151,7 +153,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 		cmdErr = c.listEvents(ctx, args[2:])
 	case "apps create", "apps list", "apps rotate-secret", "apps delete", "apps webhook-key", "apps deliveries", "apps update", "apps redeliver":
 		cmdErr = c.apps(ctx, args)
-	case "webhooks add", "webhooks list", "webhooks update", "webhooks remove", "webhooks deliveries", "webhooks redeliver":
+	case "webhooks add", "webhooks list", "webhooks update", "webhooks remove", "webhooks deliveries", "webhooks redeliver", "webhooks rotate-secret", "webhooks key":
 		cmdErr = c.webhooks(ctx, args)
 	default:
 		if args[0] == "seed" {

@@ -5,31 +5,41 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/endpoints"
+	"github.com/bizplatform/api/shared/secrets"
+	"github.com/bizplatform/api/shared/secrets/kmskey"
+	"github.com/bizplatform/api/shared/storage/awschain"
 	"github.com/bizplatform/api/shared/storage/dynamo"
 	"github.com/bizplatform/api/shared/validate"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // webhooksSynopsis is each webhooks command's usage line: an account's own
 // webhook endpoints, as its admins manage them in the portal.
 var webhooksSynopsis = map[string]string{
-	"webhooks add":        "webhooks add --account ID --url URL --events T,U [--description D] [--disabled]",
-	"webhooks list":       "webhooks list --account ID",
-	"webhooks update":     "webhooks update ID --account ID [--url URL] [--events T,U] [--description D] [--enabled=true|false]",
-	"webhooks remove":     "webhooks remove ID --account ID",
-	"webhooks deliveries": "webhooks deliveries ID --account ID [--status " + strings.Join(deliveries.Strings(deliveries.States), "|") + "] [--limit N] [--before CURSOR]",
-	"webhooks redeliver":  "webhooks redeliver ID --account ID (--event WEBHOOK_ID | --failed-since RFC3339)",
+	"webhooks add":           "webhooks add --account ID --url URL --events T,U [--description D] [--disabled]",
+	"webhooks list":          "webhooks list --account ID",
+	"webhooks update":        "webhooks update ID --account ID [--url URL] [--events T,U] [--description D] [--enabled=true|false]",
+	"webhooks remove":        "webhooks remove ID --account ID",
+	"webhooks deliveries":    "webhooks deliveries ID --account ID [--status " + strings.Join(deliveries.Strings(deliveries.States), "|") + "] [--limit N] [--before CURSOR]",
+	"webhooks redeliver":     "webhooks redeliver ID --account ID (--event WEBHOOK_ID | --failed-since RFC3339)",
+	"webhooks rotate-secret": "webhooks rotate-secret ID --account ID [--keep-old]",
+	"webhooks key":           "webhooks key",
 }
 
-var webhooksVerbs = []string{"webhooks add", "webhooks list", "webhooks update", "webhooks remove", "webhooks deliveries", "webhooks redeliver"}
+var webhooksVerbs = []string{"webhooks add", "webhooks list", "webhooks update", "webhooks remove", "webhooks deliveries", "webhooks redeliver", "webhooks rotate-secret", "webhooks key"}
 
 func webhooksSynopses() []string {
 	out := make([]string, len(webhooksVerbs))
@@ -63,6 +73,10 @@ func (c *cli) webhooks(ctx context.Context, args []string) error {
 		err = c.removeWebhook(ctx, store, rest)
 	case "webhooks deliveries":
 		err = c.webhookDeliveries(ctx, store, rest)
+	case "webhooks rotate-secret":
+		err = c.rotateWebhookSecret(ctx, store, rest)
+	case "webhooks key":
+		err = c.webhookPublicKey(ctx, rest)
 	default:
 		err = c.redeliverWebhook(ctx, store, rest)
 	}
@@ -129,12 +143,79 @@ func (c *cli) addWebhook(ctx context.Context, store *endpoints.Store, args []str
 	}
 	enabled := !*disabled
 	events := splitList(*eventList)
-	e, err := store.Add(ctx, *account, endpoints.Input{URL: u, Description: description, Events: &events, Enabled: &enabled}, auth.Operator)
+	sealing, err := c.sealing(ctx, store)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.errOut, "webhook endpoint %s added to account %s (%s)\n", e.ID, e.AccountID, state(e))
+	e, err := sealing.Add(ctx, *account, endpoints.Input{URL: u, Description: description, Events: &events, Enabled: &enabled}, auth.Operator)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.errOut, "webhook endpoint %s added to account %s (%s); its signingSecret is shown only now\n", e.ID, e.AccountID, state(e))
 	return c.printJSON(e)
+}
+
+// sealing is store sealing signing secrets with the KMS key or key file
+// the environment names (SECRETS_KEY_ID, SECRETS_LOCAL_KEY_FILE), else, on
+// a local engine, with make run's key in the repository's .local folder.
+func (c *cli) sealing(ctx context.Context, store *endpoints.Store) (*endpoints.Store, error) {
+	cfg := c.cfg
+	if cfg.SecretsKeyID == "" && cfg.SecretsLocalKeyFile == "" && dynamo.IsLocalEndpoint(cfg.Endpoint) {
+		if root, err := dynamodblocal.FindRoot("."); err == nil {
+			cfg.SecretsLocalKeyFile = filepath.Join(root, filepath.FromSlash(secrets.LocalKeyFile))
+		}
+	}
+	chain := func(ctx context.Context, region string) (aws.Config, error) {
+		return awschain.Config(ctx, region, false)
+	}
+	keeper, err := wiring.OpenKeeper(ctx, cfg, chain, "platformctl webhooks (an endpoint's signing secret)", kmskey.Open)
+	if err != nil {
+		return nil, err
+	}
+	return store.Sealing(keeper), nil
+}
+
+// rotateWebhookSecret gives an endpoint a new signing secret, printed once
+// in the endpoint's JSON (signingSecret); the old one signs no more, or
+// with --keep-old beside it for endpoints.SecretGrace.
+func (c *cli) rotateWebhookSecret(ctx context.Context, store *endpoints.Store, args []string) error {
+	const cmd = "webhooks rotate-secret"
+	fs := c.flags(cmd)
+	account := fs.String("account", "", "the account")
+	keep := fs.Bool("keep-old", false, "keep the current secret signing too for "+clock.Span(endpoints.SecretGrace))
+	id, err := hookArgs(cmd, fs, args, true)
+	if err != nil {
+		return err
+	}
+	sealing, err := c.sealing(ctx, store)
+	if err != nil {
+		return err
+	}
+	e, err := sealing.RotateSecret(ctx, endpoints.Rotation{AccountID: *account, EndpointID: id, KeepOld: *keep, By: auth.Operator})
+	if err != nil {
+		return err
+	}
+	old := "the previous one signs no more"
+	if e.PreviousSecretUntil != "" {
+		old = "the previous one signs too until " + minute(e.PreviousSecretUntil)
+	}
+	fmt.Fprintf(c.errOut, "webhook endpoint %s has a new signing secret, shown only now; %s\n", e.ID, old)
+	return c.printJSON(e)
+}
+
+// webhookPublicKey prints the public key receivers verify x-ghl-signature
+// with, as the portal shows it (deliveries.PublishedKey).
+func (c *cli) webhookPublicKey(ctx context.Context, args []string) error {
+	if len(args) != 0 {
+		return webhooksUsage("webhooks key", "it takes no argument")
+	}
+	k, err := deliveries.PublishedKey(ctx, c.deps.Table)
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(c.out, k.PEM)
+	fmt.Fprintf(c.errOut, "x-ghl-signature is the base64 Ed25519 signature of a delivery's raw body, made with this key (published %s); an endpoint's deliveries also carry webhook-id, webhook-timestamp and webhook-signature, made with its own signing secret (docs/webhook-signatures.md)\n", minute(k.Since))
+	return nil
 }
 
 // state says whether the endpoint receives events, and why not.

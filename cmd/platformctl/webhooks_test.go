@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +22,7 @@ import (
 
 func TestAnOperatorManagesAnAccountsWebhookEndpoints(t *testing.T) {
 	c, api := setup(t)
+	c.env["SECRETS_LOCAL_KEY_FILE"] = filepath.Join(t.TempDir(), "secrets.key")
 	code, _, errOut := c.run("accounts", "create", "--id", "acctHooks", "--company", "coHooks", "--name", "Hooks")
 	require.Equal(t, exitOK, code, errOut)
 
@@ -112,7 +114,7 @@ func seedDelivery(t *testing.T, api *testenv.Env, e endpoints.Endpoint, n int, s
 func TestAnOperatorListsAnEndpointsDeliveriesAndRedeliversThem(t *testing.T) {
 	c, api := setup(t)
 	ctx := context.Background()
-	store := endpoints.New(api.Table, clock.System{}, false)
+	store := endpoints.New(api.Table, clock.System{}, false).Sealing(api.Deps.Secrets)
 	e, err := store.Add(ctx, "acctD", endpoints.Input{URL: func() *string { s := "https://hooks.example.com/in"; return &s }(), Events: &[]string{"TaskDelete"}}, auth.Operator)
 	require.NoError(t, err)
 	now := time.Now()

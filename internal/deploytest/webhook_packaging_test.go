@@ -76,7 +76,7 @@ func TestTheWebhookFunctionDeliversNewEventsUnderTheLambdaRuntimeAPI(t *testing.
 	defer rt.Close()
 	logs := &testenv.LogBuffer{}
 	fn := exec.Command(filepath.Join(binDir, catalog.Webhooks))
-	fn.Env = append(lambdaEnv(t, rt.Addr, catalog.WebhookFunction, env.Table.Name), "WEBHOOK_KEY_FILE="+keyFile)
+	fn.Env = append(lambdaEnv(t, rt.Addr, catalog.WebhookFunction, env.Table.Name), "WEBHOOK_KEY_FILE="+keyFile, "SECRETS_LOCAL_KEY_FILE="+filepath.Join(t.TempDir(), "secrets.key"))
 	fn.Stdout, fn.Stderr = logs, logs
 	require.NoError(t, fn.Start())
 	defer func() { _ = fn.Process.Kill(); _ = fn.Wait() }()

@@ -261,7 +261,8 @@ or an install holding the event's scope (or its ` + "`.write`" + `) may read it.
 The schemas are in ` + "`api/openapi.yaml`" + `, section ` + "`webhooks`" + `.
 
 **Who receives them.** Each receiver of an event gets one delivery of it,
-signed with ` + "`{signature}`" + ` (Ed25519 over the exact body) and tried until
+signed with ` + "`{signature}`" + ` (Ed25519 over the exact body; how a receiver
+checks it: [webhook-signatures.md](webhook-signatures.md)) and tried until
 it answers 2xx: again after {firstRetry}, doubling up to {maxRetry} (or after
 a 429's or 503's ` + "`Retry-After`" + ` when longer), for {giveUp}, then failed.
 A marketplace app chooses its types
@@ -282,7 +283,10 @@ install holds the scope. An operator lists an account's events with
 ` + "`platformctl webhooks`" + `) receive every type they chose of their account,
 whatever its scope (they are the account's), but for the routed ones, with
 the body unchanged (no ` + "`appId`" + `), signed and retried the same way, to the
-endpoint's URL as it is at each attempt. An endpoint that has failed every
+endpoint's URL as it is at each attempt, and signed the Standard Webhooks
+way too, with the endpoint's own secret (` + "`webhook-id`" + `, the ` + "`webhookId`" + `;
+` + "`webhook-timestamp`" + `, the attempt's; ` + "`webhook-signature`" + `), so that its receiver
+refuses a delivery replayed later. An endpoint that has failed every
 attempt for {giveUp} is disabled (reason ` + "`failing`" + `, an audit entry by the webhook
 deliverer); its pending deliveries then end as failed without being sent,
 as do a removed endpoint's, and once an admin enables it again
