@@ -78,12 +78,11 @@ func eventProblems(app App) []string {
 		out = append(out, "events need a webhook-url: an app without one receives no event")
 	}
 	for _, name := range app.Events {
-		i := slices.IndexFunc(events.Registry, func(t events.Type) bool { return t.Name == name })
-		if i < 0 || events.Registry[i].Routed {
+		if !slices.Contains(events.AppTypes(), name) {
 			out = append(out, fmt.Sprintf("%q is not an event type an app chooses (docs/events.md lists them; INSTALL and UNINSTALL reach every app)", name))
 			continue
 		}
-		typ := events.Registry[i]
+		typ := events.Registry[slices.IndexFunc(events.Registry, func(t events.Type) bool { return t.Name == name })]
 		if typ.OfCompany && app.Target != TargetCompany {
 			out = append(out, fmt.Sprintf("%q is a company's event, which an app installed per account (target location) never receives: only an app of target company does", name))
 			continue
