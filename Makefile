@@ -126,7 +126,7 @@ test-one: $(if $(TEST_DYNAMODB_ENDPOINT),,engine)
 
 # The portal's flows end to end in a real browser against the local server
 # (portal/browsertest/flows.mjs, the failed requests and webhooks pages, and
-# the consent page of marketplace apps at 390 and 1280 px: consent.mjs);
+# the consent page of marketplace apps at 390, 768, 1024 and 1280 px: consent.mjs);
 # screenshots go to .local/portal/. Then
 # marketplace apps through the official Node SDK (oauth/sdktest/sdk.mjs),
 # and every contact, task and note method of the SDK (areas/contacts/sdktest).

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -33,7 +32,7 @@ var webhooksSynopsis = map[string]string{
 	"webhooks list":          "webhooks list --account ID",
 	"webhooks update":        "webhooks update ID --account ID [--url URL] [--events T,U] [--description D] [--enabled=true|false]",
 	"webhooks remove":        "webhooks remove ID --account ID",
-	"webhooks deliveries":    "webhooks deliveries ID --account ID [--status " + strings.Join(deliveries.Strings(deliveries.States), "|") + "] [--limit N] [--before CURSOR]",
+	"webhooks deliveries":    "webhooks deliveries ID --account ID [--status " + strings.Join(deliveries.Strings(deliveries.States), "|") + "] [--limit N] [--cursor CURSOR]",
 	"webhooks redeliver":     "webhooks redeliver ID --account ID (--event WEBHOOK_ID | --failed-since RFC3339)",
 	"webhooks rotate-secret": "webhooks rotate-secret ID --account ID [--keep-old]",
 	"webhooks key":           "webhooks key",
@@ -303,38 +302,28 @@ func (c *cli) removeWebhook(ctx context.Context, store *endpoints.Store, args []
 
 func (c *cli) webhookDeliveries(ctx context.Context, store *endpoints.Store, args []string) error {
 	const cmd = "webhooks deliveries"
+	if err := renamedFlags(cmd, args, deliveryRenames); err != nil {
+		return err
+	}
 	fs := c.flags(cmd)
 	account := fs.String("account", "", "the account")
-	status := fs.String("status", "", "only deliveries in this status: "+orList(deliveries.Strings(deliveries.States)))
-	limit := fs.Int("limit", 50, "deliveries per page, 1 to 1000")
-	before := fs.String("before", "", "the cursor a previous page printed")
+	p := deliveryFlags(fs)
 	id, err := hookArgs(cmd, fs, args, true)
 	if err != nil {
 		return err
 	}
-	state := deliveries.State(*status)
-	if state != "" && !slices.Contains(deliveries.States, state) {
-		return webhooksUsage(cmd, "--status must be "+orList(deliveries.Strings(deliveries.States)))
+	state, err := p.state(cmd)
+	if err != nil {
+		return err
 	}
-	if *limit < 1 || *limit > 1000 {
-		return webhooksUsage(cmd, "--limit must be 1 to 1000")
-	}
-	page, next, err := store.Deliveries(ctx, *account, id, state, int32(*limit), *before)
+	page, next, err := store.Deliveries(ctx, *account, id, state, int32(*p.limit), *p.cursor)
 	if errors.Is(err, deliveries.ErrBadCursor) {
-		return webhooksUsage(cmd, "--before is not a cursor webhooks deliveries printed")
+		return webhooksUsage(cmd, "--cursor is not a cursor webhooks deliveries printed")
 	}
 	if err != nil {
 		return err
 	}
-	if err := c.printDeliveries(page); err != nil {
-		return err
-	}
-	if next != "" {
-		fmt.Fprintf(c.errOut, "%d deliveries; the next page: --before '%s'\n", len(page), next)
-	} else {
-		fmt.Fprintf(c.errOut, "%d deliveries; no older one\n", len(page))
-	}
-	return nil
+	return c.printDeliveryPage(page, next)
 }
 
 func (c *cli) redeliverWebhook(ctx context.Context, store *endpoints.Store, args []string) error {

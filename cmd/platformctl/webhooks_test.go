@@ -58,7 +58,7 @@ func TestAnOperatorManagesAnAccountsWebhookEndpoints(t *testing.T) {
 		assert.True(t, on.Enabled)
 		assert.Empty(t, on.Description, `--description "" clears it`)
 	})
-	t.Run("a rule the endpoint breaks is refused in one line naming it", func(t *testing.T) {
+	t.Run("a rule the endpoint breaks is a usage error in one line naming it", func(t *testing.T) {
 		for args, want := range map[string]string{
 			"--url http://10.0.0.1/in --events TaskDelete":   "platformctl: url must be an https URL",
 			"--url https://hooks.example.com/ --events Nope": `platformctl: "Nope" is not an event type`,
@@ -67,7 +67,7 @@ func TestAnOperatorManagesAnAccountsWebhookEndpoints(t *testing.T) {
 			"--url https://hooks.example.com/ --events ,":          "platformctl: events must name at least one event type",
 		} {
 			code, out, errOut := c.run(append([]string{"webhooks", "add", "--account", "acctHooks"}, strings.Fields(args)...)...)
-			assert.Equal(t, exitError, code, args)
+			assert.Equal(t, exitUsage, code, "as for an app's unknown event type: %s", args)
 			assert.Empty(t, out)
 			assert.Contains(t, errOut, want, args)
 			assert.Equal(t, 1, strings.Count(strings.TrimSpace(errOut), "\n")+1, "one line: %s", errOut)
@@ -129,9 +129,9 @@ func TestAnOperatorListsAnEndpointsDeliveriesAndRedeliversThem(t *testing.T) {
 		require.Len(t, lines, 3, out)
 		assert.True(t, strings.HasPrefix(lines[1], done), lines[1])
 		assert.Contains(t, lines[2], "HTTP 502")
-		assert.Contains(t, errOut, "2 deliveries; the next page: --before '")
-		cursor := strings.TrimSuffix(strings.SplitN(errOut, "--before '", 2)[1], "'\n")
-		code, out, errOut = c.run("webhooks", "deliveries", e.ID, "--account", "acctD", "--before", cursor)
+		assert.Contains(t, errOut, "2 deliveries; the next page: --cursor '")
+		cursor := strings.TrimSuffix(strings.SplitN(errOut, "--cursor '", 2)[1], "'\n")
+		code, out, errOut = c.run("webhooks", "deliveries", e.ID, "--account", "acctD", "--cursor", cursor)
 		require.Equal(t, exitOK, code, errOut)
 		assert.Contains(t, out, old)
 		assert.Contains(t, errOut, "1 deliveries; no older one")
@@ -175,6 +175,7 @@ func TestWebhooksUsageErrorsExitTwoNamingTheCommand(t *testing.T) {
 		{"redeliver without what", []string{"webhooks", "redeliver", "0123456789abcdef01234567", "--account", "a"}, "webhooks redeliver: give --event or --failed-since"},
 		{"redeliver with a time that is not one", []string{"webhooks", "redeliver", "0123456789abcdef01234567", "--account", "a", "--failed-since", "yesterday"}, "--failed-since must be an RFC 3339 time"},
 		{"deliveries in a status there is none of", []string{"webhooks", "deliveries", "0123456789abcdef01234567", "--account", "a", "--status", "lost"}, "--status must be pending, delivered or failed"},
+		{"deliveries paged with the old flag", []string{"webhooks", "deliveries", "0123456789abcdef01234567", "--account", "a", "--before", "EVENT#x"}, "webhooks deliveries: --before is now --cursor"},
 		{"an unknown verb", []string{"webhooks", "enable"}, "platformctl webhooks redeliver ID"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

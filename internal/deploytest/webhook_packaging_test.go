@@ -99,7 +99,7 @@ func TestTheWebhookFunctionDeliversNewEventsUnderTheLambdaRuntimeAPI(t *testing.
 	sig, err := base64.StdEncoding.DecodeString(sigs[0])
 	require.NoError(t, err)
 	assert.True(t, ed25519.Verify(key.Public().(ed25519.PublicKey), bodies[0], sig), "signed with the key it was given")
-	sent, err := apps.Deliveries(ctx, a.ID)
+	sent, _, err := apps.Deliveries(ctx, a.ID, "", 10, "")
 	require.NoError(t, err)
 	require.Len(t, sent, 1)
 	assert.Equal(t, deliveries.Delivered, sent[0].Status)

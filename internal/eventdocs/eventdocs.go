@@ -313,6 +313,29 @@ pending, failed): the fan-out sets them, each delivery's end and each
 redelivery updates them, one write each.
 
 `))
+	b.WriteString(strings.NewReplacer(
+		"{firstRetry}", clock.Span(deliveries.FirstRetry),
+		"{maxRetry}", clock.Span(deliveries.MaxRetry),
+		"{giveUp}", clock.Span(deliveries.GiveUp),
+	).Replace(`**The order of deliveries: none is promised.** Each delivery is tried
+on its own: first attempts are made several at once, as their events are
+handed on, and a failed one is tried again after {firstRetry}, doubling up
+to {maxRetry}, while later events go ahead. So events can arrive in
+another order than they happened: after a receiver's outage, the oldest
+ones typically arrive last, as their retries come due; a redelivery sends
+an event again whenever it is asked for; and an event can arrive twice
+(an attempt the receiver took but answered too late is tried again).
+This holds per endpoint and per resource too: two changes of one record
+can arrive in either order. Keeping an order would let one failing event
+hold back every later one for up to its {giveUp} of retries. What a
+receiver can rely on instead: deduplicate by ` + "`webhookId`" + `; ` + "`timestamp`" + ` is
+when the request that made the change was handled, to the millisecond,
+which orders the changes of one record unless two requests changed it at
+the same moment; where a record's latest state matters, read it from the
+API, which always answers it; and ` + "`GET /events`" + ` (newest first, by
+` + "`timestamp`" + `) fills any gap.
+
+`))
 	b.WriteString(`*Scope, decided:* the operations table gives each operation one scope, so
 the listing needs ` + "`events.readonly`" + ` (a new scope, offered in the portal
 like the others); it admits the call, and each event is then shown only
