@@ -126,10 +126,10 @@ test-one: $(if $(TEST_DYNAMODB_ENDPOINT),,engine)
 
 # The portal's flows end to end in a real browser against the local server
 # (portal/browsertest/flows.mjs, the failed requests and webhooks pages, and
-# the consent page of marketplace apps at 390 and 1280 px: consent.mjs);
+# the consent page of marketplace apps at 390, 768, 1024 and 1280 px: consent.mjs);
 # screenshots go to .local/portal/. Then
 # marketplace apps through the official Node SDK (oauth/sdktest/sdk.mjs),
-# and a contact's tasks and notes through it (areas/contacts/sdktest).
+# and every contact, task and note method of the SDK (areas/contacts/sdktest).
 test-browser: $(NODE_TOOLS) engine platformctl
 	go build -o bin/devserver ./cmd/devserver
 	node portal/browsertest/flows.mjs
@@ -137,6 +137,7 @@ test-browser: $(NODE_TOOLS) engine platformctl
 	node portal/browsertest/webhooks.mjs
 	node portal/browsertest/consent.mjs
 	node oauth/sdktest/sdk.mjs
+	node areas/contacts/sdktest/contacts.mjs
 	node areas/contacts/sdktest/tasks.mjs
 
 # The admin CLI. Scripts run this binary: its exit status is 0, 1 or 2 as

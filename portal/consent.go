@@ -17,8 +17,9 @@ import (
 // (/oauth/chooselocation, and the newer /v2/oauth/chooselocation, as the
 // public platform's) lands here, under the portal's path so that its
 // session cookie comes along. The admin signs in when needed, sees the app,
-// the scopes it asks for with the operations each unlocks and the accounts
-// they may install it into, and allows or cancels. Allow redirects to the
+// the scopes it asks for with the operations each unlocks and the events
+// each lets it receive, the events it will receive, and the accounts they
+// may install it into, and allows or cancels. Allow redirects to the
 // app's redirect URI with a code (marketplace.Apps.IssueCode) and the
 // state; Cancel with error=access_denied. A request whose client, redirect
 // URI or scope is not the app's gets an error page, never a redirect.
@@ -61,17 +62,25 @@ func (a authRequest) query() string {
 	return v.Encode()
 }
 
-// consentScope is one scope the app asks for, with what it unlocks.
+// consentScope is one scope the app asks for, with what it unlocks: the
+// operations it may call and the events (of those it chose) it receives.
 type consentScope struct {
 	Scope      string
 	Operations []string
+	Events     []string
 }
 
 type consentData struct {
 	Request authRequest
 	App     marketplace.App
 	Scopes  []consentScope
-	Company bool // a company install: choose accounts (checkboxes)
+	// Receives is what the install will send the app
+	// (marketplace.App.Receives): the types it chose that the scopes asked
+	// read, each with the scopes that carry it; Routed, the types it gets
+	// of its own install whatever the scopes (INSTALL, UNINSTALL).
+	Receives []marketplace.Receivable
+	Routed   []string
+	Company  bool // a company install: choose accounts (checkboxes)
 	// AppCompany is the name of the app's company.
 	AppCompany string
 	// CompanyID is the company a company install is for (CompanyName its
@@ -141,11 +150,23 @@ func (p *Portal) consentData(r *http.Request, v *visit, req authRequest) (*conse
 	if d.AppCompany, err = p.apps.CompanyName(r.Context(), app.CompanyID); err != nil {
 		return nil, err
 	}
+	for _, r := range app.Receives(asked) {
+		if r.Type.Routed {
+			d.Routed = append(d.Routed, r.Type.Name)
+		} else {
+			d.Receives = append(d.Receives, r)
+		}
+	}
 	for _, s := range asked {
 		cs := consentScope{Scope: s}
 		for _, op := range operations.All {
 			if op.Scope == s {
 				cs.Operations = append(cs.Operations, op.ID())
+			}
+		}
+		for _, r := range d.Receives {
+			if slices.Contains(r.Scopes, s) {
+				cs.Events = append(cs.Events, r.Type.Name)
 			}
 		}
 		d.Scopes = append(d.Scopes, cs)

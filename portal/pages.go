@@ -511,7 +511,7 @@ type revealData struct {
 // value's own account does: a HEAD (a link checker, a prefetch) is refused
 // before it (getOnly), and another account's page leaves it where it is.
 func (p *Portal) revealPage(w http.ResponseWriter, r *http.Request, v *visit) error {
-	rv, err := p.ids.TakeReveal(r.Context(), v.session, v.account.ID)
+	rv, err := p.ids.TakeReveal(r.Context(), v.session, v.account.ID, "")
 	if err != nil {
 		return err
 	}

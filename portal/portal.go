@@ -37,6 +37,8 @@ import (
 	"github.com/bizplatform/api/shared/httpserve"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/metrics"
+	"github.com/bizplatform/api/shared/secrets/kmskey"
+	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/storage/dynamo"
 	"github.com/bizplatform/api/shared/wiring"
 )
@@ -79,13 +81,17 @@ type Portal struct {
 	endpoints *endpoints.Store
 	// schedule is the deliveries' retries (Options.Schedule).
 	schedule deliveries.Schedule
-	clock    clock.Clock
-	logger   *slog.Logger
-	metrics  *metrics.RequestLines
-	opts     Options
-	pages    map[string]*template.Template
-	assets   fs.FS
-	handler  http.Handler
+	// table is where the webhook signing key is published.
+	table *storage.Table
+	// receiverCode is the receiver's code the Webhooks page shows.
+	receiverCode receiverCode
+	clock        clock.Clock
+	logger       *slog.Logger
+	metrics      *metrics.RequestLines
+	opts         Options
+	pages        map[string]*template.Template
+	assets       fs.FS
+	handler      http.Handler
 }
 
 // Function is the portal's Function dimension (functions/portal).
@@ -106,10 +112,14 @@ func New(core apiserver.Core, opts Options) (*Portal, error) {
 	if err != nil {
 		return nil, err
 	}
+	code, err := loadReceiverCode()
+	if err != nil {
+		return nil, err
+	}
 	deps := core.Deps
-	p := &Portal{ids: identity.New(deps.Table, deps.Clock, userdir.New(deps.Table)), tokens: core.Tokens, apps: marketplace.New(core.Tokens, deps.Clock, false),
+	p := &Portal{table: deps.Table, receiverCode: code, ids: identity.New(deps.Table, deps.Clock, userdir.New(deps.Table)), tokens: core.Tokens, apps: marketplace.New(core.Tokens, deps.Clock, false),
 		failures:  failures.New(deps.Table, deps.Clock),
-		endpoints: endpoints.New(deps.Table, deps.Clock, opts.LocalURLs).OnSchedule(opts.Schedule), schedule: opts.Schedule,
+		endpoints: endpoints.New(deps.Table, deps.Clock, opts.LocalURLs).Sealing(deps.Secrets).OnSchedule(opts.Schedule), schedule: opts.Schedule,
 		clock: deps.Clock, logger: deps.Logger, opts: opts, pages: pages, assets: assets,
 		metrics: core.Meter.ServerLines(Function)}
 	p.handler = httpserve.WithDeadline(p.routes(), opts.RequestTimeout)
@@ -179,6 +189,9 @@ func (p *Portal) routes() http.Handler {
 	handle("POST "+hook+"/retry", p.admin(p.retry))
 	handle("POST "+hook+"/test", p.admin(p.sendTest))
 	handle("POST "+hook+"/redeliver-failed", p.admin(p.redeliverFailed))
+	handle(hookSecretPattern, getOnly(p.admin(p.hookSecretPage)))
+	handle("GET "+hook+"/rotate-secret", p.admin(p.rotateSecretPage))
+	handle("POST "+hook+"/rotate-secret", p.admin(p.rotateSecret))
 	handle("GET "+Base+"/accounts/{account}/apps/{app}/uninstall", p.admin(p.uninstallPage))
 	handle("POST "+Base+"/accounts/{account}/apps/{app}/uninstall", p.admin(p.uninstall))
 	for _, path := range ConsentPaths {
@@ -233,7 +246,7 @@ func notServed(mux *http.ServeMux) handlerFunc {
 				continue
 			}
 			allow = append(allow, method)
-			if method == http.MethodGet && pattern != revealPattern {
+			if method == http.MethodGet && pattern != revealPattern && pattern != hookSecretPattern {
 				allow = append(allow, http.MethodHead)
 			}
 		}
@@ -383,6 +396,12 @@ func randomValue() string {
 
 // LambdaHandler is the portal as its Lambda function serves it: behind API
 // Gateway, always over HTTPS, so cookies are always Secure.
+// It seals account endpoints' signing secrets with the secrets key.
 func LambdaHandler(cfg config.Config, deps wiring.Deps) (http.Handler, error) {
+	keeper, err := wiring.OpenKeeper(context.Background(), cfg, wiring.EnvAWSConfig, "the portal", kmskey.Open)
+	if err != nil {
+		return nil, err
+	}
+	deps.Secrets = keeper
 	return NewFromConfig(cfg, deps, Options{SecureCookies: true})
 }

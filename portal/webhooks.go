@@ -50,6 +50,9 @@ type hookRow struct {
 	endpoints.Health
 	// LastAnswer is Health.Last's answer (answerOf).
 	LastAnswer string
+	// PreviousUntil is when the previous signing secret stops signing,
+	// while it still does (the list's rows).
+	PreviousUntil string
 }
 
 // withHealth is row with what its newest deliveries say (Store.Health).
@@ -145,6 +148,7 @@ var hookNotices = map[string]string{
 	"unchanged": "The endpoint %s already had these settings: nothing was changed.",
 	"enabled":   "The endpoint %s is enabled: events are sent to it again. Failed deliveries are not sent again by themselves: redeliver them from its deliveries.",
 	"disabled":  "The endpoint %s is disabled: no event is sent to it until it is enabled.",
+	"rotated":   "The endpoint %s has a new signing secret: its receiver verifies webhook-signature with it from now on.",
 }
 
 type webhooksData struct {
@@ -152,6 +156,8 @@ type webhooksData struct {
 	// Full: the account has MaxPerAccount endpoints, so none can be added.
 	Full bool
 	Max  int
+	// Verify is how a receiver checks a delivery (signatures.go).
+	Verify verifying
 }
 
 func (p *Portal) webhooksPage(w http.ResponseWriter, r *http.Request, v *visit) error {
@@ -159,11 +165,18 @@ func (p *Portal) webhooksPage(w http.ResponseWriter, r *http.Request, v *visit) 
 	if err != nil {
 		return err
 	}
-	data := webhooksData{Full: len(list) >= endpoints.MaxPerAccount, Max: endpoints.MaxPerAccount}
+	verify, err := p.verifying(r)
+	if err != nil {
+		return err
+	}
+	data := webhooksData{Full: len(list) >= endpoints.MaxPerAccount, Max: endpoints.MaxPerAccount, Verify: verify}
 	for _, e := range list {
 		row, err := p.withHealth(r.Context(), p.newHookRow(e))
 		if err != nil {
 			return err
+		}
+		if until := clock.Parse(e.PreviousSecretUntil); until.After(p.clock.Now()) {
+			row.PreviousUntil = formatMinute(until)
 		}
 		data.Rows = append(data.Rows, row)
 	}
@@ -266,7 +279,7 @@ func (p *Portal) addHook(w http.ResponseWriter, r *http.Request, v *visit) error
 	if err != nil {
 		return err
 	}
-	return redirect{hooksPath(v.account.ID) + "?notice=added&webhook=" + e.ID}
+	return p.revealSecret(r, v, e, "added")
 }
 
 // accountHook is the path's endpoint of the visit's account: another

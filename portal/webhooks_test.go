@@ -24,7 +24,7 @@ import (
 // hooks is the store the portal's webhooks pages write through, on the
 // site's table.
 func (s *site) hooks() *endpoints.Store {
-	return endpoints.New(s.env.Table, s.env.Clock, false)
+	return endpoints.New(s.env.Table, s.env.Clock, false).Sealing(s.env.Deps.Secrets)
 }
 
 // onlyHook is the account's one endpoint.
@@ -76,7 +76,7 @@ func TestAnAdminAddsEditsDisablesAndRemovesAWebhookEndpoint(t *testing.T) {
 		assert.Contains(t, section(resp.body, `id="events-error"`, "</p>"), "Choose at least one event type")
 	})
 
-	resp := b.post(base, url.Values{"csrf": {csrf}, "url": {"https://hooks.example.com/in"}, "description": {"CRM sync"}, "event": {"TaskDelete", "ContactCreate"}, "enabled": {"on"}})
+	resp := b.post(base, url.Values{"csrf": {csrf}, "url": {"https://hooks.example.com/in"}, "description": {"CRM sync"}, "event": {"TaskDelete", "OpportunityCreate"}, "enabled": {"on"}})
 	require.Equal(t, http.StatusUnprocessableEntity, resp.status, "a type the registry does not have is refused")
 	resp = b.post(base, url.Values{"csrf": {csrf}, "url": {"https://hooks.example.com/in"}, "description": {"CRM sync"}, "event": {"TaskDelete", "CouponDelete"}, "enabled": {"on"}})
 	require.Equal(t, http.StatusSeeOther, resp.status, resp.body)
@@ -85,7 +85,10 @@ func TestAnAdminAddsEditsDisablesAndRemovesAWebhookEndpoint(t *testing.T) {
 	assert.True(t, hook.Enabled)
 
 	t.Run("the list shows the endpoint, its types and state, with the notice of the change", func(t *testing.T) {
-		list := b.get(resp.header.Get("Location"))
+		require.Equal(t, base+"/shown-once?made=added", resp.header.Get("Location"), "its signing secret is shown first")
+		shown := b.get(resp.header.Get("Location"))
+		require.Equal(t, http.StatusOK, shown.status, shown.body)
+		list := b.get(base + "?notice=added&webhook=" + hook.ID)
 		require.Equal(t, http.StatusOK, list.status)
 		assert.Contains(t, list.body, "The endpoint https://hooks.example.com/in is added")
 		row := section(list.body, `data-webhook-id="`+hook.ID+`"`, "</tr>")

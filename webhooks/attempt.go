@@ -51,8 +51,15 @@ func (d *Deliverer) send(ctx context.Context, it deliveries.Item, t *target, lea
 	if end != "" {
 		return outcome{made: true}, d.record(ctx, it, deliveries.Attempt{At: clock.Timestamp(d.clock.Now()), Error: end}, lease, true)
 	}
+	var keys [][]byte
+	if t != nil {
+		var err error
+		if keys, err = t.signing(); err != nil {
+			return outcome{}, err // not sent unsigned: tried again once the claim lapses
+		}
+	}
 	now, began := d.clock.Now(), time.Now()
-	result := d.post(ctx, it.Delivery)
+	result := d.post(ctx, it.Delivery, keys)
 	if t != nil {
 		t.count(result, now)
 	}

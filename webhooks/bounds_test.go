@@ -160,9 +160,9 @@ func TestAnAnswerIsReadWithinSmallBounds(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			url := rawReceiver(t, tc.answer)
 			client, read := counting(localClient())
-			d := &Deliverer{clock: clock.System{}, signer: deliveries.NewSigner(key), client: client}
+			d := &Deliverer{clock: clock.System{}, signer: deliveries.NewSigner(key), client: client, schedule: deliveries.Default}
 			start := time.Now()
-			a := d.post(context.Background(), deliveries.Delivery{ID: "e1", URL: url, Body: `{"type":"TaskDelete"}`})
+			a := d.post(context.Background(), deliveries.Delivery{ID: "e1", URL: url, Body: `{"type":"TaskDelete"}`}, nil)
 			took := time.Since(start)
 			assert.Equal(t, tc.delivered, a.Delivered(), "%+v", a)
 			if tc.says != "" {

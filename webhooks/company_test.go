@@ -6,30 +6,32 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
+	"github.com/bizplatform/api/shared/storage"
 )
 
 var userCreate = events.Type{Name: "UserCreate", Scope: "users.readonly", Version: 1, Fields: map[string]string{}}
 
-// companyApp registers an app of target company subscribed to UserCreate,
-// with scopes, installed for coHook when installed, and returns its
-// verifier.
-func (f *fixture) companyApp(t *testing.T, name string, scopes []string, installed bool) *verifier {
+// companyApp registers an app of target company subscribed to UserCreate
+// (asking for users.readonly besides granted), installed for coHook with
+// the scopes granted when installed, and returns its verifier.
+func (f *fixture) companyApp(t *testing.T, name string, granted []string, installed bool) *verifier {
 	ctx := context.Background()
 	v := &verifier{key: f.key.Public().(ed25519.PublicKey)}
 	srv := httptest.NewServer(v)
 	t.Cleanup(srv.Close)
 	a, _, err := f.apps.Create(ctx, marketplace.NewApp{CompanyID: "coHook", Name: name, RedirectURIs: []string{"https://c.example.com/cb"},
-		Scopes: scopes, WebhookURL: srv.URL + "/hooks", Events: []string{"UserCreate"}, Target: marketplace.TargetCompany})
+		Scopes: append([]string{"users.readonly"}, granted...), WebhookURL: srv.URL + "/hooks", Events: []string{"UserCreate"}, Target: marketplace.TargetCompany})
 	require.NoError(t, err)
 	if !installed {
 		return v
 	}
-	f.grant(t, marketplace.Consent{App: a, RedirectURI: a.RedirectURIs[0], Scopes: scopes, CompanyID: "coHook", Approved: []string{"acctHook"}, UserID: "usr1"})
+	f.grant(t, marketplace.Consent{App: a, RedirectURI: a.RedirectURIs[0], Scopes: granted, CompanyID: "coHook", Approved: []string{"acctHook"}, UserID: "usr1"})
 	return v
 }
 
@@ -42,8 +44,10 @@ func TestACompanysUserCreateReachesTheCompanyInstallsThatChoseItAndMayReadIt(t *
 	// An account endpoint and an app installed in one of its accounts do
 	// not get the company's event.
 	local, _, _ := f.endpointTo(t, "acctHook", []string{"TaskDelete"})
-	_, err := f.apps.SetEvents(ctx, f.app.ID, []string{"UserCreate"})
-	require.NoError(t, err)
+	// An app installed per account cannot choose UserCreate any more; one
+	// stored before that check could.
+	require.NoError(t, f.env.Table.Update(ctx, storage.Key{PK: "APP#" + f.app.ID, SK: "APP"},
+		expression.Set(expression.Name("events"), expression.Value([]string{"UserCreate"})), storage.ItemExists()))
 	f.install(t, f.app, []string{"contacts.readonly", "users.readonly"})
 
 	write := func(company, id string) {

@@ -18,6 +18,7 @@
 package webhooks
 
 import (
+	"context"
 	"crypto/ed25519"
 	"log/slog"
 	"net/http"
@@ -26,8 +27,10 @@ import (
 
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/deliveries"
+	"github.com/bizplatform/api/shared/deliveries/signingkey"
 	"github.com/bizplatform/api/shared/endpoints"
 	"github.com/bizplatform/api/shared/metrics"
+	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -48,6 +51,8 @@ type Deliverer struct {
 	endpoints *endpoints.Store
 	// schedule is the deliveries' backoff and give-up (OnSchedule).
 	schedule deliveries.Schedule
+	// publicPEM is the public half of the signing key (PublishKey).
+	publicPEM string
 	// legacyMoved: the due index's partition from before its shards was
 	// emptied once by this process (deliveries.MoveLegacyDue).
 	legacyMoved atomic.Bool
@@ -65,7 +70,7 @@ func New(table *storage.Table, c clock.Clock, key ed25519.PrivateKey, client *ht
 	}
 	return &Deliverer{
 		table: table, clock: c, signer: deliveries.NewSigner(key), client: client, logger: logger, lines: meter.WebhookLines(),
-		endpoints: endpoints.New(table, c, false), schedule: deliveries.Default,
+		endpoints: endpoints.New(table, c, false), schedule: deliveries.Default, publicPEM: signingkey.PublicPEM(key),
 	}
 }
 
@@ -74,5 +79,24 @@ func New(table *storage.Table, c clock.Clock, key ed25519.PrivateKey, client *ht
 // every attempt for its GiveUp; it returns d.
 func (d *Deliverer) OnSchedule(sched deliveries.Schedule) *Deliverer {
 	d.schedule, d.endpoints = sched, d.endpoints.OnSchedule(sched)
+	return d
+}
+
+// PublishKey publishes the public half of the key d signs with
+// (deliveries.PublishKey), for the portal and platformctl webhooks key to
+// show, and logs when that changed the key published.
+func (d *Deliverer) PublishKey(ctx context.Context) error {
+	changed, err := deliveries.PublishKey(ctx, d.table, d.publicPEM, d.clock.Now())
+	if changed {
+		d.logger.LogAttrs(ctx, slog.LevelInfo, "webhook signing key published")
+	}
+	return err
+}
+
+// WithSecrets makes d open account endpoints' signing secrets with keeper
+// (their attempts carry the Standard Webhooks signature too). Without it,
+// an endpoint with a secret is not delivered to: its attempts wait.
+func (d *Deliverer) WithSecrets(keeper *secrets.Keeper) *Deliverer {
+	d.endpoints = d.endpoints.Sealing(keeper)
 	return d
 }

@@ -117,13 +117,16 @@ func (f *fixture) grant(t testing.TB, c marketplace.Consent) {
 }
 
 func (f *fixture) deliverer() *webhooks.Deliverer {
-	return webhooks.New(f.env.Table, f.env.Clock, f.key, nil, slog.New(slog.NewJSONHandler(io.Discard, nil)), metrics.NewMeter("", ""))
+	return webhooks.New(f.env.Table, f.env.Clock, f.key, nil, slog.New(slog.NewJSONHandler(io.Discard, nil)), metrics.NewMeter("", "")).WithSecrets(f.env.Deps.Secrets)
 }
 
-// deliveries are the fixture app's deliveries, oldest first.
+// deliveries are the fixture app's deliveries, oldest first (the listing
+// is newest first).
 func (f *fixture) deliveries(t *testing.T) []deliveries.Delivery {
-	list, err := f.apps.Deliveries(context.Background(), f.app.ID)
+	list, next, err := f.apps.Deliveries(context.Background(), f.app.ID, "", 1000, "")
 	require.NoError(t, err)
+	require.Empty(t, next, "one page holds them")
+	slices.Reverse(list)
 	return list
 }
 
@@ -291,7 +294,7 @@ func TestAnAttemptWhoseDelivererDiedIsTakenUpOnceItsLeaseEnds(t *testing.T) {
 
 func TestTheDeployedDelivererRefusesAWebhookHostThatResolvesToAPrivateAddress(t *testing.T) {
 	f := newFixture(t, 0, 1) // the receiver listens on 127.0.0.1
-	d := webhooks.New(f.env.Table, f.env.Clock, f.key, webhooks.PublicOnlyClient(), slog.New(slog.NewJSONHandler(io.Discard, nil)), metrics.NewMeter("", ""))
+	d := webhooks.New(f.env.Table, f.env.Clock, f.key, webhooks.PublicOnlyClient(), slog.New(slog.NewJSONHandler(io.Discard, nil)), metrics.NewMeter("", "")).WithSecrets(f.env.Deps.Secrets)
 	_, err := d.Sweep(context.Background())
 	require.NoError(t, err)
 	assert.Zero(t, f.rc.received(), "nothing posted to a loopback address")
@@ -342,18 +345,19 @@ func TestAStreamBatchsInstallIsDeliveredInItsInvocation(t *testing.T) {
 func TestAnAccountsEventReachesExactlyTheAppsThatChoseItAndMayReadIt(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t, 0, 0)
-	_, err := f.apps.SetEvents(ctx, f.app.ID, []string{"TaskDelete"})
-	require.NoError(t, err)
+	f.choose(t, f.app, "TaskDelete")
 	f.app.Events = []string{"TaskDelete"}
 	f.install(t, f.app, f.app.Scopes)
 
+	// Blind asks for contacts.readonly too, and its install was granted
+	// medias.readonly alone.
 	blind := &receiver{}
 	blindSrv := httptest.NewServer(blind)
 	t.Cleanup(blindSrv.Close)
 	other, _, err := f.apps.Create(ctx, marketplace.NewApp{CompanyID: "coHook", Name: "Blind", RedirectURIs: []string{"https://blind.example.com/cb"},
-		Scopes: []string{"medias.readonly"}, WebhookURL: blindSrv.URL + "/hooks", Events: []string{"TaskDelete"}})
+		Scopes: []string{"contacts.readonly", "medias.readonly"}, WebhookURL: blindSrv.URL + "/hooks", Events: []string{"TaskDelete"}})
 	require.NoError(t, err)
-	f.install(t, other, other.Scopes)
+	f.install(t, other, []string{"medias.readonly"})
 
 	task := events.Type{Name: "TaskDelete", Scope: "contacts.readonly", Version: 1, Fields: map[string]string{}}
 	coupon := events.Type{Name: "CouponDelete", Scope: "contacts.readonly", Version: 1, Fields: map[string]string{}}
@@ -404,6 +408,12 @@ func TestAnAccountsEventReachesExactlyTheAppsThatChoseItAndMayReadIt(t *testing.
 }
 
 // install installs app into acctHook with scopes.
+// choose sets the event types app receives, as apps update --events does.
+func (f *fixture) choose(t testing.TB, app marketplace.App, types ...string) {
+	_, err := f.apps.Update(context.Background(), app.ID, marketplace.AppChange{Events: &types}, auth.Operator)
+	require.NoError(t, err)
+}
+
 func (f *fixture) install(t testing.TB, app marketplace.App, scopes []string) {
 	f.grant(t, marketplace.Consent{App: app, RedirectURI: app.RedirectURIs[0], Scopes: scopes, CompanyID: "coHook", AccountID: "acctHook", UserID: "usr1"})
 }
@@ -539,7 +549,7 @@ func TestA429sRetryAfterPostponesTheNextAttemptBeyondTheBackoff(t *testing.T) {
 			f.install(t, limited, limited.Scopes)
 			_, err = f.deliverer().Sweep(ctx)
 			require.NoError(t, err)
-			evs, err := f.apps.Deliveries(ctx, limited.ID)
+			evs, _, err := f.apps.Deliveries(ctx, limited.ID, "", 10, "")
 			require.NoError(t, err)
 			require.Len(t, evs, 1)
 			require.Len(t, evs[0].Attempts, 1)

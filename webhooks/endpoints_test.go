@@ -87,7 +87,7 @@ func (f *fixture) endpointTo(t *testing.T, account string, types []string) (*ver
 }
 
 func (f *fixture) endpoints() *endpoints.Store {
-	return endpoints.New(f.env.Table, f.env.Clock, true)
+	return endpoints.New(f.env.Table, f.env.Clock, true).Sealing(f.env.Deps.Secrets)
 }
 
 var admin = auth.Actor{ID: "u1", Name: "Ada Admin"}
@@ -196,7 +196,7 @@ func TestAReceiverThatRefusesForAWhileGetsEveryEventOnceAfterItRecovers(t *testi
 			id := tc.setup(t, f, "http://"+addr+"/in")
 			v := &verifier{key: f.key.Public().(ed25519.PublicKey)}
 			quick := &http.Client{Timeout: 300 * time.Millisecond, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-			d := webhooks.New(f.env.Table, f.env.Clock, f.key, quick, slog.New(slog.NewJSONHandler(io.Discard, nil)), metrics.NewMeter("", ""))
+			d := webhooks.New(f.env.Table, f.env.Clock, f.key, quick, slog.New(slog.NewJSONHandler(io.Discard, nil)), metrics.NewMeter("", "")).WithSecrets(f.env.Deps.Secrets)
 
 			want := map[string]bool{}
 			made := 0

@@ -58,7 +58,7 @@ func (d *Deliverer) handOn(ctx context.Context, r *run, waiting []events.Recorde
 	targets := map[string]*target{}
 	for _, eps := range own {
 		for _, e := range eps {
-			targets[e.ID] = &target{ep: &e}
+			targets[e.ID] = d.newTarget(ctx, e)
 		}
 	}
 	var (

@@ -16,7 +16,11 @@ import (
 type target struct {
 	mu sync.Mutex
 	// ep is nil when the endpoint was removed.
-	ep        *endpoints.Endpoint
+	ep *endpoints.Endpoint
+	// keys sign its attempts the Standard Webhooks way (its secrets,
+	// opened at each read), unless opening them failed (keysErr).
+	keys      [][]byte
+	keysErr   error
 	delivered bool
 	// firstFailure is the lane's first failed attempt (zero: none).
 	firstFailure time.Time
@@ -29,11 +33,20 @@ func (t *target) endpoint() *endpoints.Endpoint {
 	return t.ep
 }
 
-// reread replaces the endpoint by a newer read of it.
-func (t *target) reread(ep *endpoints.Endpoint) {
+// reread replaces the endpoint and its keys by a newer read of them (a
+// target not yet shared).
+func (t *target) reread(newer *target) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.ep = ep
+	t.ep, t.keys, t.keysErr = newer.ep, newer.keys, newer.keysErr
+}
+
+// signing is the keys that sign its attempts, or why they could not be
+// opened.
+func (t *target) signing() ([][]byte, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.keys, t.keysErr
 }
 
 func (t *target) count(a deliveries.Attempt, at time.Time) {
@@ -44,6 +57,12 @@ func (t *target) count(a deliveries.Attempt, at time.Time) {
 	} else if t.firstFailure.IsZero() || at.Before(t.firstFailure) {
 		t.firstFailure = at
 	}
+}
+
+// newTarget is e as a run of attempts reads it, its signing keys opened.
+func (d *Deliverer) newTarget(ctx context.Context, e endpoints.Endpoint) *target {
+	keys, err := d.endpoints.SigningKeys(ctx, e, d.clock.Now())
+	return &target{ep: &e, keys: keys, keysErr: err}
 }
 
 // targets reads the endpoints the items are for, by endpoint id, up to
@@ -66,7 +85,7 @@ func (d *Deliverer) targets(ctx context.Context, items []deliveries.Item) (map[s
 		case err != nil:
 			return err
 		default:
-			read[i] = &target{ep: &e}
+			read[i] = d.newTarget(ctx, e)
 		}
 		return nil
 	}); err != nil {

@@ -122,7 +122,7 @@ func (r *run) add(it deliveries.Item, t *target, attempt attemptFunc) bool {
 		l = &lane{t: t}
 		r.lanes[id] = l
 	} else if t != nil && l.t != nil {
-		l.t.reread(t.ep) // the endpoint as read last: its URL, its state
+		l.t.reread(t) // the endpoint as read last: its URL, its state, its keys
 	}
 	r.keys[it.Key] = true
 	l.queue = append(l.queue, job{it: it, attempt: attempt})

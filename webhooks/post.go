@@ -15,10 +15,12 @@ import (
 	"github.com/bizplatform/api/shared/deliveries"
 )
 
-// post sends the delivery's body to its URL, signed, and returns the
+// post sends the delivery's body to its URL, signed (with keys too, the
+// Standard Webhooks way, for an account endpoint), and returns the
 // attempt's result.
-func (d *Deliverer) post(ctx context.Context, dl deliveries.Delivery) deliveries.Attempt {
-	at := clock.Timestamp(d.clock.Now())
+func (d *Deliverer) post(ctx context.Context, dl deliveries.Delivery, keys [][]byte) deliveries.Attempt {
+	now := d.clock.Now()
+	at := clock.Timestamp(now)
 	ctx, cancel := context.WithTimeout(ctx, attemptTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, dl.URL, bytes.NewReader([]byte(dl.Body)))
@@ -28,6 +30,7 @@ func (d *Deliverer) post(ctx context.Context, dl deliveries.Delivery) deliveries
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "bizplatform-webhooks/1")
 	d.signer.Sign(req.Header, []byte(dl.Body))
+	deliveries.SignStandard(req.Header, dl.ID, now, []byte(dl.Body), keys...)
 	resp, err := d.client.Do(req)
 	if err != nil {
 		return deliveries.Attempt{At: at, Error: describe(err)}

@@ -18,7 +18,7 @@ import (
 
 // reporting is the fixture's deliverer writing its lines to logs.
 func (f *fixture) reporting(logs *testenv.LogBuffer) *webhooks.Deliverer {
-	return webhooks.New(f.env.Table, f.env.Clock, f.key, nil, wiring.NewLogger(logs, nil), metrics.NewMeter("BizPlatform/test", ""))
+	return webhooks.New(f.env.Table, f.env.Clock, f.key, nil, wiring.NewLogger(logs, nil), metrics.NewMeter("BizPlatform/test", "")).WithSecrets(f.env.Deps.Secrets)
 }
 
 // lastReport is the last metric line logged, checked against the format.

@@ -22,8 +22,7 @@ import (
 func TestAnAccountEventsDeliveryStatusFollowsItsDeliveries(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t, 0, 0)
-	_, err := f.apps.SetEvents(ctx, f.app.ID, []string{"TaskDelete"})
-	require.NoError(t, err)
+	f.choose(t, f.app, "TaskDelete")
 	f.app.Events = []string{"TaskDelete"}
 	f.install(t, f.app, f.app.Scopes)
 
@@ -31,12 +30,12 @@ func TestAnAccountEventsDeliveryStatusFollowsItsDeliveries(t *testing.T) {
 	downSrv := httptest.NewServer(down)
 	t.Cleanup(downSrv.Close)
 	dead, _, err := f.apps.Create(ctx, marketplace.NewApp{CompanyID: "coHook", Name: "Down", RedirectURIs: []string{"https://down.example.com/cb"},
-		Scopes: []string{"contacts.readonly"}, WebhookURL: downSrv.URL + "/hooks", Events: []string{"ContactDelete"}})
+		Scopes: []string{"contacts.readonly"}, WebhookURL: downSrv.URL + "/hooks", Events: []string{"NoteDelete"}})
 	require.NoError(t, err)
 	f.install(t, dead, dead.Scopes)
 
 	owner := events.Owner{LocationID: "acctHook"}
-	written := []string{"TaskDelete", "ContactDelete", "CouponDelete"}
+	written := []string{"TaskDelete", "NoteDelete", "CouponDelete"}
 	for _, name := range written {
 		tx := f.env.Table.Tx()
 		events.Type{Name: name, Scope: "contacts.readonly", Version: 1, Fields: map[string]string{}}.
@@ -55,14 +54,14 @@ func TestAnAccountEventsDeliveryStatusFollowsItsDeliveries(t *testing.T) {
 		}
 		return names
 	}
-	assert.ElementsMatch(t, []string{"TaskDelete", "ContactDelete", "CouponDelete"}, typesIn(deliveries.Pending), "before the fan-out every event is pending")
+	assert.ElementsMatch(t, []string{"TaskDelete", "NoteDelete", "CouponDelete"}, typesIn(deliveries.Pending), "before the fan-out every event is pending")
 
 	d := f.deliverer()
 	_, err = d.Sweep(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"TaskDelete"}, typesIn(deliveries.Delivered))
 	assert.Equal(t, []string{"CouponDelete"}, typesIn(deliveries.Unrouted), "no app chose it")
-	assert.Equal(t, []string{"ContactDelete"}, typesIn(deliveries.Pending), "its receiver is down: still being tried")
+	assert.Equal(t, []string{"NoteDelete"}, typesIn(deliveries.Pending), "its receiver is down: still being tried")
 	assert.Empty(t, typesIn(deliveries.Failed))
 
 	for range 40 {
@@ -70,13 +69,13 @@ func TestAnAccountEventsDeliveryStatusFollowsItsDeliveries(t *testing.T) {
 		_, err = d.Sweep(ctx)
 		require.NoError(t, err)
 	}
-	assert.Equal(t, []string{"ContactDelete"}, typesIn(deliveries.Failed), "given up after 3 days")
+	assert.Equal(t, []string{"NoteDelete"}, typesIn(deliveries.Failed), "given up after 3 days")
 	assert.Empty(t, typesIn(deliveries.Pending))
 
-	key := deliveryKey(t, f, dead.ID, "ContactDelete")
+	key := deliveryKey(t, f, dead.ID, "NoteDelete")
 	require.NoError(t, deliveries.Requeue(ctx, f.env.Table, key, f.env.Clock.Now()))
 	assert.ErrorIs(t, deliveries.Requeue(ctx, f.env.Table, key, f.env.Clock.Now()), deliveries.ErrNotRedeliverable, "requeued once")
-	assert.Equal(t, []string{"ContactDelete"}, typesIn(deliveries.Pending), "redelivered: pending again")
+	assert.Equal(t, []string{"NoteDelete"}, typesIn(deliveries.Pending), "redelivered: pending again")
 	assert.Empty(t, typesIn(deliveries.Failed))
 
 	down.mu.Lock()
@@ -84,7 +83,7 @@ func TestAnAccountEventsDeliveryStatusFollowsItsDeliveries(t *testing.T) {
 	down.mu.Unlock()
 	_, err = d.Sweep(ctx)
 	require.NoError(t, err)
-	assert.ElementsMatch(t, []string{"TaskDelete", "ContactDelete"}, typesIn(deliveries.Delivered), "the receiver is back")
+	assert.ElementsMatch(t, []string{"TaskDelete", "NoteDelete"}, typesIn(deliveries.Delivered), "the receiver is back")
 }
 
 // deliveryKey is the key of the delivery of typ to app.

@@ -12,6 +12,7 @@ import (
 	"github.com/bizplatform/api/shared/deliveries/signingkey"
 	"github.com/bizplatform/api/shared/dryrun"
 	"github.com/bizplatform/api/shared/metrics"
+	"github.com/bizplatform/api/shared/secrets/kmskey"
 	"github.com/bizplatform/api/shared/storage/dynamo"
 	"github.com/bizplatform/api/shared/wiring"
 )
@@ -43,12 +44,24 @@ func LambdaTask(ctx context.Context, cfg config.Config, deps wiring.Deps) (func(
 	if err != nil {
 		return nil, err
 	}
+	// Account endpoints' signing secrets are opened with the secrets key
+	// (KMS; its data keys are kept once opened).
+	keeper, err := wiring.OpenKeeper(ctx, cfg, wiring.EnvAWSConfig, "the webhook deliverer", kmskey.Open)
+	if err != nil {
+		return nil, err
+	}
 	deliverer := func(ctx context.Context) (*Deliverer, error) {
 		key, err := signingkey.Load(ctx, cfg, wiring.EnvAWSConfig)
 		if err != nil {
 			return nil, err
 		}
-		return New(deps.Table, deps.Clock, key, client, deps.Logger, meter).OnSchedule(schedule), nil
+		d := New(deps.Table, deps.Clock, key, client, deps.Logger, meter).WithSecrets(keeper).OnSchedule(schedule)
+		// What signs is what the portal shows; a failure to say so delays
+		// no delivery.
+		if err := d.PublishKey(ctx); err != nil {
+			deps.Logger.LogAttrs(ctx, slog.LevelWarn, "webhook signing key not published", slog.String("error", err.Error()))
+		}
+		return d, nil
 	}
 	d, err := deliverer(ctx)
 	if err != nil {

@@ -1,5 +1,6 @@
-// Package contacts serves the Contacts area: listing an account's contacts,
-// and each contact's tasks and notes.
+// Package contacts serves the Contacts area: the account's contacts (list,
+// search, create, get, update, upsert, delete, the duplicate check), their
+// tags, and each contact's tasks and notes.
 package contacts
 
 import (
@@ -17,6 +18,11 @@ import (
 var Area = app.Area{Name: "contacts", Routes: routes, Seed: app.Seeder("contacts", seed), GuardRetries: idempotency.GuardRoutes,
 	Events: []events.Type{
 		contactstore.TaskDeleted,
+		contactstore.ContactCreated,
+		contactstore.ContactUpdated,
+		contactstore.ContactDeleted,
+		contactstore.ContactTagsUpdated,
+		contactstore.ContactDNDUpdated,
 		contactstore.TaskCreated, contactstore.TaskCompleted, contactstore.TaskUpdated,
 		contactstore.NoteCreated, contactstore.NoteUpdated, contactstore.NoteDeleted,
 	}}
@@ -31,6 +37,15 @@ func routes(d wiring.Deps) []route.Route {
 	return []route.Route{
 		{Op: operations.ListContacts, Handle: h.list},
 		{Op: operations.DeleteTask, Handle: h.deleteTask},
+		{Op: operations.CreateContact, Handle: h.createContact},
+		{Op: operations.GetContact, Handle: h.getContact},
+		{Op: operations.UpdateContact, Handle: h.updateContact},
+		{Op: operations.DeleteContact, Handle: h.deleteContact},
+		{Op: operations.UpsertContact, Handle: h.upsertContact},
+		{Op: operations.GetDuplicateContact, Handle: h.getDuplicateContact},
+		{Op: operations.SearchContactsAdvanced, Handle: h.searchContactsAdvanced},
+		{Op: operations.AddTags, Handle: h.addTags},
+		{Op: operations.RemoveTags, Handle: h.removeTags},
 		{Op: operations.GetAllTasks, Handle: h.listTasks},
 		{Op: operations.CreateTask, Handle: h.createTask},
 		{Op: operations.GetTask, Handle: h.getTask},

@@ -111,7 +111,7 @@ func TestSearchTotalsStayExactWhileContactsAreWritten(t *testing.T) {
 		for attempt := 1; ; attempt++ {
 			var err error
 			if del {
-				_, err = store.Delete(ctx, acctA, id)
+				_, err = store.Delete(ctx, acctA, id, time.Now())
 			} else {
 				c, ms := version(id, r)
 				err = store.Put(ctx, c, ms)

@@ -284,7 +284,7 @@ func TestSearchFollowsWritesAndDeletes(t *testing.T) {
 	})
 	t.Run("a deleted contact is no longer found, nor counted", func(t *testing.T) {
 		victim := bruteSearch(all, "ann")[2]
-		deleted, err := store.Delete(ctx, acctA, victim)
+		deleted, err := store.Delete(ctx, acctA, victim, env.Clock.Now())
 		require.NoError(t, err)
 		require.True(t, deleted)
 		ids, n := walkSearch(t, env, token, acctA, "ann", 5)

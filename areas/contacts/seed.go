@@ -16,11 +16,12 @@ type SeedData struct {
 	Contacts []SeedContact `json:"contacts"`
 }
 
-// SeedContact is a contact, its tasks and its notes. A contact needs its
-// id and locationId, a task its id, a note its id and body; dateAdded left
-// out is the time of the seed, and lists left out are empty.
+// SeedContact is a contact (its list fields and its details: address,
+// do-not-disturb, date of birth...), its tasks and its notes. A contact
+// needs its id and locationId, a task its id, a note its id and body;
+// dateAdded left out is the time of the seed, and lists left out are empty.
 type SeedContact struct {
-	contactstore.Contact
+	contactstore.Record
 	Tasks []contactstore.Task `json:"tasks"`
 	Notes []contactstore.Note `json:"notes"`
 }
@@ -36,7 +37,7 @@ func seed(ctx context.Context, d wiring.Deps, data SeedData) error {
 	loads := make([]contactstore.NewContact, len(data.Contacts))
 	for i, c := range data.Contacts {
 		added, _ := time.Parse(time.RFC3339, c.DateAdded) // checked above
-		loads[i] = contactstore.NewContact{Contact: c.Contact, AddedMs: added.UnixMilli(), Tasks: c.Tasks, Notes: c.Notes}
+		loads[i] = contactstore.NewContact{Contact: c.Contact, Details: c.Details, AddedMs: added.UnixMilli(), Tasks: c.Tasks, Notes: c.Notes}
 	}
 	// The contacts, their tasks, notes and search index, then each account's
 	// total and search counters.
@@ -50,6 +51,17 @@ func checkSeedContact(c *SeedContact, now string) error {
 	v.ID("id", c.ID)
 	v.ID("locationId", c.LocationID)
 	v.Time("dateAdded", &c.DateAdded, now)
+	if c.DateOfBirth != "" {
+		_, err := time.Parse("2006-01-02", c.DateOfBirth)
+		v.Check(err == nil, "dateOfBirth must be a date, YYYY-MM-DD")
+	}
+	if d := c.DNDSettings; d != nil {
+		for name, ch := range map[string]*contactstore.DNDSetting{"Call": d.Call, "Email": d.Email, "SMS": d.SMS, "WhatsApp": d.WhatsApp, "GMB": d.GMB, "FB": d.FB} {
+			if ch != nil {
+				v.OneOf("dndSettings."+name+".status", ch.Status, dndStatuses...)
+			}
+		}
+	}
 	if err := v.Err(); err != nil {
 		return err
 	}

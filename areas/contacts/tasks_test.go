@@ -43,10 +43,10 @@ func seedChildren(t *testing.T, env *testenv.Env, account, contactID, tasks, not
 		contactID, account, epoch, tasks, notes))
 }
 
-// eventLog is what an account's events were at some point, to tell the
+// eventSet is what an account's events were at some point, to tell the
 // events made since (events of one instant are ordered by their random id,
 // not by when they were made).
-type eventLog map[string]bool
+type eventSet map[string]bool
 
 func accountEvents(t *testing.T, env *testenv.Env, account string) []events.Recorded {
 	t.Helper()
@@ -54,9 +54,9 @@ func accountEvents(t *testing.T, env *testenv.Env, account string) []events.Reco
 	return all
 }
 
-func eventsNow(t *testing.T, env *testenv.Env, account string) eventLog {
+func eventsNow(t *testing.T, env *testenv.Env, account string) eventSet {
 	t.Helper()
-	seen := eventLog{}
+	seen := eventSet{}
 	for _, ev := range accountEvents(t, env, account) {
 		seen[ev.ID] = true
 	}
@@ -64,7 +64,7 @@ func eventsNow(t *testing.T, env *testenv.Env, account string) eventLog {
 }
 
 // since returns the account's events that seen does not hold.
-func (seen eventLog) since(t *testing.T, env *testenv.Env, account string) []events.Recorded {
+func (seen eventSet) since(t *testing.T, env *testenv.Env, account string) []events.Recorded {
 	t.Helper()
 	var fresh []events.Recorded
 	for _, ev := range accountEvents(t, env, account) {

@@ -91,12 +91,8 @@ func (h *handler) parseList(q httpio.Query, v *validate.Errors) listRequest {
 	}
 	req.filter.Since = timeParam(q, v, "from")
 	req.filter.Until = timeParam(q, v, "to")
-	// startAfter excludes its own instant: the events strictly after it.
 	if after := timeParam(q, v, "startAfter"); !after.IsZero() {
-		after = after.Add(time.Millisecond)
-		if after.After(req.filter.Since) {
-			req.filter.Since = after
-		}
+		req.filter.StartAfter(after)
 	}
 	if q.Has("cursor") {
 		req.after = decodeCursor(q.String("cursor"), req.accountID, v)

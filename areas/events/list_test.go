@@ -243,7 +243,7 @@ func TestListEvents(t *testing.T) {
 		names       string
 	}{
 		{"a missing locationId is refused", "", 422, "locationId"},
-		{"an unknown event type is refused, naming the allowed ones", "&type=TaskDelete,Nope", 422, "each one of: TaskDelete, TaskCreate, "},
+		{"an unknown event type is refused, naming the allowed ones", "&type=TaskDelete,Nope", 422, "each one of: TaskDelete, ContactCreate, "},
 		{"a malformed from is refused", "&from=yesterday", 422, "from must be an RFC 3339 time"},
 		{"a malformed to is refused", "&to=2026-13-01T00:00:00Z", 422, "to must be an RFC 3339 time"},
 		{"a malformed startAfter is refused", "&startAfter=1700000000", 422, "startAfter must be an RFC 3339 time"},

@@ -1,30 +1,13 @@
 package store
 
+import "github.com/bizplatform/api/shared/validate"
+
 // The codes a shipping zone may use: the spec's lists, written out (the
 // JP-01..JP-47 and PT-01..PT-18 ranges expanded) and deduplicated, in the
-// order the spec lists them. The state list is one list for every country,
+// order the spec lists them (the country codes are validate.CountryCodes,
+// which contacts use too). The state list is one list for every country,
 // as in the spec: a state code is checked against it, not against its
 // country.
-
-// countryCodes are the 247 allowed two-letter country codes.
-var countryCodes = []string{
-	"US", "CA", "AF", "AX", "AL", "DZ", "AS", "AD", "AO", "AI", "AQ", "AG", "AR", "AM", "AW", "AU",
-	"AT", "AZ", "BS", "BH", "BD", "BB", "BY", "BE", "BZ", "BJ", "BM", "BT", "BO", "BA", "BW", "BV",
-	"BR", "IO", "BN", "BG", "BF", "BI", "KH", "CM", "CV", "KY", "CF", "TD", "CL", "CN", "CX", "CC",
-	"CO", "KM", "CG", "CD", "CK", "CR", "CI", "HR", "CU", "CY", "CZ", "DK", "DJ", "DM", "DO", "EC",
-	"EG", "SV", "GQ", "ER", "EE", "ET", "FK", "FO", "FJ", "FI", "FR", "GF", "PF", "TF", "GA", "GM",
-	"GE", "DE", "GH", "GI", "GR", "GL", "GD", "GP", "GU", "GT", "GG", "GN", "GW", "GY", "HT", "HM",
-	"VA", "HN", "HK", "HU", "IS", "IN", "ID", "IR", "IQ", "IE", "IM", "IL", "IT", "JM", "JP", "JE",
-	"JO", "KZ", "KE", "KI", "KP", "XK", "KW", "KG", "LA", "LV", "LB", "LS", "LR", "LY", "LI", "LT",
-	"LU", "MO", "MK", "MG", "MW", "MY", "MV", "ML", "MT", "MH", "MQ", "MR", "MU", "YT", "MX", "FM",
-	"MD", "MC", "MN", "ME", "MS", "MA", "MZ", "MM", "NA", "NR", "NP", "NL", "AN", "NC", "NZ", "NI",
-	"NE", "NG", "NU", "NF", "MP", "NO", "OM", "PK", "PW", "PS", "PA", "PG", "PY", "PE", "PH", "PN",
-	"PL", "PT", "PR", "QA", "RE", "RO", "RU", "RW", "SH", "KN", "LC", "MF", "PM", "VC", "WS", "SM",
-	"ST", "SA", "SN", "RS", "SC", "SL", "SG", "SX", "SK", "SI", "SB", "SO", "ZA", "GS", "KR", "ES",
-	"LK", "SD", "SR", "SJ", "SZ", "SE", "CH", "SY", "TW", "TJ", "TZ", "TH", "TL", "TG", "TK", "TO",
-	"TT", "TN", "TR", "TM", "TC", "TV", "UG", "UA", "AE", "GB", "UM", "UY", "UZ", "VU", "VE", "VN",
-	"VG", "VI", "WF", "EH", "YE", "ZM", "ZW",
-}
 
 // stateCodes are the 588 allowed state codes.
 var stateCodes = []string{
@@ -68,7 +51,7 @@ var stateCodes = []string{
 }
 
 var (
-	isCountryCode = setOf(countryCodes)
+	isCountryCode = setOf(validate.CountryCodes)
 	isStateCode   = setOf(stateCodes)
 )
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/app"
+	"github.com/bizplatform/api/shared/validate"
 )
 
 // A zone whose every country lists states, as many as the 1 MiB body limit
@@ -22,8 +23,8 @@ func TestAZoneAsLargeAsTheBodyAllowsIsRefusedNotA5xx(t *testing.T) {
 	env.Seed(t, Area, `{"shippingZones":[{"_id":"`+testZone+`","altId":"`+testAccount+`","name":"Old","countries":[{"code":"US"}]}]}`)
 
 	statesPerCountry := 260 // 247 countries of 260 states: just under 1 MiB of JSON
-	countries := make([]map[string]any, len(countryCodes))
-	for i, c := range countryCodes {
+	countries := make([]map[string]any, len(validate.CountryCodes))
+	for i, c := range validate.CountryCodes {
 		states := make([]map[string]string, statesPerCountry)
 		for j := range states {
 			states[j] = map[string]string{"code": stateCodes[j]}
@@ -45,7 +46,7 @@ func TestAZoneAsLargeAsTheBodyAllowsIsRefusedNotA5xx(t *testing.T) {
 			for _, s := range stateCodes[i*100 : min((i+1)*100, len(stateCodes))] {
 				states = append(states, map[string]string{"code": s})
 			}
-			countries = append(countries, map[string]any{"code": countryCodes[i], "states": states})
+			countries = append(countries, map[string]any{"code": validate.CountryCodes[i], "states": states})
 		}
 		resp := env.Do(t, testenv.Request{Method: "PUT", Path: "/store/shipping-zone/" + testZone, Token: token, Body: map[string]any{"countries": countries}})
 		assert.Equal(t, http.StatusOK, resp.Status, "body: %.300s", resp.Body)

@@ -86,8 +86,8 @@ func parseCountries(raws []json.RawMessage, v *validate.Errors) []Country {
 	case len(raws) == 0:
 		v.Add("countries must list at least one country")
 		return nil
-	case len(raws) > len(countryCodes):
-		v.Addf("countries must list at most %d countries", len(countryCodes))
+	case len(raws) > len(validate.CountryCodes):
+		v.Addf("countries must list at most %d countries", len(validate.CountryCodes))
 		return nil
 	}
 	countries := make([]Country, 0, len(raws))

@@ -60,9 +60,12 @@ func startDeliveries(ctx context.Context, cfg config.Config, srv *apiserver.Serv
 			clock.Span(schedule.GiveUp), schedule.FirstRetry, schedule.MaxRetry)
 	}
 	if cfg.WebhookKeyFile != "" {
-		fmt.Fprintf(out, "Marketplace webhooks are signed with the key in %s\n", cfg.WebhookKeyFile)
+		fmt.Fprintf(out, "Webhooks are signed with the key in %s\n", cfg.WebhookKeyFile)
 	}
-	d := webhooks.New(srv.Core.Deps.Table, srv.Core.Deps.Clock, key, nil, srv.Core.Deps.Logger, srv.Core.Meter).OnSchedule(schedule)
+	d := webhooks.New(srv.Core.Deps.Table, srv.Core.Deps.Clock, key, nil, srv.Core.Deps.Logger, srv.Core.Meter).WithSecrets(srv.Core.Deps.Secrets).OnSchedule(schedule)
+	if err := d.PublishKey(ctx); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -18,7 +17,6 @@ import (
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/deliveries/signingkey"
-	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/marketplace"
 	"github.com/bizplatform/api/shared/storage/awschain"
 	"github.com/bizplatform/api/shared/storage/dynamo"
@@ -33,7 +31,7 @@ var appsSynopsis = map[string]string{
 	"apps rotate-secret": "apps rotate-secret APP_ID",
 	"apps delete":        "apps delete APP_ID",
 	"apps webhook-key":   "apps webhook-key",
-	"apps deliveries":    "apps deliveries APP_ID",
+	"apps deliveries":    "apps deliveries APP_ID [--status " + strings.Join(deliveries.Strings(deliveries.States), "|") + "] [--limit N] [--cursor CURSOR]",
 	"apps redeliver":     "apps redeliver APP_ID (--event WEBHOOK_ID | --failed-since RFC3339)",
 }
 
@@ -71,10 +69,9 @@ func sortedSynopses() []string {
 	return out
 }
 
-// appsUsage is a usage error of an apps command, with its synopsis.
-func appsUsage(cmd, msg string) error {
-	return usageError{msg: fmt.Sprintf("%s: %s (usage: platformctl %s)", cmd, msg, appsSynopsis[cmd])}
-}
+// appsUsage is a usage error of an apps command (its line names the
+// command's synopsis).
+func appsUsage(cmd, msg string) error { return usageError{cmd, msg} }
 
 // repeated is a flag that may be given more than once.
 type repeated []string
@@ -123,12 +120,10 @@ func (c *cli) createApp(ctx context.Context, store *marketplace.Apps, args []str
 	if err := appFlags(cmd, fs, args, "company", "name", "scopes"); err != nil {
 		return err
 	}
-	types, err := eventTypes(cmd, *eventList)
-	if err != nil {
-		return err
-	}
+	// The store refuses an event type the app could never receive, with
+	// the reason (marketplace.Receives).
 	app, secret, err := store.Create(ctx, marketplace.NewApp{
-		CompanyID: *company, Name: *name, RedirectURIs: redirects, Scopes: splitList(*scopeList), WebhookURL: *webhook, Events: types, Target: *target,
+		CompanyID: *company, Name: *name, RedirectURIs: redirects, Scopes: splitList(*scopeList), WebhookURL: *webhook, Events: splitList(*eventList), Target: *target,
 		RequirePKCE: *requirePKCE,
 	})
 	if err != nil {
@@ -145,18 +140,6 @@ func flagGiven(fs *flag.FlagSet, name string) bool {
 	given := false
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
 	return given
-}
-
-// eventTypes checks a list of event types against those of the registry an
-// app chooses (events.AppTypes).
-func eventTypes(cmd, list string) ([]string, error) {
-	types := splitList(list)
-	for _, t := range types {
-		if !slices.Contains(events.AppTypes(), t) {
-			return nil, appsUsage(cmd, fmt.Sprintf("%q is not an event type an app chooses (docs/events.md lists them; INSTALL and UNINSTALL reach every app)", t))
-		}
-	}
-	return types, nil
 }
 
 func splitList(s string) []string {
@@ -196,29 +179,20 @@ func (c *cli) updateApp(ctx context.Context, store *marketplace.Apps, args []str
 	if err := appFlags(cmd, fs, args[1:]); err != nil {
 		return err
 	}
-	setEvents := flagGiven(fs, "events")
 	var change marketplace.AppChange
+	if flagGiven(fs, "events") {
+		types := splitList(*eventList)
+		change.Events = &types
+	}
 	if flagGiven(fs, "require-pkce") {
 		change.RequirePKCE = requirePKCE
 	}
-	if (!setEvents && change.RequirePKCE == nil) || fs.NArg() > 0 {
+	if (change.Events == nil && change.RequirePKCE == nil) || fs.NArg() > 0 {
 		return appsUsage(cmd, "say what to change: --events, --require-pkce")
-	}
-	var types []string
-	if setEvents {
-		var err error
-		if types, err = eventTypes(cmd, *eventList); err != nil {
-			return err
-		}
 	}
 	app, err := store.Update(ctx, args[0], change, auth.Operator)
 	if err != nil {
 		return err
-	}
-	if setEvents {
-		if app, err = store.SetEvents(ctx, args[0], types); err != nil {
-			return err
-		}
 	}
 	return c.printJSON(app)
 }
@@ -276,20 +250,44 @@ func (c *cli) webhookKey(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	// Published for the portal and webhooks key, as the deliverer does.
+	if _, err := deliveries.PublishKey(ctx, c.deps.Table, signingkey.PublicPEM(priv), c.deps.Clock.Now()); err != nil {
+		return err
+	}
 	fmt.Fprint(c.out, signingkey.PublicPEM(priv))
 	return nil
 }
 
+// deliveries lists the app's deliveries, newest first, a page at a time,
+// as webhooks deliveries lists an endpoint's.
 func (c *cli) deliveries(ctx context.Context, store *marketplace.Apps, args []string) error {
-	id, err := oneID("apps deliveries", args)
+	const cmd = "apps deliveries"
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return appsUsage(cmd, "give the app id first")
+	}
+	if err := renamedFlags(cmd, args, deliveryRenames); err != nil {
+		return err
+	}
+	fs := c.flags(cmd)
+	p := deliveryFlags(fs)
+	if err := appFlags(cmd, fs, args[1:]); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return appsUsage(cmd, fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	}
+	state, err := p.state(cmd)
 	if err != nil {
 		return err
 	}
-	list, err := store.Deliveries(ctx, id)
+	page, next, err := store.Deliveries(ctx, args[0], state, int32(*p.limit), *p.cursor)
+	if errors.Is(err, deliveries.ErrBadCursor) {
+		return appsUsage(cmd, "--cursor is not a cursor apps deliveries printed")
+	}
 	if err != nil {
 		return err
 	}
-	return c.printDeliveries(list)
+	return c.printDeliveryPage(page, next)
 }
 
 // printDeliveries writes deliveries as a table with their state: attempts,

@@ -185,7 +185,7 @@ func TestAppsChooseTheEventTypesTheyReceiveFromTheRegistry(t *testing.T) {
 	c, _ := setup(t)
 	require.Equal(t, exitOK, first(c.run("accounts", "create", "--id", "acctEv", "--company", "coEv", "--name", "Ev")))
 	code, out, errOut := c.run("apps", "create", "--company", "coEv", "--name", "Listener", "--redirect-uri", "https://l.example.com/cb",
-		"--scopes", "contacts.readonly", "--webhook-url", "https://l.example.com/hooks", "--events", "TaskDelete, RelationCreate")
+		"--scopes", "contacts.readonly,associations/relation.write", "--webhook-url", "https://l.example.com/hooks", "--events", "TaskDelete, RelationCreate")
 	require.Equal(t, exitOK, code, errOut)
 	var app struct {
 		AppID  string
@@ -194,10 +194,10 @@ func TestAppsChooseTheEventTypesTheyReceiveFromTheRegistry(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &app))
 	assert.Equal(t, []string{"TaskDelete", "RelationCreate"}, app.Events)
 
-	code, out, errOut = c.run("apps", "update", app.AppID, "--events", "UserCreate")
+	code, out, errOut = c.run("apps", "update", app.AppID, "--events", "NoteCreate")
 	require.Equal(t, exitOK, code, errOut)
 	require.NoError(t, json.Unmarshal([]byte(out), &app))
-	assert.Equal(t, []string{"UserCreate"}, app.Events)
+	assert.Equal(t, []string{"NoteCreate"}, app.Events)
 
 	cases := []struct {
 		name string

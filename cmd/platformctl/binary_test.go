@@ -31,6 +31,7 @@ func TestTheBuiltBinaryExitsZeroOneOrTwo(t *testing.T) {
 		{"a command that failed is 1", []string{"tokens", "revoke", "tok_nothing"}, exitError},
 		{"an unknown command is a usage error", []string{"frobnicate"}, exitUsage},
 		{"a missing flag is a usage error", []string{"tokens", "list"}, exitUsage},
+		{"a value its rule refuses is a usage error", []string{"tokens", "create", "--account", "acctNone", "--scopes", "contacts.everything"}, exitUsage},
 		{"no command is a usage error", nil, exitUsage},
 	}
 	for _, tc := range cases {
@@ -43,7 +44,7 @@ func TestTheBuiltBinaryExitsZeroOneOrTwo(t *testing.T) {
 			var exit *exec.ExitError
 			if tc.code == exitOK {
 				require.NoError(t, err)
-				assert.Contains(t, stderr.String(), "Scripts run the built\nbinary (make platformctl builds bin/platformctl", "the help says what to script")
+				assert.Contains(t, strings.Join(strings.Fields(stderr.String()), " "), "Scripts run the built binary (make platformctl builds bin/platformctl", "the help says what to script")
 				return
 			}
 			require.True(t, errors.As(err, &exit), "%v", err)

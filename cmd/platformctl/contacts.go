@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
@@ -72,4 +73,54 @@ func accountIDs(ctx context.Context, table *storage.Table) ([]string, error) {
 	}
 	slices.Sort(ids)
 	return ids, nil
+}
+
+// contactSettings shows the account's duplicate settings (the public
+// API's "Allow Duplicate Contact"), and changes those given:
+// --allow-duplicates true|false, --match the identifying fields in
+// priority order (email,phone; phone,email; email; phone). It prints the
+// settings as they are after.
+func (c *cli) contactSettings(ctx context.Context, args []string) error {
+	const cmd = "contacts settings"
+	fs := c.flags(cmd)
+	account := fs.String("account", "", "account id")
+	allow := fs.Bool("allow-duplicates", false, "whether two contacts may share an e-mail or a phone (true|false)")
+	match := fs.String("match", "", "the fields that identify a contact, in priority order: email,phone | phone,email | email | phone")
+	if err := parse(fs, args, "account"); err != nil {
+		return err
+	}
+	if msg := validate.IDProblem("account", *account); msg != "" {
+		return usageError{cmd, msg}
+	}
+	store := contactstore.NewContacts(c.deps.Table)
+	settings, err := store.DuplicateSettings(ctx, *account)
+	if err != nil {
+		return err
+	}
+	if flagGiven(fs, "allow-duplicates") || flagGiven(fs, "match") {
+		if flagGiven(fs, "allow-duplicates") {
+			settings.AllowDuplicates = *allow
+		}
+		if flagGiven(fs, "match") {
+			settings.MatchOn = splitList(*match)
+		}
+		if err := settings.Check(); err != nil {
+			return usageError{cmd, "--match: " + err.Error()}
+		}
+		if acct, err := accounts.NewRegistry(c.deps.Table, c.deps.Clock).Get(ctx, *account); err != nil {
+			return err
+		} else if acct == nil {
+			return fmt.Errorf("account %s does not exist", *account)
+		}
+		if err := store.SetDuplicateSettings(ctx, *account, settings, c.deps.Clock.Now()); err != nil {
+			return err
+		}
+	}
+	duplicates := "refused"
+	if settings.AllowDuplicates {
+		duplicates = "allowed"
+	}
+	fmt.Fprintf(c.out, "account %s: duplicate contacts %s; a contact is found by %s\n",
+		*account, duplicates, strings.Join(settings.MatchOn, ", then "))
+	return nil
 }

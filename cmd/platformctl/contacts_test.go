@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bizplatform/api/areas/contacts"
+	"github.com/bizplatform/api/areas/contacts/contactstore"
 	"github.com/bizplatform/api/internal/testenv"
 	"github.com/bizplatform/api/shared/app"
 )
@@ -103,6 +104,46 @@ func TestContactsReindexIndexesTheContactsOfOneAccountOrOfAll(t *testing.T) {
 			code, _, errOut := c.run(append([]string{"contacts", "reindex"}, tc.args...)...)
 			assert.Equal(t, exitUsage, code)
 			assert.Contains(t, errOut, tc.msg)
+		})
+	}
+}
+
+func TestContactsSettingsShowsAndChangesTheAccountsDuplicateRule(t *testing.T) {
+	c, api := setup(t)
+	require.Equal(t, exitOK, first(c.run("accounts", "create", "--id", "acctDup", "--company", "coCli", "--name", "Dup")))
+	store := contactstore.NewContacts(api.Table)
+
+	code, out, _ := c.run("contacts", "settings", "--account", "acctDup")
+	require.Equal(t, exitOK, code)
+	assert.Equal(t, "account acctDup: duplicate contacts refused; a contact is found by email, then phone\n", out, "the defaults")
+
+	code, out, errOut := c.run("contacts", "settings", "--account", "acctDup", "--allow-duplicates=true", "--match", "phone,email")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, "account acctDup: duplicate contacts allowed; a contact is found by phone, then email\n", out)
+	got, err := store.DuplicateSettings(t.Context(), "acctDup")
+	require.NoError(t, err)
+	assert.True(t, got.AllowDuplicates)
+	assert.Equal(t, []string{"phone", "email"}, got.MatchOn)
+
+	code, out, _ = c.run("contacts", "settings", "--account", "acctDup", "--match", "email")
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, out, "duplicate contacts allowed; a contact is found by email", "what is not given is kept")
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		says string
+	}{
+		{"a field to match that is none", []string{"--account", "acctDup", "--match", "fax"}, exitUsage, `"fax" is not a field to match on`},
+		{"a field named twice", []string{"--account", "acctDup", "--match", "email,email"}, exitUsage, "named twice"},
+		{"no account", []string{"--match", "email"}, exitUsage, "account"},
+		{"an account that does not exist", []string{"--account", "acctNone", "--allow-duplicates=false"}, exitError, "acctNone does not exist"},
+	} {
+		t.Run(tc.name+" is refused", func(t *testing.T) {
+			code, _, errOut := c.run(append([]string{"contacts", "settings"}, tc.args...)...)
+			assert.Equal(t, tc.code, code)
+			assert.Contains(t, errOut, tc.says)
 		})
 	}
 }

@@ -47,7 +47,7 @@ func TestTokensEditRenamesATokenAndKeepsItWorking(t *testing.T) {
 	}{
 		{"no flag is a usage error", []string{"tokens", "edit", id}, exitUsage, "needs --name or --description"},
 		{"no id is a usage error", []string{"tokens", "edit", "--name", "x"}, exitUsage, "one TOKEN_ID"},
-		{"a name with a text-direction control is refused", []string{"tokens", "edit", id, "--name", "ci\u202Egnp"}, exitError, "Token name must not contain a text-direction control"},
+		{"a name with a text-direction control is refused", []string{"tokens", "edit", id, "--name", "ci\u202Egnp"}, exitUsage, "Token name must not contain a text-direction control"},
 		{"an unknown token", []string{"tokens", "edit", "tok_nothing", "--name", "x"}, exitError, "does not exist"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

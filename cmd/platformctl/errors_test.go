@@ -15,7 +15,8 @@ import (
 // a refused input naming each rule it breaks (never Go's "validation: [...]"
 // nor a form of its own per command), and a URL refused for its real
 // reason: the credentials of an http URL on a local engine's loopback
-// host, where http itself is allowed.
+// host, where http itself is allowed. A refused value is a usage error:
+// exit 2, in every command.
 func TestEveryFailurePrintsOneLineInOneForm(t *testing.T) {
 	c, _ := setup(t)
 	require.Equal(t, exitOK, first(c.run("accounts", "create", "--id", "acctForm", "--company", "coForm", "--name", "Form")))
@@ -45,7 +46,7 @@ func TestEveryFailurePrintsOneLineInOneForm(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errOut := c.run(tc.args...)
-			assert.Equal(t, exitError, code)
+			assert.Equal(t, exitUsage, code)
 			assert.Empty(t, out)
 			assert.Equal(t, tc.line+"\n", errOut)
 		})

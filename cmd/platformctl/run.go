@@ -63,23 +63,36 @@ var usage = strings.NewReplacer(
   contacts reindex --account ID | --all [--from ID] [--rewrite]
                  builds the contacts search index of existing contacts and recounts it,
                  while the API serves; run again to resume or repair
-  events list --account ID | --company ID [--type T[,U]] [--since T] [--until T] [--status S] [--limit N] [--after CURSOR]
+  contacts settings --account ID [--allow-duplicates=true|false] [--match email,phone]
+                 the account's duplicate contact rule (docs/design.md, Contacts): shows it,
+                 or changes what is given; --match is the identifying fields in priority order
+  events list --account ID | --company ID [--type T[,U]] [--from T] [--to T] [--start-after T] [--status S] [--limit N] [--cursor CURSOR]
                  the events every change made (docs/events.md), newest first, kept {eventsKept}:
-                 one JSON body a line, as signed; the next page's cursor on stderr
-  apps create|list|update|rotate-secret|delete|webhook-key|deliveries   marketplace apps (OAuth clients);
-                 --events chooses the event types an app receives from the accounts it is installed in
-  webhooks add|list|update|remove|deliveries|redeliver   an account's own webhook endpoints (as its
-                 admins manage them in the portal): the event types each receives, its deliveries,
-                 and redelivery of one event (--event) or of every failed one since a time
+                 one JSON body a line, as signed; the next page's cursor on stderr; the
+                 flags are GET /events' query parameters
+  apps create|list|update|rotate-secret|delete|webhook-key|deliveries|redeliver   marketplace apps
+                 (OAuth clients); --events chooses the event types an app receives from the
+                 accounts it is installed in (refused, with the reason, when it never could)
+  webhooks add|list|update|remove|deliveries|redeliver|rotate-secret|key   an account's own webhook
+                 endpoints (as its admins manage them in the portal): the event types each receives,
+                 its deliveries, redelivery of one event (--event) or of every failed one since a
+                 time, its signing secret (shown once by add and rotate-secret), and the public key
+                 that verifies x-ghl-signature
+
+Listings of events and deliveries show the newest first, --limit a page; the cursor of the
+next page is printed on stderr, for --cursor.
 
 Environment: DYNAMODB_ENDPOINT (empty: AWS), TABLE_NAME (default platform), AWS_REGION,
 PORTAL_URL (the portal's base URL for invite links; default http://127.0.0.1:$PORT, PORT default 3000);
 seed seals the secrets in a dataset with SECRETS_KEY_ID (a KMS key) or SECRETS_LOCAL_KEY_FILE
 (on a local engine, by default make run's .local/secrets.key).
 
-Exit status: 0 done, 1 failed (the reason on stderr), 2 usage error. Scripts run the built
-binary (make platformctl builds bin/platformctl; or go install ./cmd/platformctl): under
-go run, every failure exits 1, go run's own status.
+Exit status: 0 done; 2 a usage error: an unknown command or flag, a value missing, or a
+value its rule refuses (an unknown event type or scope, a malformed time, a URL that is not
+https): nothing was done, fix the command; 1 failed: what it names does not exist or is
+taken, a dataset does not load, the table cannot be reached. The reason is on stderr.
+Scripts run the built binary (make platformctl builds bin/platformctl; or go install
+./cmd/platformctl): under go run, every failure exits 1, go run's own status.
 `)
 
 // Exit codes.
@@ -142,11 +155,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 		cmdErr = c.invite(ctx, args[2:], getenv)
 	case "contacts reindex":
 		cmdErr = c.reindexContacts(ctx, args[2:])
+	case "contacts settings":
+		cmdErr = c.contactSettings(ctx, args[2:])
 	case "events list":
 		cmdErr = c.listEvents(ctx, args[2:])
 	case "apps create", "apps list", "apps rotate-secret", "apps delete", "apps webhook-key", "apps deliveries", "apps update", "apps redeliver":
 		cmdErr = c.apps(ctx, args)
-	case "webhooks add", "webhooks list", "webhooks update", "webhooks remove", "webhooks deliveries", "webhooks redeliver", "webhooks retry", "webhooks test":
+	case "webhooks add", "webhooks list", "webhooks update", "webhooks remove", "webhooks deliveries", "webhooks redeliver", "webhooks retry", "webhooks test", "webhooks rotate-secret", "webhooks key":
 		cmdErr = c.webhooks(ctx, args)
 	default:
 		if args[0] == "seed" {
@@ -163,10 +178,23 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 	case errors.As(cmdErr, &ue):
 		fmt.Fprintln(errOut, ue.line())
 		return exitUsage
+	case refusesValue(cmdErr) && args[0] != "seed":
+		// A value of the command line broke a rule, and nothing was done:
+		// a usage error too. A dataset's records are not the command line
+		// (seed may have loaded parts before the one refused): 1.
+		fmt.Fprintln(errOut, failureLine(cmdErr))
+		return exitUsage
 	default:
 		fmt.Fprintln(errOut, failureLine(dynamo.Unreachable(cmdErr, cfg.Endpoint)))
 		return exitError
 	}
+}
+
+// refusesValue reports whether err is the refusal of values that break
+// their rules (each named), as a store checks them before it writes.
+func refusesValue(err error) bool {
+	a, ok := apierror.As(err)
+	return ok && a.Code == apierror.CodeValidation
 }
 
 // failureLine is the one line a failed command prints, the same for every
@@ -255,8 +283,10 @@ func synopsis(cmd string) string {
 	if cmd == "" {
 		return ""
 	}
-	if syn, ok := webhooksSynopsis[cmd]; ok {
-		return syn
+	for _, synopses := range []map[string]string{appsSynopsis, webhooksSynopsis} {
+		if syn, ok := synopses[cmd]; ok {
+			return syn
+		}
 	}
 	for _, l := range strings.Split(usage, "\n") {
 		l = strings.TrimSpace(l)

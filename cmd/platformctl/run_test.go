@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net"
 	"net/http"
 	"os"
@@ -91,9 +92,9 @@ func TestTheCLIRefusesBadInput(t *testing.T) {
 		{"no command prints usage", nil, exitUsage, "usage"},
 		{"an unknown command", []string{"frobnicate"}, exitUsage, "unknown command"},
 		{"a missing required flag", []string{"tokens", "create", "--account", "acctX"}, exitUsage, "--scopes is required"},
-		{"an unknown scope, with the nearest known ones", []string{"tokens", "create", "--account", "acctX", "--scopes", "contacts.readwrite"}, exitError,
+		{"an unknown scope, with the nearest known ones", []string{"tokens", "create", "--account", "acctX", "--scopes", "contacts.readwrite"}, exitUsage,
 			`scope "contacts.readwrite" is not a known scope (nearest: contacts.write, contacts.readonly, contacts/bulkActions.write)`},
-		{"an unknown kind", []string{"tokens", "create", "--account", "acctX", "--scopes", "contacts.readonly", "--kind", "admin"}, exitError, "kind must be one of"},
+		{"an unknown kind", []string{"tokens", "create", "--account", "acctX", "--scopes", "contacts.readonly", "--kind", "admin"}, exitUsage, "kind must be one of"},
 		{"an unknown account, by its id", []string{"tokens", "create", "--account", "nobody", "--scopes", "contacts.readonly"}, exitError, "platformctl: account nobody does not exist"},
 		{"a duplicate account", []string{"accounts", "create", "--id", "acctX", "--company", "coX", "--name", "X"}, exitError, "already exists"},
 		{"revoking an unknown token", []string{"tokens", "revoke", "tok_nothing"}, exitError, "does not exist"},
@@ -301,10 +302,10 @@ func TestEventsListPrintsTheEventsOfTheCLIsChangesNewestFirstAndPages(t *testing
 	for _, l := range lines {
 		assert.Regexp(t, `^\{"type":"UserCreate","companyId":"coE","id":"[A-Za-z0-9]{20}",.*"webhookId":"[0-9a-f]{24}","timestamp":"[^"]+","version":1\}$`, l)
 	}
-	_, cursor, ok := strings.Cut(errOut, "--after '")
-	require.True(t, ok, "stderr names the next page: %s", errOut)
+	_, cursor, ok := strings.Cut(errOut, "--cursor '")
+	require.True(t, ok, "stderr names the next page as GET /events names it: %s", errOut)
 	cursor = strings.TrimSuffix(strings.TrimSpace(cursor), "'")
-	code, out, errOut = c.run("events", "list", "--company", "coE", "--limit", "2", "--after", cursor)
+	code, out, errOut = c.run("events", "list", "--company", "coE", "--limit", "2", "--cursor", cursor)
 	require.Equal(t, exitOK, code, errOut)
 	assert.Len(t, strings.Split(strings.TrimSpace(out), "\n"), 1, "the third user's event")
 	assert.Contains(t, errOut, "no older one")
@@ -312,9 +313,9 @@ func TestEventsListPrintsTheEventsOfTheCLIsChangesNewestFirstAndPages(t *testing
 	code, out, _ = c.run("events", "list", "--account", "acctE")
 	assert.Equal(t, exitOK, code)
 	assert.Empty(t, out, "users are the company's events")
-	code, _, errOut = c.run("events", "list", "--company", "coE", "--after", "USER#x")
+	code, _, errOut = c.run("events", "list", "--company", "coE", "--cursor", "USER#x")
 	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, errOut, "--after is not a cursor")
+	assert.Contains(t, errOut, "--cursor is not a cursor")
 	code, _, _ = c.run("events", "list", "--company", "coE", "--account", "acctE")
 	assert.Equal(t, exitUsage, code, "one owner")
 	code, out, _ = c.run("events", "list", "--company", "coE", "--status", "pending")
@@ -323,6 +324,44 @@ func TestEventsListPrintsTheEventsOfTheCLIsChangesNewestFirstAndPages(t *testing
 	code, _, errOut = c.run("events", "list", "--company", "coE", "--status", "lost")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, "--status must be one of: pending, delivered, failed, unrouted")
+
+	t.Run("the times are GET /events' from, to and startAfter", func(t *testing.T) {
+		var stamps []time.Time
+		for _, l := range lines {
+			var ev struct{ Timestamp time.Time }
+			require.NoError(t, json.Unmarshal([]byte(l), &ev))
+			stamps = append(stamps, ev.Timestamp)
+		}
+		newest := stamps[0].UTC().Format(time.RFC3339Nano)
+		code, out, errOut := c.run("events", "list", "--company", "coE", "--from", newest)
+		require.Equal(t, exitOK, code, errOut)
+		assert.Equal(t, lines[0], strings.TrimSpace(out), "from includes its instant")
+		code, out, _ = c.run("events", "list", "--company", "coE", "--start-after", newest)
+		require.Equal(t, exitOK, code)
+		assert.Empty(t, out, "startAfter excludes it: nothing is newer")
+		code, out, _ = c.run("events", "list", "--company", "coE", "--to", newest)
+		require.Equal(t, exitOK, code)
+		assert.Equal(t, 2, strings.Count(out, "UserCreate"), "to excludes its instant")
+	})
+	t.Run("a type is checked: an unknown one, or another owner's, is a usage error", func(t *testing.T) {
+		for _, tc := range []struct{ args, want string }{
+			{"--company coE --type UserCreat", `"UserCreat" is not an event type (one of: `},
+			{"--company coE --type TaskDelete", `"TaskDelete" is an account's event: list it with --account`},
+			{"--account acctE --type UserCreate", `"UserCreate" is a company's event: list it with --company`},
+		} {
+			code, out, errOut := c.run(append([]string{"events", "list"}, strings.Fields(tc.args)...)...)
+			assert.Equal(t, exitUsage, code, tc.args)
+			assert.Empty(t, out)
+			assert.Contains(t, errOut, tc.want)
+		}
+	})
+	t.Run("the flags of before are refused naming the API's", func(t *testing.T) {
+		for old, now := range map[string]string{"--since": "--from", "--until": "--to", "--after": "--cursor"} {
+			code, _, errOut := c.run("events", "list", "--company", "coE", old+"=2026-11-27T10:00:00Z")
+			assert.Equal(t, exitUsage, code)
+			assert.Contains(t, errOut, "platformctl events list: "+old+" is now "+now+" (usage: platformctl events list")
+		}
+	})
 }
 
 func TestAGroupOfCommandsWithoutAKnownVerbListsItsCommands(t *testing.T) {

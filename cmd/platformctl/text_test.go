@@ -34,7 +34,7 @@ func TestEveryNameTheCLIStoresRefusesInvisibleAndReorderingCharacters(t *testing
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errOut := c.run(tc.args...)
-			assert.Equal(t, exitError, code)
+			assert.Equal(t, exitUsage, code, "a refused value is a usage error")
 			assert.Empty(t, out, "nothing created, nothing printed")
 			assert.Contains(t, errOut, tc.msg)
 		})

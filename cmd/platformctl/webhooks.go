@@ -5,34 +5,43 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"slices"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/shared/accounts"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/endpoints"
+	"github.com/bizplatform/api/shared/secrets"
+	"github.com/bizplatform/api/shared/secrets/kmskey"
+	"github.com/bizplatform/api/shared/storage/awschain"
 	"github.com/bizplatform/api/shared/storage/dynamo"
 	"github.com/bizplatform/api/shared/validate"
+	"github.com/bizplatform/api/shared/wiring"
 )
 
 // webhooksSynopsis is each webhooks command's usage line: an account's own
 // webhook endpoints, as its admins manage them in the portal.
 var webhooksSynopsis = map[string]string{
-	"webhooks add":        "webhooks add --account ID --url URL --events T,U [--description D] [--disabled]",
-	"webhooks list":       "webhooks list --account ID",
-	"webhooks update":     "webhooks update ID --account ID [--url URL] [--events T,U] [--description D] [--enabled=true|false]",
-	"webhooks remove":     "webhooks remove ID --account ID",
-	"webhooks deliveries": "webhooks deliveries ID --account ID [--status " + strings.Join(deliveries.Strings(deliveries.States), "|") + "] [--limit N] [--before CURSOR]",
-	"webhooks redeliver":  "webhooks redeliver ID --account ID (--event WEBHOOK_ID | --failed-since RFC3339)",
-	"webhooks retry":      "webhooks retry ID --account ID --event WEBHOOK_ID",
-	"webhooks test":       "webhooks test ID --account ID [--wait DURATION]",
+	"webhooks add":           "webhooks add --account ID --url URL --events T,U [--description D] [--disabled]",
+	"webhooks list":          "webhooks list --account ID",
+	"webhooks update":        "webhooks update ID --account ID [--url URL] [--events T,U] [--description D] [--enabled=true|false]",
+	"webhooks remove":        "webhooks remove ID --account ID",
+	"webhooks deliveries":    "webhooks deliveries ID --account ID [--status " + strings.Join(deliveries.Strings(deliveries.States), "|") + "] [--limit N] [--cursor CURSOR]",
+	"webhooks redeliver":     "webhooks redeliver ID --account ID (--event WEBHOOK_ID | --failed-since RFC3339)",
+	"webhooks retry":         "webhooks retry ID --account ID --event WEBHOOK_ID",
+	"webhooks test":          "webhooks test ID --account ID [--wait DURATION]",
+	"webhooks rotate-secret": "webhooks rotate-secret ID --account ID [--keep-old]",
+	"webhooks key":           "webhooks key",
 }
 
-var webhooksVerbs = []string{"webhooks add", "webhooks list", "webhooks update", "webhooks remove", "webhooks deliveries", "webhooks redeliver", "webhooks retry", "webhooks test"}
+var webhooksVerbs = []string{"webhooks add", "webhooks list", "webhooks update", "webhooks remove", "webhooks deliveries", "webhooks redeliver", "webhooks retry", "webhooks test", "webhooks rotate-secret", "webhooks key"}
 
 func webhooksSynopses() []string {
 	out := make([]string, len(webhooksVerbs))
@@ -74,6 +83,10 @@ func (c *cli) webhooks(ctx context.Context, args []string) error {
 		err = c.retryWebhook(ctx, store, rest)
 	case "webhooks test":
 		err = c.testWebhook(ctx, store, rest)
+	case "webhooks rotate-secret":
+		err = c.rotateWebhookSecret(ctx, store, rest)
+	case "webhooks key":
+		err = c.webhookPublicKey(ctx, rest)
 	default:
 		err = c.redeliverWebhook(ctx, store, rest)
 	}
@@ -140,12 +153,79 @@ func (c *cli) addWebhook(ctx context.Context, store *endpoints.Store, args []str
 	}
 	enabled := !*disabled
 	events := splitList(*eventList)
-	e, err := store.Add(ctx, *account, endpoints.Input{URL: u, Description: description, Events: &events, Enabled: &enabled}, auth.Operator)
+	sealing, err := c.sealing(ctx, store)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.errOut, "webhook endpoint %s added to account %s (%s)\n", e.ID, e.AccountID, state(store, e))
+	e, err := sealing.Add(ctx, *account, endpoints.Input{URL: u, Description: description, Events: &events, Enabled: &enabled}, auth.Operator)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.errOut, "webhook endpoint %s added to account %s (%s); its signingSecret is shown only now\n", e.ID, e.AccountID, state(store, e))
 	return c.printJSON(e)
+}
+
+// sealing is store sealing signing secrets with the KMS key or key file
+// the environment names (SECRETS_KEY_ID, SECRETS_LOCAL_KEY_FILE), else, on
+// a local engine, with make run's key in the repository's .local folder.
+func (c *cli) sealing(ctx context.Context, store *endpoints.Store) (*endpoints.Store, error) {
+	cfg := c.cfg
+	if cfg.SecretsKeyID == "" && cfg.SecretsLocalKeyFile == "" && dynamo.IsLocalEndpoint(cfg.Endpoint) {
+		if root, err := dynamodblocal.FindRoot("."); err == nil {
+			cfg.SecretsLocalKeyFile = filepath.Join(root, filepath.FromSlash(secrets.LocalKeyFile))
+		}
+	}
+	chain := func(ctx context.Context, region string) (aws.Config, error) {
+		return awschain.Config(ctx, region, false)
+	}
+	keeper, err := wiring.OpenKeeper(ctx, cfg, chain, "platformctl webhooks (an endpoint's signing secret)", kmskey.Open)
+	if err != nil {
+		return nil, err
+	}
+	return store.Sealing(keeper), nil
+}
+
+// rotateWebhookSecret gives an endpoint a new signing secret, printed once
+// in the endpoint's JSON (signingSecret); the old one signs no more, or
+// with --keep-old beside it for endpoints.SecretGrace.
+func (c *cli) rotateWebhookSecret(ctx context.Context, store *endpoints.Store, args []string) error {
+	const cmd = "webhooks rotate-secret"
+	fs := c.flags(cmd)
+	account := fs.String("account", "", "the account")
+	keep := fs.Bool("keep-old", false, "keep the current secret signing too for "+clock.Span(endpoints.SecretGrace))
+	id, err := hookArgs(cmd, fs, args, true)
+	if err != nil {
+		return err
+	}
+	sealing, err := c.sealing(ctx, store)
+	if err != nil {
+		return err
+	}
+	e, err := sealing.RotateSecret(ctx, endpoints.Rotation{AccountID: *account, EndpointID: id, KeepOld: *keep, By: auth.Operator})
+	if err != nil {
+		return err
+	}
+	old := "the previous one signs no more"
+	if e.PreviousSecretUntil != "" {
+		old = "the previous one signs too until " + minute(e.PreviousSecretUntil)
+	}
+	fmt.Fprintf(c.errOut, "webhook endpoint %s has a new signing secret, shown only now; %s\n", e.ID, old)
+	return c.printJSON(e)
+}
+
+// webhookPublicKey prints the public key receivers verify x-ghl-signature
+// with, as the portal shows it (deliveries.PublishedKey).
+func (c *cli) webhookPublicKey(ctx context.Context, args []string) error {
+	if len(args) != 0 {
+		return webhooksUsage("webhooks key", "it takes no argument")
+	}
+	k, err := deliveries.PublishedKey(ctx, c.deps.Table)
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(c.out, k.PEM)
+	fmt.Fprintf(c.errOut, "x-ghl-signature is the base64 Ed25519 signature of a delivery's raw body, made with this key (published %s); an endpoint's deliveries also carry webhook-id, webhook-timestamp and webhook-signature, made with its own signing secret (docs/webhook-signatures.md)\n", minute(k.Since))
+	return nil
 }
 
 // state says whether the endpoint of store receives events, and why not.
@@ -246,38 +326,28 @@ func (c *cli) removeWebhook(ctx context.Context, store *endpoints.Store, args []
 
 func (c *cli) webhookDeliveries(ctx context.Context, store *endpoints.Store, args []string) error {
 	const cmd = "webhooks deliveries"
+	if err := renamedFlags(cmd, args, deliveryRenames); err != nil {
+		return err
+	}
 	fs := c.flags(cmd)
 	account := fs.String("account", "", "the account")
-	status := fs.String("status", "", "only deliveries in this status: "+orList(deliveries.Strings(deliveries.States)))
-	limit := fs.Int("limit", 50, "deliveries per page, 1 to 1000")
-	before := fs.String("before", "", "the cursor a previous page printed")
+	p := deliveryFlags(fs)
 	id, err := hookArgs(cmd, fs, args, true)
 	if err != nil {
 		return err
 	}
-	state := deliveries.State(*status)
-	if state != "" && !slices.Contains(deliveries.States, state) {
-		return webhooksUsage(cmd, "--status must be "+orList(deliveries.Strings(deliveries.States)))
+	state, err := p.state(cmd)
+	if err != nil {
+		return err
 	}
-	if *limit < 1 || *limit > 1000 {
-		return webhooksUsage(cmd, "--limit must be 1 to 1000")
-	}
-	page, next, err := store.Deliveries(ctx, *account, id, state, int32(*limit), *before)
+	page, next, err := store.Deliveries(ctx, *account, id, state, int32(*p.limit), *p.cursor)
 	if errors.Is(err, deliveries.ErrBadCursor) {
-		return webhooksUsage(cmd, "--before is not a cursor webhooks deliveries printed")
+		return webhooksUsage(cmd, "--cursor is not a cursor webhooks deliveries printed")
 	}
 	if err != nil {
 		return err
 	}
-	if err := c.printDeliveries(page); err != nil {
-		return err
-	}
-	if next != "" {
-		fmt.Fprintf(c.errOut, "%d deliveries; the next page: --before '%s'\n", len(page), next)
-	} else {
-		fmt.Fprintf(c.errOut, "%d deliveries; no older one\n", len(page))
-	}
-	return nil
+	return c.printDeliveryPage(page, next)
 }
 
 func (c *cli) redeliverWebhook(ctx context.Context, store *endpoints.Store, args []string) error {

@@ -4,11 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -22,6 +23,7 @@ import (
 
 func TestAnOperatorManagesAnAccountsWebhookEndpoints(t *testing.T) {
 	c, api := setup(t)
+	c.env["SECRETS_LOCAL_KEY_FILE"] = filepath.Join(t.TempDir(), "secrets.key")
 	code, _, errOut := c.run("accounts", "create", "--id", "acctHooks", "--company", "coHooks", "--name", "Hooks")
 	require.Equal(t, exitOK, code, errOut)
 
@@ -57,7 +59,7 @@ func TestAnOperatorManagesAnAccountsWebhookEndpoints(t *testing.T) {
 		assert.True(t, on.Enabled)
 		assert.Empty(t, on.Description, `--description "" clears it`)
 	})
-	t.Run("a rule the endpoint breaks is refused in one line naming it", func(t *testing.T) {
+	t.Run("a rule the endpoint breaks is a usage error in one line naming it", func(t *testing.T) {
 		for args, want := range map[string]string{
 			"--url http://10.0.0.1/in --events TaskDelete":   "platformctl: url must be an https URL",
 			"--url https://hooks.example.com/ --events Nope": `platformctl: "Nope" is not an event type`,
@@ -66,7 +68,7 @@ func TestAnOperatorManagesAnAccountsWebhookEndpoints(t *testing.T) {
 			"--url https://hooks.example.com/ --events ,":          "platformctl: events must name at least one event type",
 		} {
 			code, out, errOut := c.run(append([]string{"webhooks", "add", "--account", "acctHooks"}, strings.Fields(args)...)...)
-			assert.Equal(t, exitError, code, args)
+			assert.Equal(t, exitUsage, code, "as for an app's unknown event type: %s", args)
 			assert.Empty(t, out)
 			assert.Contains(t, errOut, want, args)
 			assert.Equal(t, 1, strings.Count(strings.TrimSpace(errOut), "\n")+1, "one line: %s", errOut)
@@ -113,7 +115,7 @@ func seedDelivery(t *testing.T, api *testenv.Env, e endpoints.Endpoint, n int, s
 func TestAnOperatorListsAnEndpointsDeliveriesAndRedeliversThem(t *testing.T) {
 	c, api := setup(t)
 	ctx := context.Background()
-	store := endpoints.New(api.Table, clock.System{}, false)
+	store := endpoints.New(api.Table, clock.System{}, false).Sealing(api.Deps.Secrets)
 	e, err := store.Add(ctx, "acctD", endpoints.Input{URL: func() *string { s := "https://hooks.example.com/in"; return &s }(), Events: &[]string{"TaskDelete"}}, auth.Operator)
 	require.NoError(t, err)
 	now := time.Now()
@@ -128,9 +130,9 @@ func TestAnOperatorListsAnEndpointsDeliveriesAndRedeliversThem(t *testing.T) {
 		require.Len(t, lines, 3, out)
 		assert.True(t, strings.HasPrefix(lines[1], done), lines[1])
 		assert.Contains(t, lines[2], "HTTP 502")
-		assert.Contains(t, errOut, "2 deliveries; the next page: --before '")
-		cursor := strings.TrimSuffix(strings.SplitN(errOut, "--before '", 2)[1], "'\n")
-		code, out, errOut = c.run("webhooks", "deliveries", e.ID, "--account", "acctD", "--before", cursor)
+		assert.Contains(t, errOut, "2 deliveries; the next page: --cursor '")
+		cursor := strings.TrimSuffix(strings.SplitN(errOut, "--cursor '", 2)[1], "'\n")
+		code, out, errOut = c.run("webhooks", "deliveries", e.ID, "--account", "acctD", "--cursor", cursor)
 		require.Equal(t, exitOK, code, errOut)
 		assert.Contains(t, out, old)
 		assert.Contains(t, errOut, "1 deliveries; no older one")
@@ -157,7 +159,7 @@ func TestAnOperatorListsAnEndpointsDeliveriesAndRedeliversThem(t *testing.T) {
 		assert.Contains(t, errOut, "platformctl: the event is still being delivered")
 		code, _, errOut = c.run("webhooks", "redeliver", e.ID, "--account", "acctD", "--event", "b00000000000000000000099")
 		assert.Equal(t, exitError, code)
-		assert.Contains(t, errOut, "webhooks redeliver: no such delivery (deliveries are kept 30 days)")
+		assert.Contains(t, errOut, "platformctl: no such delivery (deliveries are kept 30 days)")
 	})
 }
 
@@ -266,6 +268,7 @@ func TestWebhooksUsageErrorsExitTwoNamingTheCommand(t *testing.T) {
 		{"redeliver without what", []string{"webhooks", "redeliver", "0123456789abcdef01234567", "--account", "a"}, "webhooks redeliver: give --event or --failed-since"},
 		{"redeliver with a time that is not one", []string{"webhooks", "redeliver", "0123456789abcdef01234567", "--account", "a", "--failed-since", "yesterday"}, "--failed-since must be an RFC 3339 time"},
 		{"deliveries in a status there is none of", []string{"webhooks", "deliveries", "0123456789abcdef01234567", "--account", "a", "--status", "lost"}, "--status must be pending, delivered or failed"},
+		{"deliveries paged with the old flag", []string{"webhooks", "deliveries", "0123456789abcdef01234567", "--account", "a", "--before", "EVENT#x"}, "webhooks deliveries: --before is now --cursor"},
 		{"an unknown verb", []string{"webhooks", "enable"}, "platformctl webhooks redeliver ID"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,6 +3,7 @@
 package catalog
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/bizplatform/api/areas/adpublishing"
@@ -152,6 +153,15 @@ func Functions() []Function {
 		Function{Dir: Probe, LogicalID: ProbeFunction, Role: RoleProbe},
 		Function{Dir: Hook, LogicalID: HookFunction, Role: RoleHook},
 	)
+}
+
+// KeepsSecrets reports whether the function of directory dir uses the
+// secrets key (SECRETS_KEY_ID, KMS), and so links the KMS client: an area
+// that keeps secrets users hand it (app.Area.OpenKMSKey), the portal, which
+// seals account endpoints' webhook signing secrets, and the deliverer,
+// which opens them to sign.
+func KeepsSecrets(dir string) bool {
+	return dir == Portal || dir == Webhooks || slices.ContainsFunc(Areas, func(a app.Area) bool { return a.Name == dir && a.OpenKMSKey != nil })
 }
 
 // FunctionName is the template.yaml logical id of an area's function:

@@ -64,7 +64,7 @@ func TestThePortalFunctionServesItsPagesUnderTheLambdaRuntimeAPI(t *testing.T) {
 	defer rt.Close()
 	logs := &testenv.LogBuffer{}
 	fn := exec.Command(filepath.Join(binDir, catalog.Portal))
-	fn.Env = lambdaEnv(t, rt.Addr, catalog.FunctionName(catalog.Portal), tableName)
+	fn.Env = append(lambdaEnv(t, rt.Addr, catalog.FunctionName(catalog.Portal), tableName), "SECRETS_LOCAL_KEY_FILE="+filepath.Join(t.TempDir(), "secrets.key"))
 	fn.Stdout, fn.Stderr = logs, logs
 	require.NoError(t, fn.Start())
 	defer func() { _ = fn.Process.Kill(); _ = fn.Wait() }()

@@ -18,7 +18,6 @@ import (
 	"github.com/bizplatform/api/internal/catalog"
 	"github.com/bizplatform/api/oauth"
 	"github.com/bizplatform/api/portal"
-	"github.com/bizplatform/api/shared/app"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/events"
@@ -275,9 +274,7 @@ func TestEveryAreaIsOneFunctionServingExactlyItsRoutes(t *testing.T) {
 
 // keepsSecrets reports whether the function in functions/<dir> serves an
 // area that keeps secrets users hand it (sealed with the KMS key).
-func keepsSecrets(dir string) bool {
-	return slices.ContainsFunc(catalog.Areas, func(a app.Area) bool { return a.Name == dir && a.OpenKMSKey != nil })
-}
+func keepsSecrets(dir string) bool { return catalog.KeepsSecrets(dir) }
 
 // functionDirs are the directories under functions/ of the functions
 // CodeDeploy moves (every area, the portal, the OAuth server and the

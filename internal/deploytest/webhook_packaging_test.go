@@ -76,7 +76,7 @@ func TestTheWebhookFunctionDeliversNewEventsUnderTheLambdaRuntimeAPI(t *testing.
 	defer rt.Close()
 	logs := &testenv.LogBuffer{}
 	fn := exec.Command(filepath.Join(binDir, catalog.Webhooks))
-	fn.Env = append(lambdaEnv(t, rt.Addr, catalog.WebhookFunction, env.Table.Name), "WEBHOOK_KEY_FILE="+keyFile)
+	fn.Env = append(lambdaEnv(t, rt.Addr, catalog.WebhookFunction, env.Table.Name), "WEBHOOK_KEY_FILE="+keyFile, "SECRETS_LOCAL_KEY_FILE="+filepath.Join(t.TempDir(), "secrets.key"))
 	fn.Stdout, fn.Stderr = logs, logs
 	require.NoError(t, fn.Start())
 	defer func() { _ = fn.Process.Kill(); _ = fn.Wait() }()
@@ -99,7 +99,7 @@ func TestTheWebhookFunctionDeliversNewEventsUnderTheLambdaRuntimeAPI(t *testing.
 	sig, err := base64.StdEncoding.DecodeString(sigs[0])
 	require.NoError(t, err)
 	assert.True(t, ed25519.Verify(key.Public().(ed25519.PublicKey), bodies[0], sig), "signed with the key it was given")
-	sent, err := apps.Deliveries(ctx, a.ID)
+	sent, _, err := apps.Deliveries(ctx, a.ID, "", 10, "")
 	require.NoError(t, err)
 	require.Len(t, sent, 1)
 	assert.Equal(t, deliveries.Delivered, sent[0].Status)

@@ -245,7 +245,9 @@ func Markdown(types []events.Type) string {
 <!-- generated from the event registry (catalog.EventTypes) by go generate ./...; do not edit -->
 
 Every change an operation (or ` + "`platformctl users create`" + `, or a
-marketplace app's install or uninstall) commits makes exactly one event,
+marketplace app's install or uninstall) commits makes one event of each
+kind of change it makes (one for most; a contact update that changes its
+tags and another field makes ` + "`ContactTagUpdate`" + ` and ` + "`ContactUpdate`" + `),
 written in the change's own DynamoDB transaction: a refused request, a
 failed condition, an ` + "`Idempotency-Key`" + ` replay or a write that changed
 nothing makes none. Events are kept {kept}.
@@ -259,7 +261,8 @@ or an install holding the event's scope (or its ` + "`.write`" + `) may read it.
 The schemas are in ` + "`api/openapi.yaml`" + `, section ` + "`webhooks`" + `.
 
 **Who receives them.** Each receiver of an event gets one delivery of it,
-signed with ` + "`{signature}`" + ` (Ed25519 over the exact body) and tried until
+signed with ` + "`{signature}`" + ` (Ed25519 over the exact body; how a receiver
+checks it: [webhook-signatures.md](webhook-signatures.md)) and tried until
 it answers 2xx: again after {firstRetry}, doubling up to {maxRetry} (or after
 a 429's or 503's ` + "`Retry-After`" + ` when longer), for {giveUp}, then failed.
 A marketplace app chooses its types
@@ -280,7 +283,10 @@ install holds the scope. An operator lists an account's events with
 ` + "`platformctl webhooks`" + `) receive every type they chose of their account,
 whatever its scope (they are the account's), but for the routed ones, with
 the body unchanged (no ` + "`appId`" + `), signed and retried the same way, to the
-endpoint's URL as it is at each attempt. An endpoint that has failed every
+endpoint's URL as it is at each attempt, and signed the Standard Webhooks
+way too, with the endpoint's own secret (` + "`webhook-id`" + `, the ` + "`webhookId`" + `;
+` + "`webhook-timestamp`" + `, the attempt's; ` + "`webhook-signature`" + `), so that its receiver
+refuses a delivery replayed later. An endpoint that has failed every
 attempt for {giveUp} is disabled (reason ` + "`failing`" + `, an audit entry by the webhook
 deliverer); its pending deliveries then end as failed without being sent,
 as do a removed endpoint's, and once an admin enables it again
@@ -305,6 +311,29 @@ it from the portal or ` + "`platformctl webhooks redeliver`" + `) or ` + "`unrou
 (nothing receives it). The event item counts its deliveries (made,
 pending, failed): the fan-out sets them, each delivery's end and each
 redelivery updates them, one write each.
+
+`))
+	b.WriteString(strings.NewReplacer(
+		"{firstRetry}", clock.Span(deliveries.FirstRetry),
+		"{maxRetry}", clock.Span(deliveries.MaxRetry),
+		"{giveUp}", clock.Span(deliveries.GiveUp),
+	).Replace(`**The order of deliveries: none is promised.** Each delivery is tried
+on its own: first attempts are made several at once, as their events are
+handed on, and a failed one is tried again after {firstRetry}, doubling up
+to {maxRetry}, while later events go ahead. So events can arrive in
+another order than they happened: after a receiver's outage, the oldest
+ones typically arrive last, as their retries come due; a redelivery sends
+an event again whenever it is asked for; and an event can arrive twice
+(an attempt the receiver took but answered too late is tried again).
+This holds per endpoint and per resource too: two changes of one record
+can arrive in either order. Keeping an order would let one failing event
+hold back every later one for up to its {giveUp} of retries. What a
+receiver can rely on instead: deduplicate by ` + "`webhookId`" + `; ` + "`timestamp`" + ` is
+when the request that made the change was handled, to the millisecond,
+which orders the changes of one record unless two requests changed it at
+the same moment; where a record's latest state matters, read it from the
+API, which always answers it; and ` + "`GET /events`" + ` (newest first, by
+` + "`timestamp`" + `) fills any gap.
 
 `))
 	b.WriteString(`*Scope, decided:* the operations table gives each operation one scope, so

@@ -34,6 +34,12 @@ var foreignRecords = []foreignRecord{
 	{operations.ListContacts, "Bravo's contact as startAfterId", []swap{{"demoCtcAlpha00000005", "demoCtcBravo00000001", "zzMissingContact0001"}, {"&startAfter=1736445310000", "", ""}}},
 	{operations.DeleteTask, "Bravo's contact and task", []swap{{"demoCtcAlpha00000001", "demoCtcBravo00000002", "zzMissingContact0001"}, {"demoTskAlpha00000001", "demoTskBravo00000001", "zzMissingTask0000001"}}},
 	{operations.DeleteTask, "Bravo's task under Alpha's contact", []swap{{"demoTskAlpha00000001", "demoTskBravo00000001", "zzMissingTask0000001"}}},
+	{operations.GetContact, "Bravo's contact", []swap{{"demoCtcAlpha00000002", "demoCtcBravo00000002", "zzMissingContact0001"}}},
+	{operations.GetContact, "Charlie's contact", []swap{{"demoCtcAlpha00000002", "demoCtcCharl00000002", "zzMissingContact0001"}}},
+	{operations.UpdateContact, "Bravo's contact", []swap{{"demoCtcAlpha00000002", "demoCtcBravo00000002", "zzMissingContact0001"}}},
+	{operations.DeleteContact, "Bravo's contact", []swap{{"demoCtcAlpha00000300", "demoCtcBravo00000030", "zzMissingContact0001"}}},
+	{operations.AddTags, "Bravo's contact", []swap{{"demoCtcAlpha00000004", "demoCtcBravo00000004", "zzMissingContact0001"}}},
+	{operations.RemoveTags, "Charlie's contact", []swap{{"demoCtcAlpha00000004", "demoCtcCharl00000004", "zzMissingContact0001"}}},
 	{operations.GetAllTasks, "Bravo's contact", []swap{{"demoCtcAlpha00000006", "demoCtcBravo00000001", "zzMissingContact0001"}}},
 	{operations.CreateTask, "Bravo's contact", []swap{{"demoCtcAlpha00000002", "demoCtcBravo00000001", "zzMissingContact0001"}}},
 	{operations.GetTask, "Bravo's contact and task", []swap{{"demoCtcAlpha00000005", "demoCtcBravo00000001", "zzMissingContact0001"}, {"demoTskAlpha00000002", "demoTskBravo00000001", "zzMissingTask0000001"}}},
@@ -75,7 +81,8 @@ var accountParams = map[string]string{}
 func init() {
 	for _, op := range operations.All {
 		switch op {
-		case operations.DeleteTask, operations.GetMessage,
+		case operations.DeleteTask, operations.GetMessage, operations.GetContact, operations.UpdateContact,
+			operations.DeleteContact, operations.AddTags, operations.RemoveTags,
 			operations.GetAllTasks, operations.CreateTask, operations.GetTask, operations.UpdateTask, operations.UpdateTaskCompleted,
 			operations.GetAllNotes, operations.CreateNote, operations.GetNote, operations.UpdateNote, operations.DeleteNote:
 			// No account parameter: the record id alone (foreignRecords).

@@ -36,7 +36,7 @@ func httpsURL(n int) string {
 // naming the bound; a 5xx means a rule lets through a record the database
 // cannot hold.
 func TestTheLargestRequestsTheRulesAllowAreStored(t *testing.T) {
-	d := newDemoEnvOf(t, []string{"brand-boards", "custom-fields", "store", "voice-ai"})
+	d := newDemoEnvOf(t, []string{"brand-boards", "contacts", "custom-fields", "store", "voice-ai"})
 	token := d.private[demo.AccountAlpha]
 	alpha := storage.AccountPK(demo.AccountAlpha)
 
@@ -111,6 +111,19 @@ func TestTheLargestRequestsTheRulesAllowAreStored(t *testing.T) {
 			}},
 			ok: http.StatusOK,
 		},
+		{
+			// Every field's own bound at once would make a record of some
+			// 80 KB, which each of its index items would repeat: the
+			// record's own bound (16 KB) refuses it, naming it.
+			name: "a contact with every text at its bound in four-byte characters, 50 tags and 25 custom fields",
+			req:  testenv.Request{Method: "POST", Path: "/contacts/", Body: contactAtBounds(wide)},
+			ok:   http.StatusUnprocessableEntity,
+		},
+		{
+			name: "a contact with 50 tags and 25 custom fields in ASCII, just under the record's bound",
+			req:  testenv.Request{Method: "POST", Path: "/contacts/", Body: contactAtBounds(func(n int) string { return ascii(n * 11 / 20) })},
+			ok:   http.StatusCreated,
+		},
 	}
 	// selectedPaths is a list of strings.
 	paths := make([]any, 20)
@@ -138,5 +151,28 @@ func TestTheLargestRequestsTheRulesAllowAreStored(t *testing.T) {
 				assert.LessOrEqual(t, size, maxItemBytes, "%s is beyond DynamoDB's item limit", readable(key))
 			}
 		})
+	}
+}
+
+// contactAtBounds is a new contact of Alpha with every text at text(its
+// bound), 50 tags and 25 custom field values.
+func contactAtBounds(text func(n int) string) map[string]any {
+	tags := make([]any, 50)
+	for i := range tags {
+		tags[i] = fmt.Sprintf("%02d", i) + text(62)
+	}
+	fields := make([]any, 25)
+	for i := range fields {
+		fields[i] = map[string]any{"id": fmt.Sprintf("cf%02d", i) + ascii(60), "key": text(100), "field_value": text(500)}
+	}
+	channel := map[string]any{"status": "active", "message": text(200), "code": text(50)}
+	return map[string]any{
+		"locationId": demo.AccountAlpha, "firstName": text(100), "lastName": text(100), "name": text(200),
+		"email": ascii(64) + "@" + ascii(180) + ".example", "phone": "+123456789012345", "gender": text(50),
+		"address1": text(255), "city": text(100), "state": text(100), "postalCode": text(20), "website": httpsURL(2048),
+		"timezone": "America/Argentina/ComodRivadavia", "dnd": true, "source": text(100), "companyName": text(200),
+		"dndSettings":        map[string]any{"Call": channel, "Email": channel, "SMS": channel, "WhatsApp": channel, "GMB": channel, "FB": channel},
+		"inboundDndSettings": map[string]any{"all": map[string]any{"status": "active", "message": text(200)}},
+		"tags":               tags, "customFields": fields, "dateOfBirth": "1990-09-25", "country": "US", "assignedTo": ascii(64),
 	}
 }

@@ -75,7 +75,7 @@ await run("sdk", async (test, watch) => {
   await test("platformctl registers an app and prints its client credentials once", async () => {
     app = JSON.parse(platformctl(server, "apps", "create", "--company", company, "--name", "Bridge Pay",
       "--redirect-uri", receiver.redirectURI, "--scopes", scopes.replace(" ", ","), "--webhook-url", receiver.webhookURL,
-      "--events", "WhitelabelProviderCreate,CouponDelete"));
+      "--events", "WhitelabelProviderCreate,ContactCreate"));
     assert.match(app.clientId, new RegExp(`^${app.appId}-[a-z0-9]+$`));
     assert.ok(app.clientSecret);
     ghl = new HighLevel({ clientId: app.clientId, clientSecret: app.clientSecret, webhookPublicKey: publicKey, logLevel: "none" });

@@ -1,6 +1,7 @@
 // The consent page of marketplace apps in a real browser, on a phone
-// (390x844) and a desktop (1280 wide): the error page of a link that is not
-// the app's, sign-in and back, the consent page, Cancel and Allow, and the
+// (390x844), a tablet (768, 1024) and a desktop (1280 wide): the error page
+// of a link that is not the app's, sign-in and back, the consent page with
+// the scopes and the events the app will receive, Cancel and Allow, and the
 // app installed on the account's API settings page; axe-core on each state,
 // screenshots under .local/portal/consent-<width>-*.png.
 //
@@ -13,15 +14,20 @@ import {
 
 const viewports = [
   { width: 390, height: 844 },
+  { width: 768, height: 1024 },
+  { width: 1024, height: 768 },
   { width: 1280, height: 860 },
 ];
 
 await run("consent", async (test, watch) => {
   const server = await startServer("consent-browser");
   const receiver = await startReceiver();
-  const scopes = "payments/integration.write contacts.readonly";
+  // products.readonly unlocks no operation: it is what lets the app
+  // receive ShippingZoneUpdate.
+  const scopes = "payments/integration.write contacts.readonly products.readonly";
   const app = JSON.parse(platformctl(server, "apps", "create", "--company", company, "--name", "Bridge Pay",
-    "--redirect-uri", receiver.redirectURI, "--scopes", scopes.replace(" ", ",")));
+    "--redirect-uri", receiver.redirectURI, "--scopes", scopes.replaceAll(" ", ","),
+    "--webhook-url", receiver.webhookURL, "--events", "TaskDelete,WhitelabelProviderCreate,ShippingZoneUpdate"));
 
   for (const viewport of viewports) {
     const w = viewport.width;
@@ -65,6 +71,24 @@ await run("consent", async (test, watch) => {
       assert.match(await scopesList.textContent(), /unlocks .*CreateWhitelabelProvider|unlocks .*whitelabel/i);
       assert.equal(await page.getByRole("radio", { name: new RegExp(alpha) }).isChecked(), true, "the one account is chosen");
       await step("consent");
+    });
+
+    await test(`${w} px: the consent page lists the events the app will receive, with the scopes that carry them`, async () => {
+      const scopeItems = page.getByRole("list", { name: "What it may do" }).getByRole("listitem");
+      const carrier = scopeItems.filter({ hasText: "products.readonly" });
+      assert.match(await carrier.innerText(), /lets it receive\s+ShippingZoneUpdate/);
+      assert.doesNotMatch(await carrier.innerText(), /unlocks no operation/, "the scope that carries events does not read as useless");
+      const received = page.getByRole("list", { name: "Events it will receive" }).getByRole("listitem");
+      const texts = (await received.allInnerTexts()).map((t) => t.replace(/\s+/g, " ").trim());
+      assert.deepEqual(texts, [
+        "TaskDelete with contacts.readonly",
+        "WhitelabelProviderCreate with payments/integration.write",
+        "ShippingZoneUpdate with products.readonly",
+        "INSTALL and UNINSTALL when it is installed and uninstalled, whatever the scopes",
+      ]);
+      assert.ok(await page.getByText(receiver.webhookURL).isVisible(), "where they are sent");
+      await page.getByRole("heading", { name: "Events it will receive" }).scrollIntoViewIfNeeded();
+      await step("events");
     });
 
     await test(`${w} px: Cancel sends the admin back to the app with access_denied`, async () => {

@@ -11,8 +11,27 @@
 // 1024, 1180, 1280 and 1440 px (actionsInView, or everyWidth for the
 // forms), with screenshots in .local/portal/webhooks-*.png. Run by make
 // test-browser.
+//
+// A receiver written from the page alone: the test copies the public key
+// and the endpoint's signing secret (shown once) from the pages and checks
+// real deliveries with the Node code the page shows (portal/receiver/
+// verify.js, through the standardwebhooks package), before and during a
+// rotation of the secret, and sees a replay refused.
 import assert from "node:assert/strict";
+import { createRequire } from "node:module";
 import { accessible, actionsInView, alpha, everyWidth, launchBrowser, platformctl, run, signIn, startReceiver, startServer } from "./harness.mjs";
+
+const { deliveryVerifier } = createRequire(import.meta.url)("../receiver/verify.js");
+
+// verdict is what the page's Node code says of a received delivery.
+function verdict(publicKeyPem, secret, hook) {
+  try {
+    deliveryVerifier(publicKeyPem, secret)(hook.rawBody, hook.headers);
+    return "ok";
+  } catch (e) {
+    return e.message;
+  }
+}
 
 // ddb calls DynamoDB Local's API (the local engine takes any signature):
 // the test writes what the deliverer would have, as the Go tests do.
@@ -98,15 +117,39 @@ await run("webhooks", async (test, watch) => {
     await everyWidth(page, "webhooks-refused");
   });
 
-  await test("an endpoint on the local receiver is added and listed", async () => {
+  await test("an endpoint on the local receiver is added, its signing secret shown once, and listed", async () => {
     await page.getByLabel("URL").fill(url);
     await page.getByRole("button", { name: "Add endpoint" }).click();
+    await page.getByRole("heading", { name: "The endpoint's signing secret" }).waitFor();
+    await page.getByText("Copy it now: this is the only time it is shown.").waitFor();
+    made.secret = await page.getByLabel("Signing secret").inputValue();
+    assert.match(made.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+    await everyWidth(page, "webhooks-secret");
+    const shownAt = page.url();
+    await page.getByRole("link", { name: "Done: back to webhooks" }).click();
     await page.getByText(`The endpoint ${url} is added`).waitFor();
+    const again = await page.request.get(shownAt);
+    assert.equal(again.status(), 410, "shown once");
+    assert.ok(!(await again.text()).includes(made.secret.slice(6)), "never again");
     const row = page.getByRole("row", { name: new RegExp(url) });
     await row.getByText("TaskDelete").waitFor();
     await row.getByText("Enabled", { exact: true }).waitFor();
     made.endpoint = { id: await row.getAttribute("data-webhook-id"), url };
     assert.match(made.endpoint.id, /^[0-9a-f]{24}$/);
+  });
+
+  await test("the page says how to verify a delivery: the public key to copy, the headers, the receiver's code", async () => {
+    const verify = page.getByRole("region", { name: "Verifying deliveries" });
+    await verify.getByRole("heading", { name: "x-ghl-signature" }).waitFor();
+    made.publicKey = await page.getByLabel(/Public key \(PEM\)/).inputValue();
+    assert.match(made.publicKey, /^-----BEGIN PUBLIC KEY-----\n[A-Za-z0-9+/=\n]+-----END PUBLIC KEY-----\n$/);
+    assert.equal(made.publicKey.trim(), platformctl(server, "webhooks", "key"), "the key platformctl webhooks key prints");
+    for (const summary of ["Node.js, with the standardwebhooks package", "Go, with the standard library"]) {
+      await verify.getByText(summary).click();
+    }
+    await verify.getByRole("region", { name: "Node.js receiver code" }).getByText('require("standardwebhooks")').waitFor();
+    await verify.getByRole("region", { name: "Go receiver code" }).getByText("func (v *Verifier) Verify(").waitFor();
+    await everyWidth(page, "webhooks-verify");
   });
 
   await test("its event types are edited", async () => {
@@ -177,12 +220,54 @@ await run("webhooks", async (test, watch) => {
     await page.waitForURL((u) => !/status=failed/.test(u.search));
   });
 
-  await test("one delivery is redelivered, and the local deliverer sends it to the receiver", async () => {
+  await test("one delivery is redelivered, and the page's own Node code verifies it with what the pages showed", async () => {
     const id = made.delivered[0];
     await page.getByRole("button", { name: `Redeliver TaskDelete ${id}` }).click();
     await page.getByText(`The delivery ${id} is queued again`).waitFor();
     const hook = await receiver.waitForHook((b) => b.webhookId === id);
-    assert.ok(hook.headers["x-ghl-signature"], "signed");
+    assert.equal(hook.headers["webhook-id"], id, "the event's webhookId");
+    assert.equal(verdict(made.publicKey, made.secret, hook), "ok");
+    const changed = { ...hook, rawBody: Buffer.from(hook.rawBody.toString("utf8").replace(alpha, "demoLocBravo00000002")) };
+    assert.match(verdict(made.publicKey, made.secret, changed), /x-ghl-signature does not verify/);
+    const unsigned = { ...hook, headers: { ...hook.headers, "x-ghl-signature": hook.headers["x-ghl-signature"] } };
+    delete unsigned.headers["webhook-signature"];
+    assert.match(verdict(made.publicKey, made.secret, unsigned), /Missing required headers/);
+    // The same request replayed six minutes later: the library refuses it.
+    const now = Date.now;
+    Date.now = () => now() + 6 * 60e3;
+    try {
+      assert.match(verdict(made.publicKey, made.secret, hook), /too old/);
+    } finally {
+      Date.now = now;
+    }
+    made.firstHook = hook;
+  });
+
+  await test("the signing secret is rotated keeping the old one: a delivery then verifies with either", async () => {
+    await page.goto(`${server.base}/portal/accounts/${alpha}/webhooks`);
+    await page.getByRole("button", { name: `Rotate signing secret of ${url}`, exact: true }).click();
+    await page.getByRole("heading", { name: "Rotate signing secret" }).waitFor();
+    assert.ok(await page.getByLabel(/Keep it signing beside the new one for 24 hours/).isChecked(), "keeping it is the default");
+    await everyWidth(page, "webhooks-rotate");
+    await page.getByRole("button", { name: "Rotate signing secret" }).click();
+    await page.getByRole("heading", { name: "The endpoint's new signing secret" }).waitFor();
+    await page.getByText(/until then a delivery carries two signatures/).waitFor();
+    const rotated = await page.getByLabel("Signing secret").inputValue();
+    assert.notEqual(rotated, made.secret);
+    await page.getByRole("link", { name: "Done: back to webhooks" }).click();
+    await page.getByText(`The endpoint ${url} has a new signing secret`).waitFor();
+    await page.getByRole("row", { name: new RegExp(url) }).getByText(/the previous one signs too until/).waitFor();
+
+    const id = made.delivered[1];
+    await page.getByRole("button", { name: `Deliveries of ${url}`, exact: true }).click();
+    await page.getByRole("button", { name: `Redeliver TaskDelete ${id}` }).click();
+    await page.getByText(`The delivery ${id} is queued again`).waitFor();
+    const hook = await receiver.waitForHook((b) => b.webhookId === id);
+    assert.equal(hook.headers["webhook-signature"].split(" ").length, 2, "two signatures, space separated");
+    assert.equal(verdict(made.publicKey, rotated, hook), "ok", "with the new secret");
+    assert.equal(verdict(made.publicKey, made.secret, hook), "ok", "with the old one, during its grace");
+    assert.match(verdict(made.publicKey, rotated, made.firstHook), /No matching signature|too old/, "what the old secret alone signed does not pass for the new one");
+    made.secret = rotated;
   });
 
   await test("every failed delivery since a time is redelivered, saying how many", async () => {

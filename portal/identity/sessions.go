@@ -52,6 +52,7 @@ type sessionItem struct {
 type revealItem struct {
 	AccountID string `dynamodbav:"accountId"`
 	TokenID   string `dynamodbav:"tokenId"`
+	Kind      string `dynamodbav:"kind,omitempty"`
 	Sealed    string `dynamodbav:"sealed"` // base64(nonce || AES-GCM ciphertext)
 }
 
@@ -167,12 +168,19 @@ func (s *Service) End(ctx context.Context, id string) error {
 	return s.table.Delete(ctx, sessionKey(id), nil)
 }
 
-// Reveal is a new token's value, to be shown once.
+// Reveal is a new value to be shown once: a token's, or (Kind
+// RevealSigningSecret) a webhook endpoint's signing secret, TokenID then
+// naming the endpoint.
 type Reveal struct {
 	AccountID string
 	TokenID   string
+	Kind      string
 	Value     string
 }
+
+// RevealSigningSecret is the Kind of a webhook endpoint's signing secret;
+// a token's is "".
+const RevealSigningSecret = "webhook-secret"
 
 // sealer is the AES-GCM of a session, keyed by its id: what is stored with
 // the session cannot be read without the browser's cookie.
@@ -196,8 +204,8 @@ func (s *Service) Stash(ctx context.Context, sess *Session, r Reveal) error {
 	if _, err := rand.Read(nonce); err != nil {
 		return err
 	}
-	sealed := aead.Seal(nonce, nonce, []byte(r.Value), []byte(r.AccountID+"/"+r.TokenID))
-	item := revealItem{AccountID: r.AccountID, TokenID: r.TokenID, Sealed: base64.StdEncoding.EncodeToString(sealed)}
+	sealed := aead.Seal(nonce, nonce, []byte(r.Value), []byte(r.Kind+"/"+r.AccountID+"/"+r.TokenID))
+	item := revealItem{AccountID: r.AccountID, TokenID: r.TokenID, Kind: r.Kind, Sealed: base64.StdEncoding.EncodeToString(sealed)}
 	av, err := attributevalue.Marshal(item)
 	if err != nil {
 		return err
@@ -205,12 +213,18 @@ func (s *Service) Stash(ctx context.Context, sess *Session, r Reveal) error {
 	return s.table.Update(ctx, sessionKey(sess.ID), expression.Set(expression.Name("reveal"), expression.Value(av)), storage.ItemExists())
 }
 
-// TakeReveal removes the session's stashed value of a token of accountID
-// and returns it: the value is there for one request only. It returns nil,
-// and leaves the value in place, when there is none for that account.
-func (s *Service) TakeReveal(ctx context.Context, sess *Session, accountID string) (*Reveal, error) {
+// TakeReveal removes the session's stashed value of kind (a token's: "")
+// of accountID and returns it: the value is there for one request only. It
+// returns nil, and leaves the value in place, when there is none of that
+// kind for that account.
+func (s *Service) TakeReveal(ctx context.Context, sess *Session, accountID, kind string) (*Reveal, error) {
 	reveal := expression.Name("reveal")
 	cond := expression.AttributeExists(reveal).And(expression.Name("reveal.accountId").Equal(expression.Value(accountID)))
+	if kind == "" {
+		cond = cond.And(expression.AttributeNotExists(expression.Name("reveal.kind")))
+	} else {
+		cond = cond.And(expression.Name("reveal.kind").Equal(expression.Value(kind)))
+	}
 	old, err := storage.UpdateReturningOld[sessionItem](ctx, s.table, sessionKey(sess.ID), expression.Remove(reveal), &cond)
 	if storage.IsConditionFailed(err) {
 		return nil, nil
@@ -229,9 +243,9 @@ func (s *Service) TakeReveal(ctx context.Context, sess *Session, accountID strin
 	if err != nil || len(sealed) < aead.NonceSize() {
 		return nil, errors.New("the stashed value is damaged")
 	}
-	plain, err := aead.Open(nil, sealed[:aead.NonceSize()], sealed[aead.NonceSize():], []byte(old.Reveal.AccountID+"/"+old.Reveal.TokenID))
+	plain, err := aead.Open(nil, sealed[:aead.NonceSize()], sealed[aead.NonceSize():], []byte(old.Reveal.Kind+"/"+old.Reveal.AccountID+"/"+old.Reveal.TokenID))
 	if err != nil {
 		return nil, errors.New("the stashed value does not open with this session")
 	}
-	return &Reveal{AccountID: old.Reveal.AccountID, TokenID: old.Reveal.TokenID, Value: string(plain)}, nil
+	return &Reveal{AccountID: old.Reveal.AccountID, TokenID: old.Reveal.TokenID, Kind: old.Reveal.Kind, Value: string(plain)}, nil
 }

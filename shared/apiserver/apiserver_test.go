@@ -20,7 +20,7 @@ import (
 
 func TestNewServerGuardsRetriesOfEveryAreaThatChangesThings(t *testing.T) {
 	var (
-		create = operations.Operation{Method: "POST", Path: "/things", Area: "things", Scope: "contacts.write", ValidationStatus: 422}
+		create = operations.Operation{Method: "POST", Path: "/things", Area: "things", Scope: "contacts.write", ValidationStatus: 422, Body: true}
 		list   = operations.Operation{Method: "GET", Path: "/things", Area: "things", Scope: "contacts.readonly", ValidationStatus: 422}
 	)
 	handle := func(http.ResponseWriter, *http.Request) error { return nil }

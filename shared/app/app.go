@@ -87,26 +87,8 @@ func OpenSecrets(ctx context.Context, cfg config.Config, loadAWS wiring.AWSConfi
 			break
 		}
 	}
-	switch {
-	case keeping == nil:
+	if keeping == nil {
 		return nil, nil
-	case cfg.SecretsLocalKeyFile != "":
-		key, err := secrets.LoadOrCreateKeyFile(cfg.SecretsLocalKeyFile)
-		if err != nil {
-			return nil, err
-		}
-		local, err := secrets.NewLocalKey(key)
-		if err != nil {
-			return nil, err
-		}
-		return secrets.NewKeeper(local), nil
-	case cfg.SecretsKeyID != "":
-		awsCfg, err := loadAWS(ctx, cfg.Region)
-		if err != nil {
-			return nil, fmt.Errorf("the KMS key's client: %w", err)
-		}
-		return secrets.NewKeeper(keeping.OpenKMSKey(awsCfg, cfg.SecretsKeyID)), nil
-	default:
-		return nil, fmt.Errorf("%s keeps secrets users hand it: %w", keeping.Name, secrets.ErrNoKeeper)
 	}
+	return wiring.OpenKeeper(ctx, cfg, loadAWS, keeping.Name, keeping.OpenKMSKey)
 }

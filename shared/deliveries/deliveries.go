@@ -142,19 +142,6 @@ const (
 	sortEnd    = "EVENT$"
 )
 
-// List returns the receiver's deliveries, oldest first.
-func List(ctx context.Context, table *storage.Table, receiverID string) ([]Delivery, error) {
-	items, err := storage.QueryPartition[Item](ctx, table, PK(receiverID), sortPrefix)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Delivery, len(items))
-	for i, it := range items {
-		out[i] = it.Delivery
-	}
-	return out, nil
-}
-
 // ErrBadCursor answers a cursor Page did not give.
 var ErrBadCursor = errors.New("not a cursor of this listing")
 

@@ -25,6 +25,7 @@ import (
 	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/ids"
+	"github.com/bizplatform/api/shared/secrets"
 	"github.com/bizplatform/api/shared/storage"
 	"github.com/bizplatform/api/shared/validate"
 )
@@ -80,7 +81,21 @@ type Endpoint struct {
 	// FailingSince is the first failed attempt since the last delivered
 	// one; "" while the endpoint answers.
 	FailingSince string `dynamodbav:"failingSince,omitempty" json:"failingSince,omitempty"`
-	Version      int64  `dynamodbav:"version" json:"-"`
+	// Secret is the signing secret, sealed (secret.go); nil for an
+	// endpoint added before secrets were, whose deliveries carry
+	// x-ghl-signature alone until one is made (RotateSecret). SecretHint
+	// is its mask (secrets.Mask), SecretCreatedAt when it was made.
+	Secret          *secrets.Sealed `dynamodbav:"secret,omitempty" json:"-"`
+	SecretHint      string          `dynamodbav:"secretHint,omitempty" json:"secretHint,omitempty"`
+	SecretCreatedAt string          `dynamodbav:"secretCreatedAt,omitempty" json:"secretCreatedAt,omitempty"`
+	// PreviousSecret signs beside Secret until PreviousSecretUntil, after
+	// a rotation that kept it.
+	PreviousSecret      *secrets.Sealed `dynamodbav:"previousSecret,omitempty" json:"-"`
+	PreviousSecretUntil string          `dynamodbav:"previousSecretUntil,omitempty" json:"previousSecretUntil,omitempty"`
+	// SigningSecret is a new secret in the clear, set only in the answer
+	// of Add and RotateSecret: shown once, never stored.
+	SigningSecret string `dynamodbav:"-" json:"signingSecret,omitempty"`
+	Version       int64  `dynamodbav:"version" json:"-"`
 }
 
 // Takes reports whether the endpoint receives events of type typ now.
@@ -112,6 +127,8 @@ type Store struct {
 	localURLs bool
 	// failingLimit is FailingLimit, or a local schedule's GiveUp.
 	failingLimit time.Duration
+	// keeper seals and opens signing secrets (Sealing).
+	keeper *secrets.Keeper
 }
 
 // New returns the store of table; localURLs says whether http://127.0.0.1
@@ -194,7 +211,8 @@ func (s *Store) Get(ctx context.Context, accountID, id string) (Endpoint, error)
 	return *e, nil
 }
 
-// Add adds an endpoint to the account, with its audit entry. The account
+// Add adds an endpoint to the account, with its audit entry and its
+// signing secret, which the answer's SigningSecret shows once. The account
 // keeps at most MaxPerAccount however many adds run at once: each add
 // counts the endpoints after reading the account's count of adds
 // (addsKey), and writes the endpoint in one transaction with that count
@@ -269,6 +287,11 @@ func (s *Store) addOnce(ctx context.Context, accountID string, in Input, by auth
 	if in.Enabled != nil && !*in.Enabled {
 		e.Enabled, e.DisabledReason, e.DisabledAt = false, DisabledByAdmin, stamp
 	}
+	secret, sealed, err := s.newSecret(ctx, accountID, e.ID)
+	if err != nil {
+		return Endpoint{}, false, err
+	}
+	e.setSecret(secret, sealed, stamp)
 	added, err := s.items.CreateAlong(ctx, e, func(tx *storage.Tx) {
 		tx.Update(addsKey(accountID), expression.Set(expression.Name(attrAdds), expression.Value(read+1)), unchanged)
 		auth.AddAuditEntry(tx, storage.AccountPK(accountID), now, by, AuditAdded, e.ID, e.URL, describe(e))

@@ -28,7 +28,7 @@ var admin = auth.Actor{ID: "u1", Name: "Ada Admin"}
 func newStore(t *testing.T) (*endpoints.Store, *testenv.Env) {
 	env := testenv.New(t, []app.Area{testenv.PingArea})
 	env.Account(t, acct, "coHooks")
-	return endpoints.New(env.Table, env.Clock, false), env
+	return endpoints.New(env.Table, env.Clock, false).Sealing(env.Deps.Secrets), env
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -318,6 +318,15 @@ type Filter struct {
 	Matching *expression.ConditionBuilder
 }
 
+// StartAfter narrows f to the events strictly after t (GET /events'
+// startAfter, platformctl events list --start-after: the last timestamp a
+// client saw, to the millisecond, excluded).
+func (f *Filter) StartAfter(t time.Time) {
+	if after := t.Add(time.Millisecond); after.After(f.Since) {
+		f.Since = after
+	}
+}
+
 // readable are the event scopes the holder of scopes may read.
 func readable(scopes []string) []string {
 	out := make([]string, 0, 2*len(scopes))

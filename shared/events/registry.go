@@ -5,6 +5,11 @@ package events
 // Registry is every event type, in the catalog's order (Fields: nil).
 var Registry = []Type{
 	{Name: "TaskDelete", Scope: "contacts.readonly", Version: 1, Summary: "A contact's task was deleted (DELETE /contacts/{contactId}/tasks/{taskId})."},
+	{Name: "ContactCreate", Scope: "contacts.readonly", Version: 1, Summary: "A contact was created (POST /contacts/, or POST /contacts/upsert finding none)."},
+	{Name: "ContactUpdate", Scope: "contacts.readonly", Version: 1, Summary: "A contact's fields other than its tags and do-not-disturb settings changed (PUT /contacts/{contactId}, POST /contacts/upsert)."},
+	{Name: "ContactDelete", Scope: "contacts.readonly", Version: 1, Summary: "A contact was deleted, with its tasks and notes (DELETE /contacts/{contactId}): the contact as it was."},
+	{Name: "ContactTagUpdate", Scope: "contacts.readonly", Version: 1, Summary: "A contact's tags changed (POST or DELETE /contacts/{contactId}/tags, an update or an upsert sending tags)."},
+	{Name: "ContactDndUpdate", Scope: "contacts.readonly", Version: 1, Summary: "A contact's do-not-disturb settings changed (dnd, dndSettings or inboundDndSettings, by an update or an upsert)."},
 	{Name: "TaskCreate", Scope: "contacts.readonly", Version: 1, Summary: "A task was added to a contact (POST /contacts/{contactId}/tasks)."},
 	{Name: "TaskComplete", Scope: "contacts.readonly", Version: 1, Summary: "A contact's task was completed (PUT /contacts/{contactId}/tasks/{taskId}/completed, or an update setting completed)."},
 	{Name: "TaskUpdate", Scope: "contacts.readonly", Version: 1, Summary: "A contact's task was changed other than by completing it, or reopened (PUT /contacts/{contactId}/tasks/{taskId}, or .../completed with completed false). This platform's own: the public platform has no such event."},

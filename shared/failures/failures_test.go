@@ -31,7 +31,7 @@ import (
 
 // An area whose operations fail as a handler's do.
 var (
-	checkOp = operations.Operation{Method: "POST", Path: "/check", Area: "test", Scope: "contacts.write", ValidationStatus: 422}
+	checkOp = operations.Operation{Method: "POST", Path: "/check", Area: "test", Scope: "contacts.write", ValidationStatus: 422, Body: true}
 	itemOp  = operations.Operation{Method: "GET", Path: "/items/{itemId}", Area: "test", Scope: "contacts.readonly", ValidationStatus: 422}
 	brokeOp = operations.Operation{Method: "GET", Path: "/broke", Area: "test", Scope: "contacts.readonly", ValidationStatus: 422}
 )

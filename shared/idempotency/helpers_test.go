@@ -38,7 +38,7 @@ const (
 // account's counter of name and answers the count, then does what its
 // query's "then" says, so that a test sees how often a handler ran and can
 // make it fail, panic, answer a large body or wait.
-var tallyOp = operations.Operation{Method: "POST", Path: "/tally/{name}", Area: "tally", Scope: "contacts.write", ValidationStatus: 422}
+var tallyOp = operations.Operation{Method: "POST", Path: "/tally/{name}", Area: "tally", Scope: "contacts.write", ValidationStatus: 422, Body: true}
 
 type tallyItem struct {
 	storage.Key

@@ -21,6 +21,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
 	"github.com/bizplatform/api/shared/accounts"
+	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/ids"
@@ -121,8 +122,8 @@ type NewApp struct {
 	RedirectURIs []string
 	Scopes       []string
 	WebhookURL   string
-	// Events are the event types the app receives (checked by the caller
-	// against the registry, events.Registry).
+	// Events are the event types the app receives: each one it can
+	// receive (Receives), or the creation is refused.
 	Events      []string
 	Target      string
 	RequirePKCE bool
@@ -158,6 +159,9 @@ func (a *Apps) validate(n *NewApp) error {
 		for _, s := range n.Scopes {
 			v.Check(scopes.Known(s), fmt.Sprintf("scope %q is not a known scope", s))
 		}
+	}
+	for _, p := range eventProblems(App{Scopes: n.Scopes, Target: n.Target, WebhookURL: n.WebhookURL, Events: dedupe(n.Events)}) {
+		v.Add(p)
 	}
 	return v.Err()
 }
@@ -216,22 +220,6 @@ func (a *Apps) Create(ctx context.Context, n NewApp) (App, string, error) {
 		return App{}, "", fmt.Errorf("store app: %w", err)
 	}
 	return app, secret, nil
-}
-
-// SetEvents sets the event types the app receives (ErrNoApp when there is
-// no such app).
-func (a *Apps) SetEvents(ctx context.Context, appID string, types []string) (App, error) {
-	if validate.IDProblem("app", appID) != "" {
-		return App{}, ErrNoApp
-	}
-	it, err := storage.UpdateReturning[appItem](ctx, a.table, appKey(appID), expression.Set(expression.Name("events"), expression.Value(dedupe(types))), storage.ItemExists())
-	if storage.IsConditionFailed(err) {
-		return App{}, ErrNoApp
-	}
-	if err != nil {
-		return App{}, err
-	}
-	return it.App, nil
 }
 
 // List returns the company's apps, oldest id first.
@@ -343,31 +331,59 @@ func (a *Apps) RotateSecret(ctx context.Context, appID string, by auth.Actor) (A
 // AppChange is what Update changes of an app (nil: unchanged).
 type AppChange struct {
 	RequirePKCE *bool
+	// Events are the event types the app receives, replacing its choice:
+	// each one it can receive (Receives), or the change is refused.
+	Events *[]string
 }
 
 // Update changes the app as the change says, on behalf of by (its company's
-// audit list records it), and returns it as changed.
+// audit list records it), and returns it as changed: every change or none.
 func (a *Apps) Update(ctx context.Context, appID string, change AppChange, by auth.Actor) (App, error) {
 	it, err := a.item(ctx, appID)
 	if err != nil {
 		return App{}, err
 	}
-	if change.RequirePKCE == nil {
+	var (
+		upd     expression.UpdateBuilder
+		details []string
+	)
+	if change.RequirePKCE != nil {
+		it.RequirePKCE = *change.RequirePKCE
+		upd = upd.Set(expression.Name("requirePkce"), expression.Value(it.RequirePKCE))
+		detail := "PKCE is optional"
+		if it.RequirePKCE {
+			detail = "PKCE is required: a consent without a code_challenge is refused"
+		}
+		details = append(details, detail)
+	}
+	if change.Events != nil {
+		// Scopes, target and webhook URL never change: the app read is
+		// the one the choice is checked against.
+		it.Events = dedupe(*change.Events)
+		if problems := eventProblems(it.App); len(problems) > 0 {
+			return App{}, apierror.Invalid(problems...)
+		}
+		upd = upd.Set(expression.Name("events"), expression.Value(it.Events))
+		details = append(details, receivesDetail(it.Events))
+	}
+	if len(details) == 0 {
 		return it.App, nil
 	}
 	now := a.clock.Now().UTC()
-	it.RequirePKCE = *change.RequirePKCE
-	upd := expression.Set(expression.Name("requirePkce"), expression.Value(it.RequirePKCE))
-	detail := "PKCE is optional"
-	if it.RequirePKCE {
-		detail = "PKCE is required: a consent without a code_challenge is refused"
-	}
 	tx := a.table.Tx().Update(appKey(appID), upd, storage.ItemExists()).Else(ErrNoApp)
-	auth.AddAuditEntry(tx, storage.CompanyPK(it.CompanyID), now, by, auth.AuditEdited, it.ID, it.Name, detail)
+	auth.AddAuditEntry(tx, storage.CompanyPK(it.CompanyID), now, by, auth.AuditEdited, it.ID, it.Name, strings.Join(details, "; "))
 	if err := tx.Commit(ctx); err != nil {
 		return App{}, err
 	}
 	return it.App, nil
+}
+
+// receivesDetail is an audit entry's account of an app's event choice.
+func receivesDetail(types []string) string {
+	if len(types) == 0 {
+		return "it receives no event but INSTALL and UNINSTALL"
+	}
+	return "it receives " + strings.Join(types, ", ")
 }
 
 var errConcurrentRotation = errors.New("the app's secret was rotated at the same moment: try again")

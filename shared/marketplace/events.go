@@ -76,10 +76,16 @@ func (a *Apps) companyOf(ctx context.Context, companyID string) (companyRef, err
 	return companyRef{ID: companyID, Name: name}, err
 }
 
-// Deliveries returns the app's deliveries, oldest first, with their
-// attempts.
-func (a *Apps) Deliveries(ctx context.Context, appID string) ([]deliveries.Delivery, error) {
-	return deliveries.List(ctx, a.table, appID)
+// Deliveries is at most limit of the app's deliveries (those in state when
+// it is not ""), newest first, with their attempts, older than the cursor
+// a page gave ("" for the newest), and the cursor of the next page
+// (deliveries.Page), as an endpoint's are listed.
+func (a *Apps) Deliveries(ctx context.Context, appID string, state deliveries.State, limit int32, cursor string) ([]deliveries.Delivery, string, error) {
+	app, err := a.Get(ctx, appID)
+	if err != nil {
+		return nil, "", err
+	}
+	return deliveries.Page(ctx, a.table, app.ID, state, limit, cursor)
 }
 
 // Redeliver sends again what r names of the app's deliveries

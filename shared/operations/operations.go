@@ -21,6 +21,11 @@ type Operation struct {
 	// ValidationStatus answers a request that breaks field rules: 422 where
 	// the operation lists 422, 400 where it lists only 400.
 	ValidationStatus int
+	// Body says the request carries a JSON body, as the spec defines it:
+	// reads never do; of the deletes, those that name what they delete in
+	// a body (a coupon, tags) do, and those whose path names it do not. A
+	// request with a body where none is taken answers 400.
+	Body bool
 }
 
 // ID names the operation as "METHOD /path".
@@ -28,65 +33,79 @@ func (o Operation) ID() string { return o.Method + " " + o.Path }
 
 // The operations, by area. docs/design.md says how each scope was chosen.
 var (
-	ListContacts = Operation{Name: "ListContacts", Method: "GET", Path: "/contacts/", Area: "contacts", Scope: "contacts.readonly", ValidationStatus: 422}
-	DeleteTask   = Operation{Name: "DeleteTask", Method: "DELETE", Path: "/contacts/{contactId}/tasks/{taskId}", Area: "contacts", Scope: "contacts.write", ValidationStatus: 400}
+	ListContacts = Operation{Name: "ListContacts", Method: "GET", Path: "/contacts/", Area: "contacts", Scope: "contacts.readonly", ValidationStatus: 422, Body: false}
+	DeleteTask   = Operation{Name: "DeleteTask", Method: "DELETE", Path: "/contacts/{contactId}/tasks/{taskId}", Area: "contacts", Scope: "contacts.write", ValidationStatus: 400, Body: false}
+
+	// The contacts themselves: names are the official SDK's
+	// methods; scopes and status lists the public API's.
+	CreateContact          = Operation{Name: "CreateContact", Method: "POST", Path: "/contacts/", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422, Body: true}
+	GetContact             = Operation{Name: "GetContact", Method: "GET", Path: "/contacts/{contactId}", Area: "contacts", Scope: "contacts.readonly", ValidationStatus: 422, Body: false}
+	UpdateContact          = Operation{Name: "UpdateContact", Method: "PUT", Path: "/contacts/{contactId}", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422, Body: true}
+	DeleteContact          = Operation{Name: "DeleteContact", Method: "DELETE", Path: "/contacts/{contactId}", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422, Body: false}
+	UpsertContact          = Operation{Name: "UpsertContact", Method: "POST", Path: "/contacts/upsert", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422, Body: true}
+	GetDuplicateContact    = Operation{Name: "GetDuplicateContact", Method: "GET", Path: "/contacts/search/duplicate", Area: "contacts", Scope: "contacts.readonly", ValidationStatus: 400, Body: false}
+	SearchContactsAdvanced = Operation{Name: "SearchContactsAdvanced", Method: "POST", Path: "/contacts/search", Area: "contacts", Scope: "contacts.readonly", ValidationStatus: 400, Body: true}
+	AddTags                = Operation{Name: "AddTags", Method: "POST", Path: "/contacts/{contactId}/tags", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422, Body: true}
+	RemoveTags             = Operation{Name: "RemoveTags", Method: "DELETE", Path: "/contacts/{contactId}/tags", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422, Body: true}
 
 	// A contact's tasks and notes: the public API's operations, named as its
 	// SDK's methods. Field-rule failures answer 422 where the public
 	// operation lists 422, else 400.
-	GetAllTasks         = Operation{Name: "GetAllTasks", Method: "GET", Path: "/contacts/{contactId}/tasks", Area: "contacts", Scope: "contacts.readonly", ValidationStatus: 400}
-	CreateTask          = Operation{Name: "CreateTask", Method: "POST", Path: "/contacts/{contactId}/tasks", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422}
-	GetTask             = Operation{Name: "GetTask", Method: "GET", Path: "/contacts/{contactId}/tasks/{taskId}", Area: "contacts", Scope: "contacts.readonly", ValidationStatus: 400}
-	UpdateTask          = Operation{Name: "UpdateTask", Method: "PUT", Path: "/contacts/{contactId}/tasks/{taskId}", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422}
-	UpdateTaskCompleted = Operation{Name: "UpdateTaskCompleted", Method: "PUT", Path: "/contacts/{contactId}/tasks/{taskId}/completed", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422}
-	GetAllNotes         = Operation{Name: "GetAllNotes", Method: "GET", Path: "/contacts/{contactId}/notes", Area: "contacts", Scope: "contacts.readonly", ValidationStatus: 400}
-	CreateNote          = Operation{Name: "CreateNote", Method: "POST", Path: "/contacts/{contactId}/notes", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422}
-	GetNote             = Operation{Name: "GetNote", Method: "GET", Path: "/contacts/{contactId}/notes/{id}", Area: "contacts", Scope: "contacts.readonly", ValidationStatus: 422}
-	UpdateNote          = Operation{Name: "UpdateNote", Method: "PUT", Path: "/contacts/{contactId}/notes/{id}", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422}
-	DeleteNote          = Operation{Name: "DeleteNote", Method: "DELETE", Path: "/contacts/{contactId}/notes/{id}", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422}
+	GetAllTasks         = Operation{Name: "GetAllTasks", Method: "GET", Path: "/contacts/{contactId}/tasks", Area: "contacts", Scope: "contacts.readonly", ValidationStatus: 400, Body: false}
+	CreateTask          = Operation{Name: "CreateTask", Method: "POST", Path: "/contacts/{contactId}/tasks", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422, Body: true}
+	GetTask             = Operation{Name: "GetTask", Method: "GET", Path: "/contacts/{contactId}/tasks/{taskId}", Area: "contacts", Scope: "contacts.readonly", ValidationStatus: 400, Body: false}
+	UpdateTask          = Operation{Name: "UpdateTask", Method: "PUT", Path: "/contacts/{contactId}/tasks/{taskId}", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422, Body: true}
+	UpdateTaskCompleted = Operation{Name: "UpdateTaskCompleted", Method: "PUT", Path: "/contacts/{contactId}/tasks/{taskId}/completed", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422, Body: true}
+	GetAllNotes         = Operation{Name: "GetAllNotes", Method: "GET", Path: "/contacts/{contactId}/notes", Area: "contacts", Scope: "contacts.readonly", ValidationStatus: 400, Body: false}
+	CreateNote          = Operation{Name: "CreateNote", Method: "POST", Path: "/contacts/{contactId}/notes", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422, Body: true}
+	GetNote             = Operation{Name: "GetNote", Method: "GET", Path: "/contacts/{contactId}/notes/{id}", Area: "contacts", Scope: "contacts.readonly", ValidationStatus: 422, Body: false}
+	UpdateNote          = Operation{Name: "UpdateNote", Method: "PUT", Path: "/contacts/{contactId}/notes/{id}", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422, Body: true}
+	DeleteNote          = Operation{Name: "DeleteNote", Method: "DELETE", Path: "/contacts/{contactId}/notes/{id}", Area: "contacts", Scope: "contacts.write", ValidationStatus: 422, Body: false}
 
-	CreateWhitelabelProvider = Operation{Name: "CreateWhitelabelProvider", Method: "POST", Path: "/payments/integrations/provider/whitelabel", Area: "payments", Scope: "payments/integration.write", MarketplaceOnly: true, ValidationStatus: 422}
-	DeleteCoupon             = Operation{Name: "DeleteCoupon", Method: "DELETE", Path: "/payments/coupon", Area: "payments", Scope: "payments/coupons.write", ValidationStatus: 422}
+	CreateWhitelabelProvider = Operation{Name: "CreateWhitelabelProvider", Method: "POST", Path: "/payments/integrations/provider/whitelabel", Area: "payments", Scope: "payments/integration.write", MarketplaceOnly: true, ValidationStatus: 422, Body: true}
+	DeleteCoupon             = Operation{Name: "DeleteCoupon", Method: "DELETE", Path: "/payments/coupon", Area: "payments", Scope: "payments/coupons.write", ValidationStatus: 422, Body: true}
 
-	UpdateInventory = Operation{Name: "UpdateInventory", Method: "POST", Path: "/products/inventory", Area: "products", Scope: "products/prices.write", ValidationStatus: 422}
+	UpdateInventory = Operation{Name: "UpdateInventory", Method: "POST", Path: "/products/inventory", Area: "products", Scope: "products/prices.write", ValidationStatus: 422, Body: true}
 
-	UpdateShippingZone = Operation{Name: "UpdateShippingZone", Method: "PUT", Path: "/store/shipping-zone/{shippingZoneId}", Area: "store", Scope: "products.write", ValidationStatus: 422}
-	UpdateShippingRate = Operation{Name: "UpdateShippingRate", Method: "PUT", Path: "/store/shipping-zone/{shippingZoneId}/shipping-rate/{shippingRateId}", Area: "store", Scope: "products.write", ValidationStatus: 422}
+	UpdateShippingZone = Operation{Name: "UpdateShippingZone", Method: "PUT", Path: "/store/shipping-zone/{shippingZoneId}", Area: "store", Scope: "products.write", ValidationStatus: 422, Body: true}
+	UpdateShippingRate = Operation{Name: "UpdateShippingRate", Method: "PUT", Path: "/store/shipping-zone/{shippingZoneId}/shipping-rate/{shippingRateId}", Area: "store", Scope: "products.write", ValidationStatus: 422, Body: true}
 
-	UpdateCustomField = Operation{Name: "UpdateCustomField", Method: "PUT", Path: "/custom-fields/{id}", Area: "custom-fields", Scope: "locations/customFields.write", ValidationStatus: 400}
+	UpdateCustomField = Operation{Name: "UpdateCustomField", Method: "PUT", Path: "/custom-fields/{id}", Area: "custom-fields", Scope: "locations/customFields.write", ValidationStatus: 400, Body: true}
 
-	CreateAssociation = Operation{Name: "CreateAssociation", Method: "POST", Path: "/associations/", Area: "associations", Scope: "associations.write", ValidationStatus: 422}
-	CreateRelation    = Operation{Name: "CreateRelation", Method: "POST", Path: "/associations/relations", Area: "associations", Scope: "associations/relation.write", ValidationStatus: 422}
+	CreateAssociation = Operation{Name: "CreateAssociation", Method: "POST", Path: "/associations/", Area: "associations", Scope: "associations.write", ValidationStatus: 422, Body: true}
+	CreateRelation    = Operation{Name: "CreateRelation", Method: "POST", Path: "/associations/relations", Area: "associations", Scope: "associations/relation.write", ValidationStatus: 422, Body: true}
 
-	CreateBrandBoard = Operation{Name: "CreateBrandBoard", Method: "POST", Path: "/brand-boards/", Area: "brand-boards", Scope: "brand-boards/design-kit.write", ValidationStatus: 422}
+	CreateBrandBoard = Operation{Name: "CreateBrandBoard", Method: "POST", Path: "/brand-boards/", Area: "brand-boards", Scope: "brand-boards/design-kit.write", ValidationStatus: 422, Body: true}
 
-	CreateEmailTemplate = Operation{Name: "CreateEmailTemplate", Method: "POST", Path: "/emails/builder", Area: "emails", Scope: "emails/builder.write", ValidationStatus: 422}
+	CreateEmailTemplate = Operation{Name: "CreateEmailTemplate", Method: "POST", Path: "/emails/builder", Area: "emails", Scope: "emails/builder.write", ValidationStatus: 422, Body: true}
 
-	UpdateVoiceAction = Operation{Name: "UpdateVoiceAction", Method: "PUT", Path: "/voice-ai/actions/{actionId}", Area: "voice-ai", Scope: "voice-ai-agent-goals.write", ValidationStatus: 422}
+	UpdateVoiceAction = Operation{Name: "UpdateVoiceAction", Method: "PUT", Path: "/voice-ai/actions/{actionId}", Area: "voice-ai", Scope: "voice-ai-agent-goals.write", ValidationStatus: 422, Body: true}
 
-	GetMessage = Operation{Name: "GetMessage", Method: "GET", Path: "/conversations/messages/{id}", Area: "conversations", Scope: "conversations/message.readonly", ValidationStatus: 400}
+	GetMessage = Operation{Name: "GetMessage", Method: "GET", Path: "/conversations/messages/{id}", Area: "conversations", Scope: "conversations/message.readonly", ValidationStatus: 400, Body: false}
 
-	ListMediaFiles = Operation{Name: "ListMediaFiles", Method: "GET", Path: "/medias/files", Area: "medias", Scope: "medias.readonly", ValidationStatus: 422}
-	UpdateMedia    = Operation{Name: "UpdateMedia", Method: "POST", Path: "/medias/{id}", Area: "medias", Scope: "medias.write", ValidationStatus: 422}
+	ListMediaFiles = Operation{Name: "ListMediaFiles", Method: "GET", Path: "/medias/files", Area: "medias", Scope: "medias.readonly", ValidationStatus: 422, Body: false}
+	UpdateMedia    = Operation{Name: "UpdateMedia", Method: "POST", Path: "/medias/{id}", Area: "medias", Scope: "medias.write", ValidationStatus: 422, Body: true}
 
-	FilterUsersByEmail = Operation{Name: "FilterUsersByEmail", Method: "POST", Path: "/users/search/filter-by-email", Area: "users", Scope: "users.readonly", ValidationStatus: 422}
+	FilterUsersByEmail = Operation{Name: "FilterUsersByEmail", Method: "POST", Path: "/users/search/filter-by-email", Area: "users", Scope: "users.readonly", ValidationStatus: 422, Body: true}
 
-	ListSurveys = Operation{Name: "ListSurveys", Method: "GET", Path: "/surveys/", Area: "surveys", Scope: "surveys.readonly", ValidationStatus: 400}
+	ListSurveys = Operation{Name: "ListSurveys", Method: "GET", Path: "/surveys/", Area: "surveys", Scope: "surveys.readonly", ValidationStatus: 400, Body: false}
 
-	ListCampaigns = Operation{Name: "ListCampaigns", Method: "GET", Path: "/campaigns/", Area: "campaigns", Scope: "campaigns.readonly", ValidationStatus: 422}
+	ListCampaigns = Operation{Name: "ListCampaigns", Method: "GET", Path: "/campaigns/", Area: "campaigns", Scope: "campaigns.readonly", ValidationStatus: 422, Body: false}
 
-	SearchAdsReportingList     = Operation{Name: "SearchAdsReportingList", Method: "GET", Path: "/ad-publishing/searchads/reporting/list", Area: "ad-publishing", Scope: "adPublishing.readonly", ValidationStatus: 422}
-	DeleteSocialAdsIntegration = Operation{Name: "DeleteSocialAdsIntegration", Method: "DELETE", Path: "/ad-publishing/socialads/integration", Area: "ad-publishing", Scope: "adPublishing.write", ValidationStatus: 422}
+	SearchAdsReportingList     = Operation{Name: "SearchAdsReportingList", Method: "GET", Path: "/ad-publishing/searchads/reporting/list", Area: "ad-publishing", Scope: "adPublishing.readonly", ValidationStatus: 422, Body: false}
+	DeleteSocialAdsIntegration = Operation{Name: "DeleteSocialAdsIntegration", Method: "DELETE", Path: "/ad-publishing/socialads/integration", Area: "ad-publishing", Scope: "adPublishing.write", ValidationStatus: 422, Body: true}
 
 	// ListEvents is an extension beyond the spec (docs/events.md). Its scope
 	// admits the listing; each event is then shown only to a token holding
 	// the event's own scope.
-	ListEvents = Operation{Name: "ListEvents", Method: "GET", Path: "/events", Area: "events", Scope: "events.readonly", ValidationStatus: 422}
+	ListEvents = Operation{Name: "ListEvents", Method: "GET", Path: "/events", Area: "events", Scope: "events.readonly", ValidationStatus: 422, Body: false}
 )
 
 // All lists every operation.
 var All = []Operation{
 	ListContacts, DeleteTask,
+	CreateContact, GetContact, UpdateContact, DeleteContact, UpsertContact,
+	GetDuplicateContact, SearchContactsAdvanced, AddTags, RemoveTags,
 	GetAllTasks, CreateTask, GetTask, UpdateTask, UpdateTaskCompleted,
 	GetAllNotes, CreateNote, GetNote, UpdateNote, DeleteNote,
 	CreateWhitelabelProvider, DeleteCoupon,
@@ -124,13 +143,9 @@ func OfArea(area string) []Operation {
 	return ops
 }
 
-// TakesBody reports whether the operation's request carries a JSON body, as
-// the spec defines it: reads never do, and of the deletes only those that
-// name their record in a body (the task or note to delete is named by its
-// path).
-func (o Operation) TakesBody() bool {
-	return o.Method != "GET" && o.ID() != DeleteTask.ID() && o.ID() != DeleteNote.ID()
-}
+// TakesBody reports whether the operation's request carries a JSON body
+// (Body).
+func (o Operation) TakesBody() bool { return o.Body }
 
 // Changes reports whether the operation's method may change something
 // (POST, PUT, PATCH, DELETE): such a request is worth making safe to retry

@@ -23,7 +23,7 @@ import (
 // An area that reads and writes marker items, to see what a request did
 // to storage while its admission ran alongside.
 var (
-	markOp = operations.Operation{Method: "POST", Path: "/mark/{id}", Area: "mark", Scope: "contacts.write", ValidationStatus: 422}
+	markOp = operations.Operation{Method: "POST", Path: "/mark/{id}", Area: "mark", Scope: "contacts.write", ValidationStatus: 422, Body: true}
 	readOp = operations.Operation{Method: "GET", Path: "/mark/{id}", Area: "mark", Scope: "contacts.readonly", ValidationStatus: 422}
 )
 

@@ -22,7 +22,7 @@ import (
 
 // A test area whose operations exercise the pipeline itself.
 var (
-	echoOp   = operations.Operation{Method: "POST", Path: "/echo", Area: "test", Scope: "contacts.write", ValidationStatus: 422}
+	echoOp   = operations.Operation{Method: "POST", Path: "/echo", Area: "test", Scope: "contacts.write", ValidationStatus: 422, Body: true}
 	panicOp  = operations.Operation{Method: "GET", Path: "/panic", Area: "test", Scope: "contacts.readonly", ValidationStatus: 422}
 	silentOp = operations.Operation{Method: "GET", Path: "/silent", Area: "test", Scope: "contacts.readonly", ValidationStatus: 422}
 	failOp   = operations.Operation{Method: "GET", Path: "/fail", Area: "test", Scope: "contacts.readonly", ValidationStatus: 400}

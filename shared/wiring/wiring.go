@@ -7,6 +7,7 @@ package wiring
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 
@@ -107,4 +108,38 @@ func EnvAWSConfig(_ context.Context, region string) (aws.Config, error) {
 // ClientOptions are the DynamoDB client's bounds from the configuration.
 func ClientOptions(cfg config.Config) []dynamo.ClientOption {
 	return []dynamo.ClientOption{dynamo.WithCallTimeout(cfg.DynamoCallTimeout), dynamo.WithMaxAttempts(cfg.DynamoMaxAttempts)}
+}
+
+// KMSKeyOpener builds the key source of a KMS key (kmskey.Open): passed
+// in by the binaries that keep secrets, so that only they link the KMS
+// client.
+type KMSKeyOpener func(cfg aws.Config, keyID string) secrets.KeySource
+
+// OpenKeeper builds the keeper of the secrets users hand the API, for who
+// (an area, the portal, the deliverer): with the local key file
+// SECRETS_LOCAL_KEY_FILE names (created on first use), or with the KMS
+// key SECRETS_KEY_ID names, through openKMS (no call is made until a
+// secret is sealed or opened). Neither set is an error, so that a binary
+// never starts unable to seal or open.
+func OpenKeeper(ctx context.Context, cfg config.Config, loadAWS AWSConfigFunc, who string, openKMS KMSKeyOpener) (*secrets.Keeper, error) {
+	switch {
+	case cfg.SecretsLocalKeyFile != "":
+		key, err := secrets.LoadOrCreateKeyFile(cfg.SecretsLocalKeyFile)
+		if err != nil {
+			return nil, err
+		}
+		local, err := secrets.NewLocalKey(key)
+		if err != nil {
+			return nil, err
+		}
+		return secrets.NewKeeper(local), nil
+	case cfg.SecretsKeyID != "":
+		awsCfg, err := loadAWS(ctx, cfg.Region)
+		if err != nil {
+			return nil, fmt.Errorf("the KMS key's client: %w", err)
+		}
+		return secrets.NewKeeper(openKMS(awsCfg, cfg.SecretsKeyID)), nil
+	default:
+		return nil, fmt.Errorf("%s keeps secrets users hand it: %w", who, secrets.ErrNoKeeper)
+	}
 }

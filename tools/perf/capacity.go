@@ -9,6 +9,9 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/bizplatform/api/shared/events"
+	"github.com/bizplatform/api/shared/storage"
 )
 
 // The capacity a call consumes, measured from outside. DynamoDB Local
@@ -132,8 +135,8 @@ func isWrite(op string) bool {
 	return false
 }
 
-// txSizes are a transaction's writes: their keys and the sizes of their
-// items before it.
+// txSizes are a transaction's writes: their keys and their items before
+// it.
 type txSizes struct {
 	writes []txWrite
 }
@@ -141,7 +144,14 @@ type txSizes struct {
 type txWrite struct {
 	table  string
 	key    map[string]json.RawMessage
-	before int
+	before sized
+}
+
+// sized is an item as the proxy prices it: its size and its index key.
+type sized struct {
+	size int
+	// index is the item's GSI1 key ("" when it is not in the index).
+	index string
 }
 
 // sizeTransaction reads the size of every item a TransactWriteItems
@@ -169,7 +179,7 @@ func (c *CountingProxy) sizeTransaction(r *http.Request, op string) *txSizes {
 			if kind == "Put" {
 				tw.key = map[string]json.RawMessage{"PK": w.Item["PK"], "SK": w.Item["SK"]}
 			}
-			tw.before = c.sideSize(tw.table, tw.key)
+			tw.before = c.sideItem(tw.table, tw.key)
 			tx.writes = append(tx.writes, tw)
 		}
 	}
@@ -177,24 +187,53 @@ func (c *CountingProxy) sizeTransaction(r *http.Request, op string) *txSizes {
 }
 
 // finishTransaction adds an applied transaction's write units: per item, 2
-// per KB of the larger of before and after.
+// per KB of the larger of before and after (1 when WithoutEvents left it
+// the one write), and with Indexes the index's.
 func (c *CountingProxy) finishTransaction(call *Call, tx *txSizes) {
+	per := 2.0
+	if c.WithoutEvents && len(tx.writes) == 1 {
+		per = 1
+	}
 	for _, w := range tx.writes {
-		after := c.sideSize(w.table, w.key)
-		call.WCU += 2 * math.Ceil(float64(max(w.before, after, 1))/1024)
+		after := c.sideItem(w.table, w.key)
+		call.WCU += per * kb(max(w.before.size, after.size, 1))
+		if c.Indexes {
+			call.WCU += indexUnits(w.before, after)
+		}
 	}
 }
 
-// sideSize reads the item at key straight from the engine and returns its
-// size (0 when there is none).
-func (c *CountingProxy) sideSize(table string, key map[string]json.RawMessage) int {
+// kb is a size in KB, rounded up: the unit of write capacity.
+func kb(size int) float64 { return math.Ceil(float64(size) / 1024) }
+
+// indexUnits are the index writes of a table write from before to after
+// (DynamoDB's rules: an entry put, updated or deleted is one write of its
+// size; a changed key is a delete and a put).
+func indexUnits(before, after sized) float64 {
+	switch {
+	case before.index == "" && after.index == "":
+		return 0
+	case before.index == "":
+		return kb(after.size)
+	case after.index == "":
+		return kb(before.size)
+	case before.index != after.index:
+		return kb(before.size) + kb(after.size)
+	default:
+		return kb(after.size)
+	}
+}
+
+// sideItem reads the item at key straight from the engine and returns its
+// size and index key (zero when there is none).
+func (c *CountingProxy) sideItem(table string, key map[string]json.RawMessage) sized {
 	body, err := json.Marshal(map[string]any{"TableName": table, "Key": key, "ConsistentRead": true})
 	if err != nil {
-		return 0
+		return sized{}
 	}
 	req, err := http.NewRequest(http.MethodPost, c.upstream, bytes.NewReader(body))
 	if err != nil {
-		return 0
+		return sized{}
 	}
 	req.Header.Set("X-Amz-Target", "DynamoDB_20120810.GetItem")
 	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
@@ -202,14 +241,47 @@ func (c *CountingProxy) sideSize(table string, key map[string]json.RawMessage) i
 	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0")
 	resp, err := c.side.Do(req)
 	if err != nil {
-		return 0
+		return sized{}
 	}
 	defer resp.Body.Close()
 	var out struct{ Item map[string]json.RawMessage }
-	if json.NewDecoder(resp.Body).Decode(&out) != nil {
-		return 0
+	if json.NewDecoder(resp.Body).Decode(&out) != nil || out.Item == nil {
+		return sized{}
 	}
-	return itemSize(out.Item)
+	s := sized{size: itemSize(out.Item)}
+	if pk, ok := out.Item[storage.AttrGSI1PK]; ok {
+		s.index = string(pk) + string(out.Item[storage.AttrGSI1SK])
+	}
+	return s
+}
+
+// dropEvents takes out of a TransactWriteItems request every Put of an
+// event (WithoutEvents).
+func dropEvents(r *http.Request) {
+	body := readBody(r)
+	defer func() { setBody(r, body) }()
+	var in map[string]json.RawMessage
+	var items []map[string]json.RawMessage
+	if json.Unmarshal(body, &in) != nil || json.Unmarshal(in["TransactItems"], &items) != nil {
+		return
+	}
+	kept := items[:0]
+	for _, it := range items {
+		var put struct{ Item map[string]struct{ S string } }
+		if raw, ok := it["Put"]; ok && json.Unmarshal(raw, &put) == nil &&
+			events.IsEventKey(storage.Key{PK: put.Item[storage.AttrPK].S, SK: put.Item[storage.AttrSK].S}) {
+			continue
+		}
+		kept = append(kept, it)
+	}
+	raw, err := json.Marshal(kept)
+	if err != nil {
+		return
+	}
+	in["TransactItems"] = raw
+	if b, err := json.Marshal(in); err == nil {
+		body = b
+	}
 }
 
 // itemSize is an item's size as DynamoDB counts it: each attribute's name

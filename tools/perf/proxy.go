@@ -34,6 +34,21 @@ type CountingProxy struct {
 	// proxy's, from outside, and DynamoDB Local checks that a request is
 	// signed, not its signature, so the added field passes.
 	Capacity bool
+	// Indexes adds to a transaction's write units those of the index
+	// (GSI1) its writes make, which DynamoDB charges beside the table's
+	// and the engine leaves out of a transaction (it counts them in a
+	// single write's TOTAL): 1 unit per KB of the index entry put,
+	// updated or deleted (2 writes when its key changes), as DynamoDB
+	// prices an index write, transactional or not.
+	Indexes bool
+	// WithoutEvents takes the event out of every transaction on its way
+	// (each Put of an item of an events partition, events.IsEventKey), so
+	// that a change is measured as it would be without its event; a
+	// transaction left with one write is priced as that single write (1
+	// unit per KB), which is what the change was before it carried an
+	// event. Measuring only: a condition's index in a cancelled
+	// transaction shifts.
+	WithoutEvents bool
 
 	// upstream and side reach the engine directly, for the reads that
 	// size a transaction's items (never recorded).
@@ -82,6 +97,9 @@ func (c *CountingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var tx *txSizes
 	switch {
 	case c.Capacity && (op == "TransactWriteItems" || op == "TransactGetItems"):
+		if c.WithoutEvents && op == "TransactWriteItems" {
+			dropEvents(r)
+		}
 		tx = c.sizeTransaction(r, op)
 		r = r.WithContext(context.WithValue(r.Context(), callKey{}, call))
 	case c.Capacity && capacityOps[op]:

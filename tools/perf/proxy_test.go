@@ -81,3 +81,64 @@ func TestTheProxyRecordsTheCapacityEachCallConsumes(t *testing.T) {
 		})
 	}
 }
+
+func TestTheProxyCountsIndexWritesAndMeasuresAChangeWithoutItsEvent(t *testing.T) {
+	ctx := context.Background()
+	table := testenv.NewTable(t)
+	proxy, err := NewCountingProxy(testenv.Endpoint(t))
+	require.NoError(t, err)
+	proxy.Capacity, proxy.Indexes = true, true
+	front := httptest.NewServer(proxy)
+	t.Cleanup(front.Close)
+	db, err := dynamo.NewClient(ctx, front.URL, "us-east-1", nil)
+	require.NoError(t, err)
+	through := &storage.Table{DB: db, Name: table.Name}
+	type item struct {
+		storage.Key
+		GSI1PK string `dynamodbav:"GSI1PK,omitempty"`
+		GSI1SK string `dynamodbav:"GSI1SK,omitempty"`
+		V      string `dynamodbav:"v"`
+	}
+	a := storage.Key{PK: "P", SK: "a"}
+	event := storage.Key{PK: "EVENTS#ACCOUNT#acct1", SK: "EVENT#2026-11-27T10:00:00.000Z#0123456789abcdef01234567"}
+	unindex := expression.Remove(expression.Name(storage.AttrGSI1PK)).Remove(expression.Name(storage.AttrGSI1SK))
+
+	for _, tc := range []struct {
+		name          string
+		withoutEvents bool
+		do            func() error
+		wcu           float64
+	}{
+		{"an item put into the index costs its index entry too", false, func() error {
+			return through.Tx().Put(item{Key: a, GSI1PK: "G", GSI1SK: "1", V: "x"}, nil).Commit(ctx)
+		}, 2 + 1},
+		{"an index entry's key changed is a delete and a put", false, func() error {
+			return through.Tx().Put(item{Key: a, GSI1PK: "G", GSI1SK: "2", V: strings.Repeat("x", 1500)}, nil).Commit(ctx)
+		}, 4 + 1 + 2},
+		{"taking an item out of the index deletes its entry, at its size", false, func() error {
+			return through.Tx().Update(a, unindex, nil).Commit(ctx)
+		}, 4 + 2},
+		{"an item the index never holds costs the table alone", false, func() error {
+			return through.Tx().Put(item{Key: a, V: "y"}, nil).Commit(ctx)
+		}, 4},
+		{"without its event, a change of one write is that write alone", true, func() error {
+			return through.Tx().Put(item{Key: a, V: "z"}, nil).Put(item{Key: event, GSI1PK: "EVENTS#FANOUT#0", GSI1SK: event.SK, V: "e"}, storage.ItemAbsent()).Commit(ctx)
+		}, 1},
+		{"with it, the event and its fan-out entry", false, func() error {
+			return through.Tx().Put(item{Key: a, V: "z"}, nil).Put(item{Key: event, GSI1PK: "EVENTS#FANOUT#0", GSI1SK: event.SK, V: "e"}, storage.ItemAbsent()).Commit(ctx)
+		}, 2 + 2 + 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			proxy.WithoutEvents = tc.withoutEvents
+			proxy.Take()
+			require.NoError(t, tc.do())
+			_, wcu := testenv.Capacity(proxy.Take())
+			assert.InDelta(t, tc.wcu, wcu, 0.001)
+		})
+		if tc.withoutEvents {
+			got, err := storage.Get[item](ctx, table, event)
+			require.NoError(t, err)
+			assert.Nil(t, got, "the event was not written")
+		}
+	}
+}

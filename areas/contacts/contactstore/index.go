@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"hash/fnv"
 	"maps"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
+	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -79,13 +82,25 @@ import (
 // Load, which writes contacts in bulk while nothing else writes them, is
 // the one writer without transactions; it recounts after (load.go).
 
+// The write of an API operation carries more in its first transaction
+// (writeOptions): the change's events, the contact's claims on its e-mail
+// and phone (claims.go; one may require that no other contact holds the
+// value), and, for the first contact of an account, the mark that the
+// account is indexed whole. A delete carries them in its last
+// transaction, which deletes the contact item, and deletes the contact's
+// tasks and notes on the way, each transaction conditional on the
+// contact's ChildRev as read with them, so that a child created meanwhile
+// makes the delete start again.
+
 // indexVersion is the format of the index: terms.go's rules, the items and
 // their keys. Each version has partitions of its own (indexPK, counterPK),
 // so that a version is built beside the one before it. Contacts indexed
 // under another version, and accounts not yet ready under this one, are
 // indexed by Reindex; until an account is ready its searches read its
-// contacts.
-const indexVersion = 2
+// contacts. Version 3 added the field keys (tags, do-not-disturb) and the
+// contact's claims, and its items carry the whole record (previndex.go
+// deletes version 2's items as each contact is written again).
+const indexVersion = 3
 
 func indexPK(accountID, key string) string {
 	return fmt.Sprintf("CSEARCH%d#%s#%s", indexVersion, accountID, key)
@@ -116,11 +131,11 @@ func accountCounterKey(accountID string) storage.Key {
 	return storage.Key{PK: fmt.Sprintf("CSEARCHN%d#%s", indexVersion, accountID), SK: "CONTACTS"}
 }
 
-// indexItem is one contact under one key: the contact as a page shows it,
-// at its list-order key (SK).
+// indexItem is one contact under one key: the contact's record, at its
+// list-order key (SK).
 type indexItem struct {
 	storage.Key
-	Contact
+	Record
 }
 
 // counterItem is the number of index items under a key, or, for the
@@ -129,8 +144,9 @@ type counterItem struct {
 	storage.Key
 	Count int `dynamodbav:"n"`
 	// Ready, on the account's counter: every contact of the account is
-	// indexed (Load, Reindex), so searches read the index and the list's
-	// total is Count.
+	// indexed (Load, Reindex, or the account's first contact written by
+	// this version), so searches read the index and the list's total is
+	// Count.
 	Ready bool `dynamodbav:"ready,omitempty"`
 }
 
@@ -152,18 +168,19 @@ type indexed struct {
 	items   map[ref]bool
 }
 
-// indexedOf is what the index holds of the stored contact it (nil: none).
+// indexedOf is what this version's index holds of the stored contact it
+// (nil: none).
 func indexedOf(it *contactItem) indexed {
 	switch {
 	case it == nil:
 		return indexed{}
-	case it.Partial:
+	case it.Partial && it.ItemsVersion == indexVersion:
 		ix := indexed{counted: it.Version == indexVersion, items: map[ref]bool{}}
 		for _, r := range it.Items {
 			ix.items[parseRef(r)] = true
 		}
 		return ix
-	case it.Version == indexVersion:
+	case !it.Partial && it.Version == indexVersion:
 		return wanted(*it)
 	}
 	return indexed{} // written before this version of the index
@@ -173,7 +190,7 @@ func indexedOf(it *contactItem) indexed {
 // keys at its place, counted.
 func wanted(it contactItem) indexed {
 	ix := indexed{counted: true, items: map[ref]bool{}}
-	for _, k := range termsOf(it.Contact).indexKeys() {
+	for _, k := range keysOf(it.Record) {
 		ix.items[ref{key: k, orderKey: it.GSI1SK}] = true
 	}
 	return ix
@@ -187,6 +204,7 @@ func (ix indexed) record(partial bool) indexRecord {
 		rec.Version = indexVersion
 	}
 	if partial {
+		rec.ItemsVersion = indexVersion
 		rec.Items = make([]string, 0, len(ix.items))
 		for r := range ix.items {
 			rec.Items = append(rec.Items, r.String())
@@ -267,78 +285,104 @@ func (ix *indexed) apply(c keyChange, at string) {
 
 // putAttempts bounds the attempts of a write of one contact that other
 // writers of the same contact keep overtaking.
-const putAttempts = 4
+const putAttempts = 10
 
 // errOvertaken says other writes of the contact kept coming first.
 var errOvertaken = errors.New("the contact was written by other writers meanwhile")
 
-// Put stores a contact and keeps its search index: its index items, the
-// counters of its keys and the account's counter. It costs one read and
-// one transaction: the contact item, two writes per key gained or lost,
-// one per key kept when the contact changed, and the account's counter
-// when the contact is new; more transactions when that exceeds
-// MaxTxItems (index.go). Writing a contact again unchanged costs the read.
+// overtaken is the answer of a write that other writers kept overtaking:
+// 503, to try again.
+func overtaken(err error) error {
+	return apierror.Unavailable(errors.Join(errOvertaken, err), time.Second)
+}
+
+// retryPause waits before attempt n+1 of a write that lost a race: a
+// random time below n × 5 ms, so that writers who lost together spread
+// out; it ends early with the context's error.
+func retryPause(ctx context.Context, n int) error {
+	t := time.NewTimer(rand.N(time.Duration(n) * 5 * time.Millisecond))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// Put stores a contact (its list fields; its other fields are kept) and
+// keeps its search index: its index items, the counters of its keys and
+// the account's counter, and its claims. It costs one read (the contact
+// with the account's settings and counter) and one transaction: the
+// contact item, two writes per key gained or lost, one per key kept when
+// the contact changed, and the account's counter when the contact is new;
+// more transactions when that exceeds MaxTxItems (index.go), and one more
+// read for an account's first contact. Writing a contact again unchanged
+// costs the read. It writes no event and refuses no duplicate: it is the
+// tools' and the tests' way to write one contact, not an operation's.
 func (s *Contacts) Put(ctx context.Context, c Contact, addedMs int64) error {
 	key := contactKey(c.LocationID, c.ID)
-	old, err := storage.Get[contactItem](ctx, s.table, key)
+	st, old, err := s.readAccount(ctx, c.LocationID, true, nil, &key)
 	for attempt := 1; err == nil; attempt++ {
-		next := newContactItem(c, addedMs)
-		if err = s.write(ctx, old, &next, false); !storage.IsConditionFailed(err) {
+		rec := Record{Contact: c}
+		if old != nil {
+			rec.Details = old.Details
+		}
+		next := newContactItem(rec, addedMs)
+		fresh := false
+		if old == nil && !st.ready {
+			if fresh, err = s.freshAccount(ctx, c.LocationID); err != nil {
+				return err
+			}
+		}
+		if err = s.write(ctx, old, &next, writeOptions{fresh: fresh}); !storage.IsConditionFailed(err) {
 			return err
 		}
 		if attempt == putAttempts {
-			return errors.Join(errOvertaken, err)
+			return overtaken(err)
 		}
 		// Written meanwhile: start again from the item the condition found.
-		old, err = storage.FailedConditionItem[contactItem](err, key)
+		if old, err = storage.FailedConditionItem[contactItem](err, key); err == nil {
+			err = retryPause(ctx, attempt)
+		}
 	}
 	return err
 }
 
-// Delete deletes the account's contact, its tasks and its index items, and
-// takes it out of the counters. It reports false when there is no such
-// contact.
-func (s *Contacts) Delete(ctx context.Context, accountID, id string) (bool, error) {
-	key := contactKey(accountID, id)
-	old, err := storage.Get[contactItem](ctx, s.table, key)
-	if err != nil || old == nil {
-		return false, err
-	}
-	// Tasks first: a delete stopped before the contact goes leaves a
-	// contact without tasks, which repeating the delete finishes.
-	tasks, err := storage.QueryPartition[taskItem](ctx, s.table, storage.AccountPK(accountID), "TASK#"+id+"#")
-	if err != nil {
-		return false, err
-	}
-	gone := make([]storage.Key, len(tasks))
-	for i, t := range tasks {
-		gone[i] = t.Key
-	}
-	if err := s.table.BatchWrite(ctx, nil, gone); err != nil {
-		return false, err
-	}
-	for attempt := 1; ; attempt++ {
-		err := s.write(ctx, old, nil, false)
-		if !storage.IsConditionFailed(err) {
-			return err == nil, err
-		}
-		if attempt == putAttempts {
-			return false, errors.Join(errOvertaken, err)
-		}
-		if old, err = storage.FailedConditionItem[contactItem](err, key); err != nil || old == nil {
-			return false, err // deleted meanwhile
-		}
-	}
+// writeOptions are what a write adds to the index's own work.
+type writeOptions struct {
+	// rewrite puts every index item again even when the content is
+	// unchanged (Reindex --rewrite).
+	rewrite bool
+	// events adds the change's events to the transaction that commits the
+	// change (the first; a delete's last), n of them.
+	events  func(tx *storage.Tx)
+	nEvents int
+	// unique names the claims (claimEmail, claimPhone) that must hold no
+	// other contact when this one takes them: the account refuses
+	// duplicates, or an upsert's create must make one contact of a value.
+	unique []string
+	// fresh marks the account's counter ready: the contact is the first
+	// of an account that has no contact item, so every contact it will
+	// have is written by this version.
+	fresh bool
+	// children are the contact's tasks and notes, deleted with it.
+	children []storage.Key
 }
 
+// errChildrenChanged says a child of the contact being deleted was created
+// while the delete ran: the delete starts again from the item found.
+var errChildrenChanged = errors.New("a child of the contact was created meanwhile")
+
 // write takes the contact stored as old (nil: none) to next (nil: deleted),
-// with its index, in as few transactions as hold it (index.go). rewrite
-// puts every index item again even when the content is unchanged. A failed
-// condition of the first transaction (the contact was written meanwhile)
-// is returned as it is, carrying the item found.
-func (s *Contacts) write(ctx context.Context, old, next *contactItem, rewrite bool) error {
+// with its index and claims, in as few transactions as hold it (index.go).
+// A failed condition of the first transaction (the contact was written
+// meanwhile) is returned as it is, carrying the item found; a claim another
+// contact holds, as a *DuplicateError.
+func (s *Contacts) write(ctx context.Context, old, next *contactItem, o writeOptions) error {
 	base := next // the content the contact item keeps until the last transaction
-	if base == nil {
+	deleting := next == nil
+	if deleting {
 		base = old
 	}
 	have := indexedOf(old)
@@ -346,48 +390,117 @@ func (s *Contacts) write(ctx context.Context, old, next *contactItem, rewrite bo
 	if next != nil {
 		want = wanted(*next)
 	}
-	refresh := rewrite || old == nil || next == nil || !reflect.DeepEqual(old.Contact, next.Contact)
+	refresh := o.rewrite || old == nil || next == nil || !reflect.DeepEqual(old.Record, next.Record)
 	todo := changes(have, want, base.GSI1SK, refresh)
 	countDelta := boolInt(want.counted) - boolInt(have.counted)
-	if !refresh && len(todo) == 0 && countDelta == 0 && !old.Partial && !old.hasFirstIndex() && old.GSI1SK == next.GSI1SK {
+	claims := claimChanges(old, next, o.unique)
+	if !refresh && len(todo) == 0 && countDelta == 0 && len(claims) == 0 && !o.fresh &&
+		!old.Partial && !old.hasFirstIndex() && !old.hasPrevIndex() && old.GSI1SK == next.GSI1SK {
 		return nil // nothing to change
 	}
 	if err := s.dropFirstIndex(ctx, old); err != nil {
 		return err
 	}
-	cond, rev := storage.ItemAbsent(), 0
-	if old != nil {
-		cond, rev = revisionIs(old.Rev), old.Rev
+	if err := s.dropPrevIndex(ctx, old); err != nil {
+		return err
 	}
+	rev, childRev := 0, 0
+	cond := storage.ItemAbsent()
+	if old != nil {
+		rev, childRev = old.Rev, old.ChildRev
+		cond = revisionIs(rev, childRev)
+	}
+	// What commits the change itself (events, claims) goes with the first
+	// transaction of a create or an update, which writes the new content,
+	// and with the last of a delete, which deletes the contact item.
+	changeWrites := len(claims) + o.nEvents
+	children := o.children
 	for first := true; ; first = false {
-		tx := s.table.Tx()
 		room := storage.MaxTxItems - 1 // the contact item's write
-		if countDelta != 0 {
-			tx.Update(accountCounterKey(base.LocationID), addTo("n", countDelta), nil)
-			have.counted, countDelta, room = want.counted, 0, room-1
+		if first && countDelta != 0 {
+			room--
 		}
-		for len(todo) > 0 && todo[0].writes() <= room {
-			c := todo[0]
-			todo, room = todo[1:], room-c.writes()
-			s.addChange(tx, *base, c)
-			have.apply(c, base.GSI1SK)
+		if !deleting && first || deleting {
+			room -= changeWrites // a delete keeps room for them in every transaction
 		}
-		if next == nil && len(todo) == 0 {
-			tx.Delete(base.Key, cond)
+		nChildren := min(len(children), room)
+		room -= nChildren
+		nChanges, counted := 0, indexed{counted: have.counted, items: maps.Clone(have.items)}
+		for nChanges < len(todo) && todo[nChanges].writes() <= room {
+			room -= todo[nChanges].writes()
+			counted.apply(todo[nChanges], base.GSI1SK)
+			nChanges++
+		}
+		last := nChildren == len(children) && nChanges == len(todo)
+
+		tx := s.table.Tx()
+		key := base.Key
+		if deleting && last {
+			tx.Delete(key, cond)
 		} else {
 			item := *base
-			item.Rev, item.indexRecord, item.firstIndex = rev+1, have.record(len(todo) > 0), firstIndex{}
+			if first && countDelta != 0 {
+				counted.counted = want.counted
+			}
+			item.Rev, item.ChildRev, item.indexRecord, item.firstIndex = rev+1, childRev, counted.record(!last), firstIndex{}
 			tx.Put(item, cond)
 		}
+		var claimAt []claimChange
+		if !deleting && first || deleting && last {
+			claimAt = s.addClaims(tx, base.LocationID, base.ID, claims)
+			if o.events != nil {
+				o.events(tx)
+			}
+		}
+		if first && countDelta != 0 {
+			upd := addTo("n", countDelta)
+			if o.fresh {
+				upd = upd.Set(expression.Name("ready"), expression.Value(true))
+			}
+			tx.Update(accountCounterKey(base.LocationID), upd, nil)
+		} else if first && o.fresh {
+			tx.Update(accountCounterKey(base.LocationID), expression.Set(expression.Name("ready"), expression.Value(true)), nil)
+		}
+		for _, k := range children[:nChildren] {
+			tx.Delete(k, nil)
+		}
+		for _, c := range todo[:nChanges] {
+			s.addChange(tx, *base, c)
+		}
 		err := tx.Commit(ctx)
+		var txf *storage.TxConditionFailed
 		switch {
-		case storage.IsConditionFailed(err) && !first:
-			return nil // overtaken: the write that came first started from this one's record
-		case err != nil || len(todo) == 0:
+		case err == nil:
+		case !errors.As(err, &txf):
 			return err
+		case txf.Index > 0 && txf.Index <= len(claimAt):
+			return duplicateOf(claimAt[txf.Index-1], txf.Item)
+		case first:
+			return err // written meanwhile: the caller starts again from the item found
+		default:
+			found, ferr := storage.FailedConditionItem[contactItem](err, key)
+			switch {
+			case ferr != nil:
+				return ferr
+			case deleting:
+				return errors.Join(errChildrenChanged, err) // start again from the item found
+			case found != nil && found.Rev == rev:
+				// Only ChildRev moved (a task or note was created): the
+				// contact is as this write left it; go on at the new one.
+				childRev, cond = found.ChildRev, revisionIs(rev, found.ChildRev)
+				continue
+			}
+			return nil // overtaken: the write that came first started from this one's record
+		}
+		if last {
+			return nil
+		}
+		have, children, todo = counted, children[nChildren:], todo[nChanges:]
+		if first {
+			countDelta = 0
 		}
 		rev++
-		cond = revisionIs(rev)
+		cond = revisionIs(rev, childRev)
 	}
 }
 
@@ -397,7 +510,7 @@ func (s *Contacts) addChange(tx *storage.Tx, it contactItem, c keyChange) {
 		tx.Delete(indexItemKey(it.LocationID, c.key, ok), nil)
 	}
 	if c.put {
-		tx.Put(indexItem{Key: indexItemKey(it.LocationID, c.key, it.GSI1SK), Contact: it.Contact}, nil)
+		tx.Put(indexItem{Key: indexItemKey(it.LocationID, c.key, it.GSI1SK), Record: it.Record}, nil)
 	}
 	if c.delta != 0 {
 		tx.Update(counterKey(it.LocationID, c.key), addTo("n", c.delta), nil)
@@ -415,12 +528,18 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// revisionIs is the condition "the contact item is still at revision rev"
-// (items written before revisions have none: revision 0).
-func revisionIs(rev int) *expression.ConditionBuilder {
+// revisionIs is the condition "the contact item is still at revision rev,
+// with childRev children created" (items written before revisions have
+// none: revision 0; a contact without children has no childRev).
+func revisionIs(rev, childRev int) *expression.ConditionBuilder {
 	c := expression.Name("rev").Equal(expression.Value(rev))
 	if rev == 0 {
 		c = expression.AttributeExists(expression.Name(storage.AttrPK)).And(c.Or(expression.AttributeNotExists(expression.Name("rev"))))
 	}
+	children := expression.Name("childRev").Equal(expression.Value(childRev))
+	if childRev == 0 {
+		children = children.Or(expression.AttributeNotExists(expression.Name("childRev")))
+	}
+	c = c.And(children)
 	return &c
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/stretchr/testify/assert"
@@ -20,6 +21,9 @@ import (
 const acct = "acctIndex"
 
 var bg = context.Background()
+
+// testNow is the time of the tests' writes (their events' time).
+var testNow = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func person(id, first, last string) Contact {
 	return Contact{ID: id, LocationID: acct, FirstName: first, LastName: last, ContactName: first + " " + last,
@@ -43,7 +47,7 @@ type probe map[string]bool
 
 func (p probe) add(cs ...Contact) {
 	for _, c := range cs {
-		for _, k := range termsOf(c).indexKeys() {
+		for _, k := range keysOf(Record{Contact: c}) {
 			p[k] = true
 		}
 	}
@@ -101,7 +105,7 @@ func checkIndex(t *testing.T, s *Contacts, p probe) {
 			contacts++
 			assert.Equal(t, indexRecord{Version: indexVersion}, it.indexRecord, "contact %s is indexed, with nothing under way", it.ID)
 			assert.False(t, it.hasFirstIndex(), "contact %s names no item of the first index", it.ID)
-			for _, k := range termsOf(it.Contact).indexKeys() {
+			for _, k := range keysOf(it.Record) {
 				if want[k] == nil {
 					want[k] = map[string]Contact{}
 				}
@@ -169,9 +173,10 @@ func TestWritesKeepTheIndexAndItsCounters(t *testing.T) {
 		require.NoError(t, s.Put(bg, ann, 1000))
 		require.NoError(t, s.Put(bg, bob, 2000))
 		checkIndex(t, s, p)
-		_, ready, err := s.Total(bg, acct)
+		n, ready, err := s.Total(bg, acct)
 		require.NoError(t, err)
-		assert.False(t, ready, "the account is not ready before a load or a reindex: the list counts")
+		assert.True(t, ready, "an account whose first contact this version wrote is indexed whole: searches read the index")
+		assert.Equal(t, 2, n)
 	})
 	t.Run("writing a contact again unchanged changes nothing", func(t *testing.T) {
 		require.NoError(t, s.Put(bg, ann, 1000))
@@ -201,21 +206,21 @@ func TestWritesKeepTheIndexAndItsCounters(t *testing.T) {
 		checkIndex(t, s, p)
 		require.NoError(t, s.Put(bg, renamed, 5000))
 		checkIndex(t, s, p)
-		deleted, err := s.Delete(bg, acct, "c0003")
+		deleted, err := s.Delete(bg, acct, "c0003", testNow)
 		require.NoError(t, err)
 		assert.True(t, deleted)
 		checkIndex(t, s, p)
 	})
 	t.Run("a deleted contact leaves the index, the counters and its tasks", func(t *testing.T) {
 		require.NoError(t, s.table.Put(bg, taskItem{Key: taskKey(acct, "c0002", "T1"), Task: Task{ID: "T1", ContactID: "c0002", Title: "Call"}}, nil))
-		deleted, err := s.Delete(bg, acct, "c0002")
+		deleted, err := s.Delete(bg, acct, "c0002", testNow)
 		require.NoError(t, err)
 		assert.True(t, deleted)
 		checkIndex(t, s, p)
 		task, err := s.GetTask(bg, acct, "c0002", "T1")
 		require.NoError(t, err)
 		assert.Nil(t, task)
-		deleted, err = s.Delete(bg, acct, "c0002")
+		deleted, err = s.Delete(bg, acct, "c0002", testNow)
 		require.NoError(t, err)
 		assert.False(t, deleted, "a second delete finds nothing")
 	})
@@ -259,7 +264,7 @@ func TestAWriteStoppedBetweenItsTransactionsIsFinishedByTheNextWrite(t *testing.
 		{"a rename, finished by reindex",
 			func() error { return stops.Put(bg, x, 1000) }, func() error { _, err := s.Reindex(bg, acct, false); return err }},
 		{"a delete, finished by the same delete repeated",
-			func() error { _, err := stops.Delete(bg, acct, "c0001"); return err }, func() error { _, err := s.Delete(bg, acct, "c0001"); return err }},
+			func() error { _, err := stops.Delete(bg, acct, "c0001", testNow); return err }, func() error { _, err := s.Delete(bg, acct, "c0001", testNow); return err }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stopAfter(1)
@@ -455,21 +460,116 @@ func TestAContactWriteCostsOneReadAndOneTransaction(t *testing.T) {
 	counted, calls := testenv.CountingTable(t, table)
 	s := NewContacts(counted)
 	ann := person("c0001", "Ann", "Lee")
-	k := len(termsOf(ann).indexKeys())
-	require.Less(t, 2*k+2, storage.MaxTxItems, "the contact's writes fit one transaction")
+	k := len(keysOf(Record{Contact: ann}))
+	require.Less(t, 2*k+4, storage.MaxTxItems, "the contact's writes fit one transaction")
 
 	require.NoError(t, s.Put(bg, ann, 1000))
-	assert.Equal(t, map[string]int{"GetItem": 1, "TransactWriteItems": 1}, calls.Take(), "a new contact with %d keys", k)
+	assert.Equal(t, map[string]int{"BatchGetItem": 1, "Query": 1, "TransactWriteItems": 1}, calls.Take(),
+		"the account's first contact, with %d keys (the Query finds the account has no contact: it is indexed whole)", k)
+
+	require.NoError(t, s.Put(bg, person("c0004", "Bea", "Lee"), 1000))
+	assert.Equal(t, map[string]int{"BatchGetItem": 1, "TransactWriteItems": 1}, calls.Take(), "a new contact in an account indexed whole")
 
 	require.NoError(t, s.Put(bg, person("c0001", "Ann", "Park"), 1000))
-	assert.Equal(t, map[string]int{"GetItem": 1, "TransactWriteItems": 1}, calls.Take(), "a renamed contact")
+	assert.Equal(t, map[string]int{"BatchGetItem": 1, "TransactWriteItems": 1}, calls.Take(), "a renamed contact")
 
 	require.NoError(t, s.Put(bg, person("c0001", "Ann", "Park"), 1000))
-	assert.Equal(t, map[string]int{"GetItem": 1}, calls.Take(), "a contact written again unchanged")
+	assert.Equal(t, map[string]int{"BatchGetItem": 1}, calls.Take(), "a contact written again unchanged")
 
 	big := manyKeys("c0002", "x")
-	k = len(termsOf(big).indexKeys())
-	perTx := (storage.MaxTxItems - 1) / 2 // keys: an item and a counter each, beside the contact item (and the account's counter)
+	k = len(keysOf(Record{Contact: big}))
+	perTx := (storage.MaxTxItems - 1 - 2) / 2 // keys: an item and a counter each, beside the contact item, its two claims (and the account's counter)
 	require.NoError(t, s.Put(bg, big, 2000))
-	assert.Equal(t, map[string]int{"GetItem": 1, "TransactWriteItems": (k + perTx - 1) / perTx}, calls.Take(), "a new contact with %d keys", k)
+	assert.Equal(t, map[string]int{"BatchGetItem": 1, "TransactWriteItems": (k + perTx - 1) / perTx}, calls.Take(), "a new contact with %d keys", k)
+}
+
+// prevVersionContact is a contact as version 2 of the index wrote it: the
+// contact item (counted under version 2, or half-written: partial, its
+// items named), its index items under CSEARCH2# and its counters.
+func prevVersionContact(c Contact, addedMs int64, partial bool) (items []any, old []storage.Key) {
+	it := newContactItem(Record{Contact: c}, addedMs)
+	it.Rev = 2
+	it.indexRecord = indexRecord{Version: prevIndexVersion}
+	keys := termsOf(c).indexKeys()
+	if partial {
+		it.indexRecord = indexRecord{Version: prevIndexVersion, Partial: true}
+		for _, k := range keys[:len(keys)/2] {
+			it.Items = append(it.Items, ref{key: k, orderKey: it.GSI1SK}.String())
+		}
+		keys = keys[:len(keys)/2]
+	}
+	items = append(items, it)
+	for _, k := range keys {
+		old = append(old, prevIndexItemKey(acct, k, it.GSI1SK))
+		items = append(items, struct {
+			storage.Key
+			Contact
+		}{prevIndexItemKey(acct, k, it.GSI1SK), c})
+	}
+	return items, old
+}
+
+func TestContactsOfTheVersionBeforeAreIndexedAgainAndTheirOldItemsGo(t *testing.T) {
+	s := newStore(t)
+	p := probe{}
+	var items []any
+	var oldItems []storage.Key
+	for i := range 12 {
+		c := person(fmt.Sprintf("c%04d", i), []string{"Ann", "Bea"}[i%2], fmt.Sprintf("Lee%d", i))
+		c.Tags = []string{"vip"}
+		p.add(c)
+		its, old := prevVersionContact(c, int64(1000+i), i%3 == 0)
+		items, oldItems = append(items, its...), append(oldItems, old...)
+	}
+	prevCounter := storage.Key{PK: fmt.Sprintf("CSEARCHN%d#%s#03", prevIndexVersion, acct), SK: "ann"}
+	prevTotal := storage.Key{PK: fmt.Sprintf("CSEARCHN%d#%s", prevIndexVersion, acct), SK: "CONTACTS"}
+	items = append(items, struct {
+		storage.Key
+		N int `dynamodbav:"n"`
+	}{prevCounter, 6}, struct {
+		storage.Key
+		N     int  `dynamodbav:"n"`
+		Ready bool `dynamodbav:"ready"`
+	}{prevTotal, 12, true})
+	require.NoError(t, s.table.BatchPut(bg, items))
+
+	t.Run("until reindexed, the account is not ready under this version and searches read its contacts", func(t *testing.T) {
+		_, ready, err := s.Total(bg, acct)
+		require.NoError(t, err)
+		assert.False(t, ready)
+		found, err := s.Search(bg, Search{AccountID: acct, Query: "ann", Limit: 100})
+		require.NoError(t, err)
+		assert.Equal(t, 6, found.Total)
+	})
+	t.Run("a write of one deletes its previous items", func(t *testing.T) {
+		c := person("c0001", "Bea", "Lee1")
+		c.Tags = []string{"vip"}
+		require.NoError(t, s.Put(bg, c, 1001))
+		gone, err := storage.Get[storage.Key](bg, s.table, prevIndexItemKey(acct, "bea", OrderKey(1001, "c0001")))
+		require.NoError(t, err)
+		assert.Nil(t, gone)
+	})
+	t.Run("reindex indexes every contact, with its claims, and drops the previous version's items and counters", func(t *testing.T) {
+		rep, err := s.Reindex(bg, acct, false)
+		require.NoError(t, err)
+		assert.True(t, rep.Ready)
+		assert.Equal(t, 12, rep.Contacts)
+		checkIndex(t, s, p)
+		for _, k := range append(oldItems, prevCounter, prevTotal) {
+			left, err := storage.Get[storage.Key](bg, s.table, k)
+			require.NoError(t, err)
+			assert.Nil(t, left, "%s is gone", k)
+		}
+		rec, err := s.FindDuplicate(bg, acct, "ANN@example.com", "")
+		require.NoError(t, err)
+		require.NotNil(t, rec, "the e-mail's claim was made")
+		n, ready, err := s.Total(bg, acct)
+		require.NoError(t, err)
+		assert.True(t, ready)
+		assert.Equal(t, 12, n)
+		found, err := s.SearchAdvanced(bg, AdvancedSearch{AccountID: acct, Limit: 100,
+			Conditions: []Condition{{Field: searchFields["tags"], Operator: OpEq, Text: "vip"}}})
+		require.NoError(t, err)
+		assert.Equal(t, 12, found.Total, "found by their tag through the index")
+	})
 }

@@ -15,6 +15,8 @@ import (
 // NewContact is a contact to load in bulk, with its tasks and notes.
 type NewContact struct {
 	Contact Contact
+	// Details are the contact's fields beyond the list's (none: empty).
+	Details Details
 	AddedMs int64
 	Tasks   []Task
 	Notes   []Note
@@ -55,7 +57,7 @@ func (s *Contacts) Load(ctx context.Context, contacts []NewContact) error {
 				continue
 			}
 			written[keys[i]] = true
-			next := newContactItem(nc.Contact, nc.AddedMs)
+			next := newContactItem(Record{Contact: nc.Contact, Details: nc.Details}, nc.AddedMs)
 			next.Rev = 1
 			want := wanted(next)
 			if o, ok := old[keys[i]]; ok {
@@ -66,10 +68,11 @@ func (s *Contacts) Load(ctx context.Context, contacts []NewContact) error {
 					}
 				}
 				gone = append(gone, firstIndexItems(&o)...)
+				gone = append(gone, prevIndexItems(&o)...)
 			}
 			puts = append(puts, next)
 			for r := range want.items {
-				puts = append(puts, indexItem{Key: indexItemKey(next.LocationID, r.key, r.orderKey), Contact: next.Contact})
+				puts = append(puts, indexItem{Key: indexItemKey(next.LocationID, r.key, r.orderKey), Record: next.Record})
 			}
 			for _, t := range nc.Tasks {
 				t.ContactID = nc.Contact.ID
@@ -117,9 +120,14 @@ func (s *Contacts) recount(ctx context.Context, accountID string) error {
 			kept[c.Key] = c.Count
 		}
 	}
+	claimsKept, err := storage.QueryPartition[claimItem](ctx, s.table, storage.AccountPK(accountID), claimPrefix)
+	if err != nil {
+		return err
+	}
 	counts := map[storage.Key]int{}
+	claims := map[storage.Key][]string{}
 	account := counterItem{Key: accountCounterKey(accountID), Ready: true}
-	err := s.eachStored(ctx, accountID, func(items []contactItem) error {
+	err = s.eachStored(ctx, accountID, func(items []contactItem) error {
 		for _, it := range items {
 			ix := indexedOf(&it)
 			if ix.counted {
@@ -128,6 +136,10 @@ func (s *Contacts) recount(ctx context.Context, accountID string) error {
 			account.Ready = account.Ready && ix.counted && !it.Partial && !it.hasFirstIndex()
 			for r := range ix.items {
 				counts[counterKey(accountID, r.key)]++
+			}
+			for f, v := range claimsHeld(&it) {
+				k := claimKey(accountID, f, v)
+				claims[k] = append(claims[k], it.ID)
 			}
 		}
 		return nil
@@ -146,6 +158,18 @@ func (s *Contacts) recount(ctx context.Context, accountID string) error {
 		if counts[k] == 0 {
 			deletes = append(deletes, k)
 		}
+	}
+	// The claims are what the contacts hold.
+	for _, c := range claimsKept {
+		slices.Sort(c.IDs)
+		if want, ok := claims[c.Key]; !ok {
+			deletes = append(deletes, c.Key)
+		} else if slices.Sort(want); slices.Equal(want, c.IDs) {
+			delete(claims, c.Key)
+		}
+	}
+	for k, ids := range claims {
+		puts = append(puts, claimItem{Key: k, IDs: ids})
 	}
 	return s.table.BatchWrite(ctx, puts, deletes)
 }
@@ -180,7 +204,7 @@ func (s *Contacts) Reindex(ctx context.Context, accountID string, rewrite bool) 
 			if !rewrite && it.Version == indexVersion && !it.Partial && !it.hasFirstIndex() {
 				return nil
 			}
-			err := s.write(ctx, &it, &it, rewrite)
+			err := s.write(ctx, &it, &it, writeOptions{rewrite: rewrite})
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -209,6 +233,9 @@ func (s *Contacts) Reindex(ctx context.Context, accountID string, rewrite bool) 
 	}
 	ready := expression.Set(expression.Name("ready"), expression.Value(true))
 	if err := s.table.Update(ctx, accountCounterKey(accountID), ready, nil); err != nil {
+		return rep, err
+	}
+	if err := s.dropPrevCounters(ctx, accountID); err != nil {
 		return rep, err
 	}
 	return rep, s.dropFirstCounters(ctx, accountID)

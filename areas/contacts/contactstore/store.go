@@ -71,7 +71,20 @@ func OrderKey(addedMs int64, id string) string { return fmt.Sprintf("%013d#%s", 
 const AfterAllIDs = "~"
 
 func taskKey(accountID, contactID, taskID string) storage.Key {
-	return storage.Key{PK: storage.AccountPK(accountID), SK: "TASK#" + contactID + "#" + taskID}
+	return storage.Key{PK: storage.AccountPK(accountID), SK: taskPrefix + contactID + "#" + taskID}
+}
+
+// A contact's children, its tasks and notes, are items of its account's
+// partition under these prefixes, then the contact's id and '#': a
+// contact's children are one key range per kind.
+const (
+	taskPrefix = "TASK#"
+	notePrefix = "NOTE#"
+)
+
+// childPrefixes are the sort-key prefixes of a contact's children.
+func childPrefixes(contactID string) []string {
+	return []string{taskPrefix + contactID + "#", notePrefix + contactID + "#"}
 }
 
 type contactItem struct {
@@ -82,9 +95,16 @@ type contactItem struct {
 	// on the revision it read, so that of two writers of one contact only
 	// one changes the index (the other starts again from what it found).
 	Rev int `dynamodbav:"rev"`
+	// ChildRev counts the creations of the contact's children (tasks,
+	// notes): each adds 1 in its own transaction, on condition that the
+	// contact exists. A contact's writes are conditional on it too, so that
+	// a delete that read the children at one ChildRev deletes the contact
+	// only if no child was created since, and no write puts back a ChildRev
+	// it read before a creation.
+	ChildRev int `dynamodbav:"childRev,omitempty"`
 	indexRecord
 	firstIndex
-	Contact
+	Record
 }
 
 // indexRecord is what a contact item says of the contact's index items
@@ -99,6 +119,9 @@ type indexRecord struct {
 	// those of its content.
 	Partial bool     `dynamodbav:"ixPartial,omitempty"`
 	Items   []string `dynamodbav:"ixItems,omitempty"`
+	// ItemsVersion is the index version Items name items of (a record
+	// left by version 2 has none).
+	ItemsVersion int `dynamodbav:"ixItemsV,omitempty"`
 }
 
 // listedContact is what a page needs of a contact item: the contact and its
@@ -114,13 +137,13 @@ type taskItem struct {
 }
 
 // newContactItem is the stored item of a contact added at addedMs, indexed.
-func newContactItem(c Contact, addedMs int64) contactItem {
+func newContactItem(r Record, addedMs int64) contactItem {
 	return contactItem{
-		Key:         contactKey(c.LocationID, c.ID),
-		GSI1PK:      listPK(c.LocationID),
-		GSI1SK:      OrderKey(addedMs, c.ID),
+		Key:         contactKey(r.LocationID, r.ID),
+		GSI1PK:      listPK(r.LocationID),
+		GSI1SK:      OrderKey(addedMs, r.ID),
 		indexRecord: indexRecord{Version: indexVersion},
-		Contact:     c,
+		Record:      r,
 	}
 }
 

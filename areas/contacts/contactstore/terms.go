@@ -27,10 +27,46 @@ const (
 	// maxPhoneDigits is the longest phone number (E.164): the phone's first
 	// maxPhoneDigits digits are its digits.
 	maxPhoneDigits = 15
+	// MaxTags bounds a contact's tags, each of which is a key of its own.
+	MaxTags = 50
 	// maxIndexKeys bounds the index items of one contact: the prefixes of
-	// its name words, e-mail and phone digits, and the phone's endings.
-	maxIndexKeys = (maxNameWords+2)*maxKeyLen + maxPhoneDigits
+	// its name words, e-mail and phone digits, the phone's endings, its
+	// tags and its do-not-disturb flag.
+	maxIndexKeys = (maxNameWords+2)*maxKeyLen + maxPhoneDigits + MaxTags + 1
 )
+
+// Field keys index a contact by a stored value rather than by the words it
+// is found by: each of its tags, and its do-not-disturb flag. They begin
+// with a space, which no word key does (words are split at spaces, the
+// e-mail is trimmed, a phone is digits), so the two never meet, and a
+// query word never names one.
+const (
+	tagKeyPrefix = " tag:"
+	dndKey       = " dnd"
+)
+
+// TagKey is the key of the contacts having tag (compared lower-cased).
+func TagKey(tag string) string { return tagKeyPrefix + strings.ToLower(tag) }
+
+// fieldKeys are the field keys of r.
+func fieldKeys(r Record) []string {
+	var keys []string
+	for _, t := range r.Tags {
+		if k := TagKey(t); !slices.Contains(keys, k) && len(keys) < MaxTags {
+			keys = append(keys, k)
+		}
+	}
+	if r.DND {
+		keys = append(keys, dndKey)
+	}
+	return keys
+}
+
+// keysOf are all the keys r is indexed under: its word keys and its field
+// keys.
+func keysOf(r Record) []string {
+	return append(termsOf(r.Contact).indexKeys(), fieldKeys(r)...)
+}
 
 // phonePunctuation may appear in a query word that is a phone number.
 const phonePunctuation = "+-()."

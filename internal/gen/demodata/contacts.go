@@ -26,8 +26,24 @@ type contact struct {
 	Timezone    string   `json:"timezone"`
 	DateAdded   string   `json:"dateAdded"`
 	Tags        []string `json:"tags"`
-	Tasks       []task   `json:"tasks"`
-	Notes       []note   `json:"notes"`
+	// Details: a city from the time zone, for some a date of birth and
+	// do-not-disturb, all derived from the contact's number (no draw, so
+	// that the drawn values stay as they were).
+	City        string       `json:"city,omitempty"`
+	DateOfBirth string       `json:"dateOfBirth,omitempty"`
+	DND         bool         `json:"dnd,omitempty"`
+	DNDSettings *dndSettings `json:"dndSettings,omitempty"`
+	Tasks       []task       `json:"tasks"`
+	Notes       []note       `json:"notes"`
+}
+
+type dndSettings struct {
+	Email dndSetting `json:"Email"`
+}
+
+type dndSetting struct {
+	Status  string `json:"status"`
+	Message string `json:"message"`
 }
 
 type task struct {
@@ -62,9 +78,9 @@ var (
 	lastNames = []string{"Anders", "Baker", "Chen", "Diaz", "Evans", "Fischer", "Garcia", "Hughes", "Ito",
 		"Jensen", "Khan", "Lopez", "Moreau", "Novak", "Okafor", "Patel", "Rossi", "Silva"}
 	contactSources   = []string{"website form", "import", "referral", "facebook ad", "walk-in", "api"}
-	contactCountries = []struct{ country, timezone string }{
-		{"US", "America/New_York"}, {"US", "America/Los_Angeles"}, {"CA", "America/Toronto"},
-		{"GB", "Europe/London"}, {"DE", "Europe/Berlin"}, {"IN", "Asia/Kolkata"},
+	contactCountries = []struct{ country, timezone, city string }{
+		{"US", "America/New_York", "New York"}, {"US", "America/Los_Angeles", "Los Angeles"}, {"CA", "America/Toronto", "Toronto"},
+		{"GB", "Europe/London", "London"}, {"DE", "Europe/Berlin", "Berlin"}, {"IN", "Asia/Kolkata", "Kolkata"},
 	}
 	contactTags = []string{"lead", "customer", "vip", "newsletter", "webinar", "trial"}
 	taskTitles  = []string{"Call back", "Send proposal", "Follow up on invoice", "Book demo", "Check renewal"}
@@ -103,8 +119,16 @@ func demoContacts() []contact {
 				Source:      pick(rng, contactSources),
 				Country:     place.country,
 				Timezone:    place.timezone,
+				City:        place.city,
 				DateAdded:   timestamp(t),
 				Tasks:       []task{},
+			}
+			if i%4 == 1 {
+				c.DateOfBirth = fmt.Sprintf("%d-%02d-%02d", 1960+i%40, 1+i%12, 1+i%28)
+			}
+			if i%10 == 7 {
+				c.DND = true
+				c.DNDSettings = &dndSettings{Email: dndSetting{Status: "active", Message: "Asked for no e-mail"}}
 			}
 			c.Tags = pickN(rng, contactTags, rng.between(0, 2))
 			slices.Sort(c.Tags)

@@ -215,8 +215,9 @@ func events() ([]gen.File, error) {
 		{"AWS_ACCESS_KEY_ID", "local"},
 		{"AWS_SECRET_ACCESS_KEY", "local"},
 		{"LOG_LEVEL", "DEBUG"},
-		// No KMS key locally: the voice-AI function seals with a key file
-		// of its container's instead.
+		// No KMS key locally: the functions that keep secrets (voice-AI,
+		// the portal, the deliverer) seal with a key file of their
+		// container's instead.
 		{"SECRETS_KEY_ID", ""},
 		{"SECRETS_LOCAL_KEY_FILE", "/tmp/platform-secrets.key"},
 	}})

@@ -86,6 +86,7 @@ func convert(raw []byte) ([]byte, error) {
 		return nil, err
 	}
 	c.dropVoidAllOf(root)
+	c.typeNullables(root)
 	var b bytes.Buffer
 	b.WriteString(header)
 	enc := yaml.NewEncoder(&b)
@@ -208,6 +209,10 @@ func (c *converter) schema(n *yaml.Node, path string) error {
 	if err := nullableType(n, path); err != nil {
 		return err
 	}
+	nullableAlternative(n)
+	if t := get(n, "type"); t != nil && t.Value == "null" {
+		return fmt.Errorf("%s: type null alone has no OpenAPI 3.0 rendition", path)
+	}
 	for _, bound := range [][2]string{{"exclusiveMinimum", "minimum"}, {"exclusiveMaximum", "maximum"}} {
 		if v := get(n, bound[0]); v != nil && v.Tag != "!!bool" {
 			if get(n, bound[1]) != nil {
@@ -282,7 +287,8 @@ func (c *converter) schema(n *yaml.Node, path string) error {
 var constTypes = map[string]string{"!!str": "string", "!!int": "integer", "!!float": "number", "!!bool": "boolean"}
 
 // nullableType rewrites `type: [T, 'null']` as `type: T` and `nullable:
-// true`.
+// true`, and `type: [T, U]` as `oneOf: [{type: T}, {type: U}]` (types are
+// disjoint, so exactly one holds), nullable too when null is one of them.
 func nullableType(n *yaml.Node, path string) error {
 	t := get(n, "type")
 	if t == nil || t.Kind != yaml.SequenceNode {
@@ -297,14 +303,51 @@ func nullableType(n *yaml.Node, path string) error {
 			types = append(types, v.Value)
 		}
 	}
-	if len(types) != 1 {
-		return fmt.Errorf("%s: type %v has no OpenAPI 3.0 rendition (one type, or one type and null)", path, types)
+	switch {
+	case len(types) == 0:
+		return fmt.Errorf("%s: type null alone has no OpenAPI 3.0 rendition", path)
+	case len(types) == 1:
+		*t = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: types[0]}
+	case get(n, "oneOf") != nil:
+		return fmt.Errorf("%s: type %v beside oneOf has no OpenAPI 3.0 rendition (write the types in the oneOf)", path, types)
+	default:
+		one := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		for _, typ := range types {
+			entry := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle}
+			set(entry, "type", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: typ})
+			one.Content = append(one.Content, entry)
+		}
+		del(n, "type")
+		set(n, "oneOf", one)
 	}
-	*t = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: types[0]}
 	if null {
 		set(n, "nullable", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
 	}
 	return nil
+}
+
+// nullableAlternative rewrites `oneOf` or `anyOf` [X, {type: 'null'}] as
+// [X] and `nullable: true`: 3.0 has no null type, only the flag.
+func nullableAlternative(n *yaml.Node) {
+	for _, k := range []string{"oneOf", "anyOf"} {
+		list := get(n, k)
+		if list == nil || list.Kind != yaml.SequenceNode {
+			continue
+		}
+		kept := list.Content[:0]
+		null := false
+		for _, alt := range list.Content {
+			if t := get(alt, "type"); alt.Kind == yaml.MappingNode && len(alt.Content) == 2 && t != nil && t.Value == "null" {
+				null = true
+				continue
+			}
+			kept = append(kept, alt)
+		}
+		list.Content = kept
+		if null {
+			set(n, "nullable", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
+		}
+	}
 }
 
 // annotations are the keywords that constrain nothing: a schema made of
@@ -352,6 +395,62 @@ func (c *converter) dropVoidAllOf(root *yaml.Node) {
 		}
 	}
 	visit(root)
+}
+
+// typeNullables gives each nullable schema that has no type of its own
+// (a reference or null, once nullableAlternative has run) the type of its
+// one alternative, since 3.0's nullable qualifies a type: oneOf of one
+// becomes allOf of it, and the type is the alternative's (or that of the
+// schema it references).
+func (c *converter) typeNullables(root *yaml.Node) {
+	var visit func(n *yaml.Node)
+	visit = func(n *yaml.Node) {
+		for _, child := range n.Content {
+			visit(child)
+		}
+		if n.Kind != yaml.MappingNode || get(n, "type") != nil {
+			return
+		}
+		if v := get(n, "nullable"); v == nil || v.Value != "true" {
+			return
+		}
+		for _, k := range []string{"oneOf", "anyOf"} {
+			if list := get(n, k); list != nil && len(list.Content) == 1 && get(n, "allOf") == nil {
+				keyNode(n, k).Value = "allOf"
+			}
+		}
+		all := get(n, "allOf")
+		if all == nil || len(all.Content) != 1 {
+			return
+		}
+		if t := c.typeOf(all.Content[0], 8); t != "" {
+			set(n, "type", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: t})
+		}
+	}
+	visit(root)
+}
+
+// typeOf is the type schema n states, through its reference and its
+// allOf's entries (depth of them at most), "" when none.
+func (c *converter) typeOf(n *yaml.Node, depth int) string {
+	if depth == 0 || n == nil || n.Kind != yaml.MappingNode {
+		return ""
+	}
+	if t := get(n, "type"); t != nil && t.Kind == yaml.ScalarNode {
+		return t.Value
+	}
+	if ref := get(n, "$ref"); ref != nil {
+		name, _ := strings.CutPrefix(ref.Value, "#/components/schemas/")
+		return c.typeOf(c.schemas[name], depth-1)
+	}
+	if all := get(n, "allOf"); all != nil {
+		for _, entry := range all.Content {
+			if t := c.typeOf(entry, depth-1); t != "" {
+				return t
+			}
+		}
+	}
+	return ""
 }
 
 // void reports whether schema n constrains nothing.

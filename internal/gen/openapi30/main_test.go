@@ -52,6 +52,16 @@ func TestEachRuleOf31IsWrittenAs30SaysIt(t *testing.T) {
 		{"a type with null becomes nullable",
 			"type: [string, 'null']\nmaxLength: 3",
 			map[string]any{"type": "string", "maxLength": 3, "nullable": true}},
+		{"two types become one of each",
+			"type: [string, integer]",
+			map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "integer"}}}},
+		{"two types with null become one of each, nullable",
+			"type: [string, integer, 'null']",
+			map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "integer"}}, "nullable": true}},
+		{"a reference or null becomes the reference, nullable",
+			"type: object\nproperties:\n  next:\n    oneOf: [{$ref: '#/components/schemas/S'}, {type: 'null'}]",
+			map[string]any{"type": "object", "properties": map[string]any{"next": map[string]any{
+				"allOf": []any{map[string]any{"$ref": "#/components/schemas/S"}}, "nullable": true, "type": "object"}}}},
 		{"a numeric exclusive minimum becomes a minimum with the flag",
 			"type: number\nexclusiveMinimum: 0\nmaximum: 24",
 			map[string]any{"type": "number", "minimum": 0, "exclusiveMinimum": true, "maximum": 24}},
@@ -111,7 +121,9 @@ func TestTheDocumentSaysWhatItIsAndKeepsTheEvents(t *testing.T) {
 
 func TestA31RuleWithoutA30RenditionStopsTheGenerator(t *testing.T) {
 	for name, schema := range map[string]string{
-		"two types":               "type: [string, integer]",
+		"null alone":              "type: ['null']",
+		"the null type alone":     "type: 'null'",
+		"two types beside oneOf":  "type: [string, integer]\noneOf: [{type: string}]",
 		"prefixItems":             "type: array\nprefixItems: [{type: string}]",
 		"a bound given two ways":  "type: number\nexclusiveMinimum: 0\nminimum: 1",
 		"patternProperties":       "type: object\npatternProperties: {'^x': {type: string}}",
