@@ -112,7 +112,7 @@ func TestTheDeployedDelivererRefusesAShortenedSchedule(t *testing.T) {
 	_, err := webhooks.LambdaTask(ctx, config.Config{WebhookRetryFor: 10 * time.Minute, WebhookKeyFile: filepath.Join(t.TempDir(), "k.pem")}, deps)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "WEBHOOK_RETRY_FOR=10m0s is refused: it shortens the retries for a local engine only")
-	_, err = webhooks.LambdaTask(ctx, config.Config{WebhookRetryFor: 10 * time.Minute, WebhookKeyFile: filepath.Join(t.TempDir(), "k.pem"), Endpoint: testenv.Endpoint(t)}, deps)
+	_, err = webhooks.LambdaTask(ctx, config.Config{WebhookRetryFor: 10 * time.Minute, WebhookKeyFile: filepath.Join(t.TempDir(), "k.pem"), Endpoint: testenv.Endpoint(t), SecretsLocalKeyFile: filepath.Join(t.TempDir(), "secrets.key")}, deps)
 	assert.NoError(t, err, "a local engine takes it")
 }
 

@@ -168,7 +168,7 @@ func TestAnOperatorListsAnEndpointsDeliveriesAndRedeliversThem(t *testing.T) {
 func TestAWebhooksRedeliveryIsBoundedAndSaysWhatIsLeft(t *testing.T) {
 	c, api := setup(t)
 	ctx := context.Background()
-	store := endpoints.New(api.Table, clock.System{}, false)
+	store := endpoints.New(api.Table, clock.System{}, false).Sealing(api.Deps.Secrets)
 	e, err := store.Add(ctx, "acctD", endpoints.Input{URL: func() *string { s := "https://hooks.example.com/in"; return &s }(), Events: &[]string{"TaskDelete"}}, auth.Operator)
 	require.NoError(t, err)
 	now := time.Now()
@@ -193,7 +193,7 @@ func TestAWebhooksRedeliveryIsBoundedAndSaysWhatIsLeft(t *testing.T) {
 func TestWebhooksListShowsHealthAndRetryMakesAPendingDeliveryDueNow(t *testing.T) {
 	c, api := setup(t)
 	ctx := context.Background()
-	store := endpoints.New(api.Table, clock.System{}, false)
+	store := endpoints.New(api.Table, clock.System{}, false).Sealing(api.Deps.Secrets)
 	e, err := store.Add(ctx, "acctD", endpoints.Input{URL: func() *string { s := "https://hooks.example.com/in"; return &s }(), Events: &[]string{"TaskDelete"}}, auth.Operator)
 	require.NoError(t, err)
 	now := time.Now().UTC().Truncate(time.Second)
@@ -235,7 +235,7 @@ func TestWebhooksListShowsHealthAndRetryMakesAPendingDeliveryDueNow(t *testing.T
 func TestWebhooksTestQueuesATestEventAndSaysWhatBecameOfIt(t *testing.T) {
 	c, api := setup(t)
 	ctx := context.Background()
-	store := endpoints.New(api.Table, clock.System{}, false)
+	store := endpoints.New(api.Table, clock.System{}, false).Sealing(api.Deps.Secrets)
 	e, err := store.Add(ctx, "acctD", endpoints.Input{URL: func() *string { s := "https://hooks.example.com/in"; return &s }(), Events: &[]string{"TaskDelete"}}, auth.Operator)
 	require.NoError(t, err)
 	code, out, errOut := c.run("webhooks", "test", e.ID, "--account", "acctD", "--wait", "300ms")
