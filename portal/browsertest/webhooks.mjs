@@ -329,7 +329,7 @@ await run("webhooks", async (test, watch) => {
     const id = (await notice.innerText()).match(/[0-9a-f]{24}/)[0];
     const hook = await receiver.waitForHook((b) => b.webhookId === id);
     assert.equal(JSON.parse(hook.rawBody).type, "WebhookTest");
-    assert.ok(hook.headers["x-ghl-signature"], "signed");
+    assert.ok(hook.headers["x-ghl-signature"] && hook.headers["webhook-signature"], "signed both ways, as any delivery to it");
     assert.equal(receiver.hooks.length, before + 1, "sent once, to this endpoint alone");
     await page.getByRole("row", { name: new RegExp(id) }).getByText("delivered", { exact: true }).waitFor();
     const listed = platformctl(server, "events", "list", "--account", alpha);
