@@ -145,10 +145,10 @@ func TestDeleteContactTakesItsTasksAndNotesAndFreesItsValues(t *testing.T) {
 	t.Run("its e-mail may be another's now", func(t *testing.T) {
 		createContact(t, env, token, acctA, map[string]any{"email": "person0@example.com"})
 	})
-	t.Run("a second delete is answered 422, with no event", func(t *testing.T) {
-		del(ids[0]).RequireError(t, http.StatusUnprocessableEntity)
+	t.Run("a second delete is answered 404, with no event", func(t *testing.T) {
+		del(ids[0]).RequireError(t, http.StatusNotFound)
 		log.take(t)
-		del(ids[0]).RequireError(t, http.StatusUnprocessableEntity)
+		del(ids[0]).RequireError(t, http.StatusNotFound)
 		assert.Empty(t, log.take(t))
 	})
 }
