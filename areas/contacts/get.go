@@ -28,7 +28,8 @@ func (h *handler) getContact(w http.ResponseWriter, r *http.Request) error {
 	return httpio.WriteJSON(w, http.StatusOK, contactAnswer{Contact: viewOf(*rec)})
 }
 
-// notFound answers a contact id the token's account does not have.
+// notFound answers a contact id the token's account does not have: 404, as
+// every record a path names that is not the account's (docs/design.md).
 func notFound(id string) error {
-	return apierror.Invalid("contactId " + id + " does not name a contact of this location")
+	return apierror.NotFound("Contact %s was not found", id)
 }

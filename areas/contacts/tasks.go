@@ -220,7 +220,7 @@ func taskNotFound(contactID, taskID string) error {
 // not have with 404; other errors pass through.
 func contactError(err error, contactID string) error {
 	if errors.Is(err, contactstore.ErrContactNotFound) {
-		return apierror.NotFound("Contact %s was not found", contactID)
+		return notFound(contactID)
 	}
 	return err
 }

@@ -29,9 +29,9 @@ func TestGetContactAnswersTheContactOfTheTokensAccountOnly(t *testing.T) {
 		assert.Equal(t, []string{}, got.Tags)
 	})
 	for name, id := range map[string]string{"another account's contact": other[0], "a missing contact": "noSuchContact"} {
-		t.Run(name+" is answered 422, naming the id", func(t *testing.T) {
-			msg := env.Do(t, testenv.Request{Method: "GET", Path: "/contacts/" + id, Token: token}).RequireError(t, http.StatusUnprocessableEntity)
-			assert.Contains(t, msg, "contactId "+id+" does not name a contact of this location")
+		t.Run(name+" is answered 404, naming the id", func(t *testing.T) {
+			msg := env.Do(t, testenv.Request{Method: "GET", Path: "/contacts/" + id, Token: token}).RequireError(t, http.StatusNotFound)
+			assert.Equal(t, "Contact "+id+" was not found", msg)
 		})
 	}
 }
@@ -100,9 +100,9 @@ func TestUpdateContactChangesTheFieldsSentOnly(t *testing.T) {
 		resp := update(ids[2], `{"email":"person1@example.com"}`)
 		require.Equal(t, http.StatusOK, resp.Status, "body: %s", resp.Body)
 	})
-	t.Run("another account's contact is answered 422 and stays", func(t *testing.T) {
+	t.Run("another account's contact is answered 404 and stays", func(t *testing.T) {
 		other := seedContacts(t, env, acctB, 1)
-		update(other[0], `{"city":"Oslo"}`).RequireError(t, http.StatusUnprocessableEntity)
+		update(other[0], `{"city":"Oslo"}`).RequireError(t, http.StatusNotFound)
 		assert.Empty(t, stored(t, env, acctB, other[0]).City)
 	})
 }
@@ -145,10 +145,10 @@ func TestDeleteContactTakesItsTasksAndNotesAndFreesItsValues(t *testing.T) {
 	t.Run("its e-mail may be another's now", func(t *testing.T) {
 		createContact(t, env, token, acctA, map[string]any{"email": "person0@example.com"})
 	})
-	t.Run("a second delete is answered 422, with no event", func(t *testing.T) {
-		del(ids[0]).RequireError(t, http.StatusUnprocessableEntity)
+	t.Run("a second delete is answered 404, with no event", func(t *testing.T) {
+		del(ids[0]).RequireError(t, http.StatusNotFound)
 		log.take(t)
-		del(ids[0]).RequireError(t, http.StatusUnprocessableEntity)
+		del(ids[0]).RequireError(t, http.StatusNotFound)
 		assert.Empty(t, log.take(t))
 	})
 }

@@ -184,8 +184,8 @@ func TestAddAndRemoveTagsChangeWhatTheSearchFindsAtOnce(t *testing.T) {
 		require.Equal(t, http.StatusOK, resp.Status)
 		assert.Empty(t, log.take(t))
 	})
-	t.Run("a missing contact is answered 422", func(t *testing.T) {
+	t.Run("a missing contact is answered 404", func(t *testing.T) {
 		_, resp := tags("POST", "noSuchContact", `{"tags":["x"]}`)
-		resp.RequireError(t, http.StatusUnprocessableEntity)
+		resp.RequireError(t, http.StatusNotFound)
 	})
 }

@@ -302,9 +302,13 @@ func allFunctionDirs() map[string]string {
 // variables, in an environment without REVISION but for what vars say.
 func makeBuildLines(t *testing.T, name string, vars ...string) []string {
 	t.Helper()
-	cmd := exec.Command("make", append([]string{"-n", "build-" + name}, vars...)...)
+	cmd := exec.Command("make", append([]string{"--no-print-directory", "-n", "build-" + name}, vars...)...)
 	cmd.Dir = repoRoot(t)
-	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "REVISION=") })
+	// Without REVISION, and without a parent make's level (under one, make
+	// prints the directories it enters).
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		return strings.HasPrefix(kv, "REVISION=") || strings.HasPrefix(kv, "MAKELEVEL=") || strings.HasPrefix(kv, "MAKEFLAGS=")
+	})
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "make has build-%s: %s", name, out)
 	return strings.Split(strings.TrimSpace(string(out)), "\n")

@@ -53,7 +53,7 @@ func casesFor(in opInputs) []badCase {
 	}
 	g.pathCases()
 	g.queryCases()
-	if in.Op.TakesBody() {
+	if in.Op.Body {
 		g.bodyCases()
 	} else {
 		g.unwantedBodyCases()
@@ -135,7 +135,7 @@ func (g *generator) pathCases() {
 		for _, bad := range badPathIDs(k) {
 			g.add(fmt.Sprintf("%s %s is refused", name, bad.desc), with(bad.escaped), g.in.Query, g.goodBody(), name)
 		}
-		if g.in.Op.TakesBody() {
+		if g.in.Op.Body {
 			// A bad path id is one of the request's broken rules, named with
 			// the body's; a body that is not JSON is answered first, alone.
 			g.add(fmt.Sprintf("%s holding '#' is named with a property the body must not have", name), with("demo%23id"), g.in.Query,

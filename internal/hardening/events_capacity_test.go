@@ -87,7 +87,7 @@ func TestEachWriteOperationsEventCostsASmallBoundedShare(t *testing.T) {
 	}
 
 	var report strings.Builder
-	fmt.Fprintln(&report, "| operation | WCU with its event | WCU without | the event's share | event item bytes |")
+	fmt.Fprintln(&report, "| operation | WCU with its events | WCU without | the events' share | event item bytes |")
 	fmt.Fprintln(&report, "|---|---|---|---|---|")
 	for _, op := range operations.All {
 		if !op.Changes() || readsSentAsPOST[op.ID()] {
@@ -96,13 +96,19 @@ func TestEachWriteOperationsEventCostsASmallBoundedShare(t *testing.T) {
 		s, _ := samples.Of(op)
 		t.Run(op.ID(), func(t *testing.T) {
 			withUnits, made := measure(t, with, true, with.sampleRequest(t, s), s.Status)
-			require.Len(t, made, 1, "one event")
+			require.NotEmpty(t, made, "a change makes its events")
 			withoutUnits, none := measure(t, without, false, without.sampleRequest(t, s), s.Status)
 			require.Empty(t, none, "the change alone made no event")
-			size := eventItemSize(t, with.direct, made[0])
+			sizes := make([]string, len(made))
+			for i, ev := range made {
+				sizes[i] = fmt.Sprint(eventItemSize(t, with.direct, ev))
+			}
+			// A change may make several events in its one transaction (a
+			// contact's DND, tags and fields changed at once): each is
+			// bounded.
 			share := withUnits - withoutUnits
-			assert.LessOrEqual(t, share, float64(maxEventShare), "the event's share of %s", op.ID())
-			fmt.Fprintf(&report, "| %s | %g | %g | %g | %d |\n", op.ID(), withUnits, withoutUnits, share, size)
+			assert.LessOrEqual(t, share, float64(maxEventShare*len(made)), "the share of %s's %d events", op.ID(), len(made))
+			fmt.Fprintf(&report, "| %s | %g | %g | %g | %s |\n", op.ID(), withUnits, withoutUnits, share, strings.Join(sizes, ", "))
 		})
 	}
 

@@ -35,7 +35,7 @@ func TestEverySampleIsARequestItsOperationTakes(t *testing.T) {
 			require.NoError(t, err)
 			assert.True(t, r.Status >= 200 && r.Status < 300, "it succeeds")
 			assert.NotEmpty(t, r.Answer, "docs/api.md says what it answers")
-			if r.Op.TakesBody() {
+			if r.Op.Body {
 				var compact bytes.Buffer
 				require.NoError(t, json.Compact(&compact, []byte(r.Body)), "the body is JSON")
 				assert.Equal(t, compact.String(), r.Body, "the body is written compact, as it is sent")

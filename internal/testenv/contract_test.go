@@ -80,7 +80,7 @@ func TestTheContractCheckTellsMatchingExchangesFromMismatches(t *testing.T) {
 			return x
 		}(), wantErr: []string{"listCampaigns", "accepted (200) a request the document rejects", "status"}},
 		{name: "parameters that do not fit the action type are refused", x: badParams,
-			wantErr: []string{"updateVoiceAiAction", "actionParameters"}},
+			wantErr: []string{"updateVoiceAction", "actionParameters"}},
 		{name: "a test-only route may succeed", x: exchange{method: "GET", url: "http://127.0.0.1:1/ping", reqHeader: requestHeaders(), status: 200, respHeader: limited(), respBody: []byte(`{"account":"a"}`)}},
 		{name: "an unknown route must answer in the error shape", x: exchange{method: "GET", url: "http://127.0.0.1:1/nowhere", reqHeader: requestHeaders(), status: 404, respHeader: limited(), respBody: []byte(`not found`)},
 			wantErr: []string{"GET /nowhere", "not JSON"}},

@@ -143,10 +143,6 @@ func OfArea(area string) []Operation {
 	return ops
 }
 
-// TakesBody reports whether the operation's request carries a JSON body
-// (Body).
-func (o Operation) TakesBody() bool { return o.Body }
-
 // Changes reports whether the operation's method may change something
 // (POST, PUT, PATCH, DELETE): such a request is worth making safe to retry
 // (Idempotency-Key); a read is not.

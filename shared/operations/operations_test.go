@@ -39,16 +39,16 @@ func TestOnlyTheOperationsTheSpecGivesABodyTakeOne(t *testing.T) {
 	for _, op := range All {
 		switch {
 		case op.Method == "GET":
-			assert.False(t, op.TakesBody(), "%s: reads never take a body", op.ID())
+			assert.False(t, op.Body, "%s: reads never take a body", op.ID())
 		case op.Method != "DELETE":
-			assert.True(t, op.TakesBody(), "%s: writes carry their values in a body", op.ID())
+			assert.True(t, op.Body, "%s: writes carry their values in a body", op.ID())
 		}
 	}
 	for _, op := range []Operation{ListContacts, DeleteTask, DeleteNote, DeleteContact, GetContact, GetAllTasks, GetTask, GetAllNotes, GetNote, GetDuplicateContact, GetMessage, ListMediaFiles, ListSurveys, ListCampaigns, SearchAdsReportingList} {
-		assert.False(t, op.TakesBody(), "the contract gives %s no body", op.ID())
+		assert.False(t, op.Body, "the contract gives %s no body", op.ID())
 	}
 	for _, op := range []Operation{DeleteCoupon, DeleteSocialAdsIntegration, RemoveTags} {
-		assert.True(t, op.TakesBody(), "%s: a delete that names what it deletes in the body", op.ID())
+		assert.True(t, op.Body, "%s: a delete that names what it deletes in the body", op.ID())
 	}
 }
 

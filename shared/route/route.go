@@ -137,7 +137,7 @@ func serve(rt Route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec := RecorderOf(w)
 		rec.RecordOperation(id)
-		if !op.TakesBody() && hasBody(r) {
+		if !op.Body && hasBody(r) {
 			apierror.WriteForOperation(w, apierror.BadRequest("%s takes no request body: send it without one", id), op.ValidationStatus)
 			return
 		}

@@ -141,11 +141,11 @@ await run("sdk-contacts", async (test) => {
     assert.ok(!found.contacts.some((x) => x.id === other.id));
   });
 
-  await test("deleteContact deletes the contact; getContact then answers 422", async () => {
+  await test("deleteContact deletes the contact; getContact then answers 404", async () => {
     const answer = await c.deleteContact({ contactId: other.id });
     conforms("delete-contact", answer);
     assert.equal(answer.succeded, true);
-    assert.equal(await statusOf(c.getContact({ contactId: other.id })), 422);
+    assert.equal(await statusOf(c.getContact({ contactId: other.id })), 404);
   });
 
   await test("each contact event reaches the account's endpoint once, signed, in its published shape", async () => {

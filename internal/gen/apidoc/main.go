@@ -69,7 +69,7 @@ func operationsTable() string {
 			scope += ", marketplace token only"
 		}
 		body := "none"
-		if op.TakesBody() {
+		if op.Body {
 			body = "JSON"
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %d |\n", op.ID(), catalog.FunctionName(op.Area), scope, body, op.ValidationStatus)

@@ -114,6 +114,8 @@ func operation(op operations.Operation, lines []string) ([]string, error) {
 	for _, k := range keys {
 		seen[k.name] = true
 		switch k.name {
+		case "operationId":
+			out = append(out, "      operationId: "+operationID(op))
 		case "description":
 			n := 0
 			for j, l := range k.lines {
@@ -145,12 +147,21 @@ func operation(op operations.Operation, lines []string) ([]string, error) {
 			out = append(out, k.lines...)
 		}
 	}
+	if !seen["operationId"] {
+		out = append([]string{"      operationId: " + operationID(op)}, out...)
+	}
 	for _, name := range []string{"description", "security", "parameters", "responses"} {
 		if !seen[name] {
 			return nil, fmt.Errorf("the operation has no %s", name)
 		}
 	}
 	return out, nil
+}
+
+// operationID is the operation's name in lower camel case, as the official
+// SDK's method is named and as a generated client names its function.
+func operationID(op operations.Operation) string {
+	return strings.ToLower(op.Name[:1]) + op.Name[1:]
 }
 
 type key struct {

@@ -32,7 +32,7 @@ func TestTheCommittedFilesAreWhatTheGeneratorMakes(t *testing.T) {
 const fixture = `paths:
   /things/{id}:
     delete:
-      operationId: deleteThing
+      operationId: removeThing
       description: >-
         Deletes a thing.
         Needs a token with the scope ` + "`old.scope`" + `.
@@ -66,6 +66,7 @@ func TestTheTableWritesItsPartOfEachOperation(t *testing.T) {
 	tests := []struct {
 		name, want string
 	}{
+		{"the operationId is the table's name in lower camel case", "    delete:\n      operationId: deleteThing\n"},
 		{"the scope sentence names the table's scope", "        Deletes a thing.\n        Needs a token with the scope `things.write`.\n"},
 		{"security names the scope, and a token kind only where the table says marketplace", "      security:\n        - bearer: [things.write]\n      parameters:\n"},
 		{"Version and, on a write, Idempotency-Key come first, then the operation's own", "      parameters:\n        - $ref: '#/components/parameters/Version'\n        - $ref: '#/components/parameters/IdempotencyKey'\n        - name: id\n"},
@@ -115,7 +116,7 @@ func TestANewPathItemNeedsOnlyWhatAPersonWrites(t *testing.T) {
 		"      security:\n      parameters:\n      responses:\n        '200':\n          description: 'Deleted.'\n"
 	got, err := document(doc, []operations.Operation{deleteThing})
 	require.NoError(t, err)
-	for _, want := range []string{"        - bearer: [things.write]\n", "parameters/IdempotencyKey'\n", "        '200':\n          description: 'Deleted.'\n        '400':\n", "responses/Unavailable'\n"} {
+	for _, want := range []string{"    delete:\n      operationId: deleteThing\n", "        - bearer: [things.write]\n", "parameters/IdempotencyKey'\n", "        '200':\n          description: 'Deleted.'\n        '400':\n", "responses/Unavailable'\n"} {
 		assert.Contains(t, got, want)
 	}
 }
