@@ -31,6 +31,7 @@ import (
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/endpoints"
 	"github.com/bizplatform/api/shared/failures"
 	"github.com/bizplatform/api/shared/httpserve"
@@ -62,6 +63,10 @@ type Options struct {
 	// LocalURLs lets webhook endpoints be http URLs on the loopback host:
 	// on a local engine only (NewFromConfig sets it from the endpoint).
 	LocalURLs bool
+	// Schedule is the deliveries' retries the pages tell, and the failing
+	// limit of the endpoints (zero: deliveries.Default; NewFromConfig
+	// sets a local engine's WEBHOOK_RETRY_FOR).
+	Schedule deliveries.Schedule
 }
 
 // Portal serves the pages.
@@ -74,6 +79,8 @@ type Portal struct {
 	failures *failures.Store
 	// endpoints are the accounts' own webhook endpoints.
 	endpoints *endpoints.Store
+	// schedule is the deliveries' retries (Options.Schedule).
+	schedule deliveries.Schedule
 	// table is where the webhook signing key is published.
 	table *storage.Table
 	// receiverCode is the receiver's code the Webhooks page shows.
@@ -94,7 +101,10 @@ const Function = metrics.PortalFunction
 // the API's admission state is told about revocations through (the API
 // server's, where the two share a process).
 func New(core apiserver.Core, opts Options) (*Portal, error) {
-	pages, err := parsePages()
+	if opts.Schedule == (deliveries.Schedule{}) {
+		opts.Schedule = deliveries.Default
+	}
+	pages, err := parsePages(opts.Schedule)
 	if err != nil {
 		return nil, err
 	}
@@ -109,8 +119,8 @@ func New(core apiserver.Core, opts Options) (*Portal, error) {
 	deps := core.Deps
 	p := &Portal{table: deps.Table, receiverCode: code, ids: identity.New(deps.Table, deps.Clock, userdir.New(deps.Table)), tokens: core.Tokens, apps: marketplace.New(core.Tokens, deps.Clock, false),
 		failures:  failures.New(deps.Table, deps.Clock),
-		endpoints: endpoints.New(deps.Table, deps.Clock, opts.LocalURLs).Sealing(deps.Secrets),
-		clock:     deps.Clock, logger: deps.Logger, opts: opts, pages: pages, assets: assets,
+		endpoints: endpoints.New(deps.Table, deps.Clock, opts.LocalURLs).Sealing(deps.Secrets).OnSchedule(opts.Schedule), schedule: opts.Schedule,
+		clock: deps.Clock, logger: deps.Logger, opts: opts, pages: pages, assets: assets,
 		metrics: core.Meter.ServerLines(Function)}
 	p.handler = httpserve.WithDeadline(p.routes(), opts.RequestTimeout)
 	return p, nil
@@ -123,6 +133,11 @@ func NewFromConfig(cfg config.Config, deps wiring.Deps, opts Options) (*Portal, 
 		opts.RequestTimeout = cfg.RequestTimeout
 	}
 	opts.LocalURLs = opts.LocalURLs || dynamo.IsLocalEndpoint(cfg.Endpoint)
+	schedule, err := deliveries.ScheduleFor(cfg.WebhookRetryFor, dynamo.IsLocalEndpoint(cfg.Endpoint))
+	if err != nil {
+		return nil, err
+	}
+	opts.Schedule = schedule
 	return New(apiserver.NewCore(cfg, deps), opts)
 }
 
@@ -171,6 +186,8 @@ func (p *Portal) routes() http.Handler {
 	handle("POST "+hook+"/remove", p.admin(p.removeHook))
 	handle("GET "+hook+"/deliveries", p.admin(p.deliveriesPage))
 	handle("POST "+hook+"/redeliver", p.admin(p.redeliver))
+	handle("POST "+hook+"/retry", p.admin(p.retry))
+	handle("POST "+hook+"/test", p.admin(p.sendTest))
 	handle("POST "+hook+"/redeliver-failed", p.admin(p.redeliverFailed))
 	handle(hookSecretPattern, getOnly(p.admin(p.hookSecretPage)))
 	handle("GET "+hook+"/rotate-secret", p.admin(p.rotateSecretPage))

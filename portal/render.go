@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
 	"net/http"
 	"path"
 	"strings"
@@ -75,7 +76,8 @@ var templateFuncs = template.FuncMap{
 	"tokenTable": func(v *view, rows []tokenRow, id, caption string) tokenTable {
 		return tokenTable{Account: v.Account, Rows: rows, ID: id, Caption: caption}
 	},
-	// The spans the pages tell, each written from its constant.
+	// The spans the pages tell, each written from its constant (retried:
+	// the portal's schedule's, parsePages).
 	"retried":         func() string { return clock.Span(deliveries.GiveUp) },
 	"kept":            func() string { return clock.Span(events.Lifetime) },
 	"failuresKept":    func() string { return clock.Span(failures.Retention) },
@@ -118,9 +120,12 @@ func formatMinute(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 
 
 func accountPath(accountID string) string { return Base + "/accounts/" + accountID }
 
-// parsePages parses each page with the layout: page name -> template.
-func parsePages() (map[string]*template.Template, error) {
-	layout, err := template.New("layout.html").Funcs(templateFuncs).ParseFS(templateFiles, "templates/layout.html")
+// parsePages parses each page with the layout: page name -> template. Its
+// pages tell the deliveries' retries of schedule s.
+func parsePages(s deliveries.Schedule) (map[string]*template.Template, error) {
+	funcs := maps.Clone(templateFuncs)
+	funcs["retried"] = func() string { return clock.Span(s.GiveUp) }
+	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFiles, "templates/layout.html")
 	if err != nil {
 		return nil, err
 	}

@@ -99,7 +99,7 @@ func (p *Portal) hookSecretPage(w http.ResponseWriter, r *http.Request, v *visit
 	if err != nil {
 		return err
 	}
-	data := secretData{Value: rv.Value, Hook: newHookRow(e), Added: r.URL.Query().Get("made") == "added", Grace: clock.Span(endpoints.SecretGrace)}
+	data := secretData{Value: rv.Value, Hook: p.newHookRow(e), Added: r.URL.Query().Get("made") == "added", Grace: clock.Span(endpoints.SecretGrace)}
 	notice := "rotated"
 	if data.Added {
 		notice = "added"

@@ -1,6 +1,7 @@
 package portal
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -31,7 +32,7 @@ const deliveriesPageSize = 25
 type hookRow struct {
 	endpoints.Endpoint
 	// State is "Enabled", "Disabled by an admin" or "Disabled after
-	// <endpoints.FailingLimit> of failures"; Failing is the last.
+	// <the store's FailingLimit> of failures"; Failing is the last.
 	State   string
 	Failing bool
 	// FailedSince is the first failed attempt, for the failing notice:
@@ -39,17 +40,41 @@ type hookRow struct {
 	FailedSince string
 	// Since is FailedSince as the redelivery form's field takes it.
 	Since string
+	// Troubled: enabled, and every attempt since FailedSince failed
+	// (State "Failing"); DisableAt is when it is disabled if none
+	// succeeds before.
+	Troubled  bool
+	DisableAt string
+	// Checked: Health was read (the list and the deliveries page).
+	Checked bool
+	endpoints.Health
+	// LastAnswer is Health.Last's answer (answerOf).
+	LastAnswer string
 	// PreviousUntil is when the previous signing secret stops signing,
 	// while it still does (the list's rows).
 	PreviousUntil string
 }
 
-func newHookRow(e endpoints.Endpoint) hookRow {
+// withHealth is row with what its newest deliveries say (Store.Health).
+func (p *Portal) withHealth(ctx context.Context, row hookRow) (hookRow, error) {
+	h, err := p.endpoints.Health(ctx, row.Endpoint)
+	if err != nil {
+		return row, err
+	}
+	row.Checked, row.Health, row.LastAnswer = true, h, answerOf(h.Last)
+	return row, nil
+}
+
+func (p *Portal) newHookRow(e endpoints.Endpoint) hookRow {
+	limit := p.endpoints.FailingLimit()
 	row := hookRow{Endpoint: e, State: "Enabled"}
 	switch {
+	case e.Enabled && e.FailingSince != "":
+		row.State, row.Troubled = "Failing", true
+		row.DisableAt = formatMinute(clock.Parse(e.FailingSince).Add(limit))
 	case e.Enabled:
 	case e.DisabledReason == endpoints.DisabledFailing:
-		row.State, row.Failing = "Disabled after "+clock.Span(endpoints.FailingLimit)+" of failures", true
+		row.State, row.Failing = "Disabled after "+clock.Span(limit)+" of failures", true
 	default:
 		row.State = "Disabled by an admin"
 	}
@@ -59,7 +84,7 @@ func newHookRow(e endpoints.Endpoint) hookRow {
 	}
 	if t := clock.Parse(since); !t.IsZero() {
 		if row.Failing && e.FailingSince == "" {
-			t = t.Add(-endpoints.FailingLimit)
+			t = t.Add(-limit)
 		}
 		row.FailedSince, row.Since = formatMinute(t), t.UTC().Format(sinceLayout)
 	}
@@ -146,7 +171,10 @@ func (p *Portal) webhooksPage(w http.ResponseWriter, r *http.Request, v *visit) 
 	}
 	data := webhooksData{Full: len(list) >= endpoints.MaxPerAccount, Max: endpoints.MaxPerAccount, Verify: verify}
 	for _, e := range list {
-		row := newHookRow(e)
+		row, err := p.withHealth(r.Context(), p.newHookRow(e))
+		if err != nil {
+			return err
+		}
 		if until := clock.Parse(e.PreviousSecretUntil); until.After(p.clock.Now()) {
 			row.PreviousUntil = formatMinute(until)
 		}
@@ -261,7 +289,7 @@ func (p *Portal) accountHook(r *http.Request, v *visit) (hookRow, error) {
 	if errors.Is(err, endpoints.ErrNoEndpoint) {
 		return hookRow{}, hookNotFound(v.account.ID)
 	}
-	return newHookRow(e), err
+	return p.newHookRow(e), err
 }
 
 func (p *Portal) editHookPage(w http.ResponseWriter, r *http.Request, v *visit) error {
@@ -349,25 +377,33 @@ type deliveryRow struct {
 	// error ("" before the first attempt).
 	Answer string
 	// Redeliverable: delivered or failed (a pending one is still being
-	// delivered).
-	Redeliverable bool
+	// delivered). Retryable: pending, tried, and not due yet ("Retry
+	// now").
+	Redeliverable, Retryable bool
 }
 
-func newDeliveryRow(d deliveries.Delivery) deliveryRow {
-	row := deliveryRow{Delivery: d, Redeliverable: d.Status != deliveries.Pending}
+func newDeliveryRow(d deliveries.Delivery, now time.Time) deliveryRow {
+	row := deliveryRow{Delivery: d, Redeliverable: d.Status != deliveries.Pending,
+		Retryable: d.Status == deliveries.Pending && len(d.Attempts) > 0 && d.NextAt > clock.Timestamp(now)}
 	if n := len(d.Attempts); n > 0 {
-		last := d.Attempts[n-1]
-		switch {
-		case last.Status != 0:
-			row.Answer = strconv.Itoa(last.Status) + " " + http.StatusText(last.Status)
-			if last.RetryAfter > 0 {
-				row.Answer += fmt.Sprintf(" (Retry-After %d s)", last.RetryAfter)
-			}
-		default:
-			row.Answer = last.Error
-		}
+		row.Answer = answerOf(d.Attempts[n-1])
 	}
 	return row
+}
+
+// answerOf is what attempt a's receiver answered: its status code, or the
+// error ("" for no attempt).
+func answerOf(a deliveries.Attempt) string {
+	switch {
+	case a.Status != 0:
+		answer := strconv.Itoa(a.Status) + " " + http.StatusText(a.Status)
+		if a.RetryAfter > 0 {
+			answer += fmt.Sprintf(" (Retry-After %d s)", a.RetryAfter)
+		}
+		return answer
+	default:
+		return a.Error
+	}
 }
 
 type deliveriesData struct {
@@ -384,6 +420,7 @@ type deliveriesData struct {
 // redirect names.
 var deliveryNotices = map[string]string{
 	"redelivered": "The delivery %s is queued again: the next attempt is within a minute, and its attempts so far are kept.",
+	"retried":     "The delivery %s is due now: its next attempt is within a minute, and its attempts so far and its end are kept.",
 }
 
 func (p *Portal) deliveriesPage(w http.ResponseWriter, r *http.Request, v *visit) error {
@@ -401,8 +438,10 @@ func (p *Portal) deliveriesPage(w http.ResponseWriter, r *http.Request, v *visit
 		return err
 	}
 	switch notice := q.Get("notice"); {
-	case notice == "redelivered" && validate.IDProblem("event", q.Get("event")) == "":
+	case (notice == "redelivered" || notice == "retried") && validate.IDProblem("event", q.Get("event")) == "":
 		view.Notice = fmt.Sprintf(deliveryNotices[notice], q.Get("event"))
+	case notice == "tested" && validate.IDProblem("event", q.Get("event")) == "":
+		view.Notice = p.testNotice(r.Context(), v.account.ID, row.ID, q.Get("event"))
 	case notice == "requeued" && !since.IsZero():
 		n, _ := strconv.Atoi(q.Get("count"))
 		switch n {
@@ -412,6 +451,13 @@ func (p *Portal) deliveriesPage(w http.ResponseWriter, r *http.Request, v *visit
 			view.Notice = fmt.Sprintf("1 failed delivery since %s is queued again: the next attempt is within a minute.", formatMinute(since))
 		default:
 			view.Notice = fmt.Sprintf("%d failed deliveries since %s are queued again: the next attempts are within a minute.", n, formatMinute(since))
+		}
+		if left, _ := strconv.Atoi(q.Get("left")); left > 0 {
+			if until, err := time.Parse(sinceLayout, q.Get("until")); err == nil {
+				view.Notice += fmt.Sprintf(" %d more stay failed: an endpoint's deliveries are sent again at most %d times an hour, so redeliver them after %s.", left, deliveries.RedeliverPerHour, until.UTC().Format("15:04 UTC"))
+			} else {
+				view.Notice += fmt.Sprintf(" %d more stay failed: one redelivery sends at most %d, the oldest first, so redeliver again for the next.", left, deliveries.RedeliverPerRequest)
+			}
 		}
 	}
 	p.render(w, http.StatusOK, "webhook-deliveries", view)
@@ -434,9 +480,12 @@ func (p *Portal) deliveriesView(r *http.Request, v *visit, row hookRow, status, 
 	if err != nil {
 		return nil, err
 	}
+	if row, err = p.withHealth(r.Context(), row); err != nil {
+		return nil, err
+	}
 	data := deliveriesData{Hook: row, Status: state, Statuses: statuses}
 	for _, d := range found {
-		data.Rows = append(data.Rows, newDeliveryRow(d))
+		data.Rows = append(data.Rows, newDeliveryRow(d, p.clock.Now()))
 	}
 	link := func(before string) string {
 		return listLink(hooksPath(v.account.ID)+"/"+row.ID+"/deliveries", map[string]string{"status": status, "before": before})
@@ -475,11 +524,91 @@ func (p *Portal) redeliver(w http.ResponseWriter, r *http.Request, v *visit) err
 			Message: "This endpoint has no delivery with that id (deliveries are kept " + clock.Span(events.Lifetime) + "), so nothing was queued.", Back: back, BackLabel: "Back to its deliveries"}
 	case errors.Is(err, deliveries.ErrNotRedeliverable):
 		return &pageError{Status: http.StatusConflict, Title: "This delivery is still being attempted",
-			Message: "A pending delivery is tried again on its own until it is delivered or its " + clock.Span(deliveries.GiveUp) + " of retries end; it is not queued twice. Nothing was changed.", Back: back, BackLabel: "Back to its deliveries"}
+			Message: "A pending delivery is tried again on its own until it is delivered or its " + clock.Span(p.schedule.GiveUp) + " of retries end; it is not queued twice. Nothing was changed.", Back: back, BackLabel: "Back to its deliveries"}
 	case err != nil:
+		if page := hourFull(err, back); page != nil {
+			return page
+		}
 		return err
 	}
 	return redirect{back + "?notice=redelivered&event=" + url.QueryEscape(event)}
+}
+
+// testWait is how long "Send test event" waits for the test's attempt
+// before it shows the page (the request's deadline allowing): a local
+// deliverer looks every 2 s, a deployed sweep every minute.
+const testWait = 6 * time.Second
+
+// sendTest sends a test event to the path's endpoint and shows its result
+// on the endpoint's deliveries page.
+func (p *Portal) sendTest(w http.ResponseWriter, r *http.Request, v *visit) error {
+	row, err := p.accountHook(r, v)
+	if err != nil {
+		return err
+	}
+	wait := testWait
+	if deadline, ok := r.Context().Deadline(); ok {
+		wait = min(wait, time.Until(deadline)-2*time.Second)
+	}
+	d, err := p.endpoints.SendTest(r.Context(), v.account.ID, row.ID, wait)
+	back := hooksPath(v.account.ID) + "/" + row.ID + "/deliveries"
+	switch {
+	case errors.Is(err, endpoints.ErrNoEndpoint):
+		return hookNotFound(v.account.ID)
+	case errors.Is(err, endpoints.ErrDisabledTest):
+		return &pageError{Status: http.StatusConflict, Title: "This endpoint is disabled",
+			Message: "A test event is not sent to a disabled endpoint. Enable it on the webhooks page first; nothing was sent.", Back: back, BackLabel: "Back to its deliveries"}
+	case err != nil:
+		return err
+	}
+	return redirect{back + "?notice=tested&event=" + url.QueryEscape(d.ID)}
+}
+
+// testNotice says what became of the test event id, from its delivery.
+func (p *Portal) testNotice(ctx context.Context, accountID, hookID, id string) string {
+	d, err := p.endpoints.Delivery(ctx, accountID, hookID, id)
+	if err != nil {
+		return ""
+	}
+	switch {
+	case d.Status == deliveries.Delivered:
+		return fmt.Sprintf("The test event %s was delivered: the receiver answered %s.", id, answerOf(d.Attempts[len(d.Attempts)-1]))
+	case d.Status == deliveries.Failed && len(d.Attempts) > 0:
+		return fmt.Sprintf("The test event %s failed: %s. Fix the receiver, then send another.", id, answerOf(d.Attempts[len(d.Attempts)-1]))
+	default:
+		return fmt.Sprintf("The test event %s is sent within a minute (the deliverer's next look): reload this page for its answer.", id)
+	}
+}
+
+// retry makes one pending delivery of the path's endpoint due now ("Retry
+// now").
+func (p *Portal) retry(w http.ResponseWriter, r *http.Request, v *visit) error {
+	row, err := p.accountHook(r, v)
+	if err != nil {
+		return err
+	}
+	event := r.PostFormValue("event")
+	err = p.endpoints.Retry(r.Context(), v.account.ID, row.ID, event, actor(v))
+	back := hooksPath(v.account.ID) + "/" + row.ID + "/deliveries"
+	switch {
+	case errors.Is(err, endpoints.ErrNoEndpoint):
+		return hookNotFound(v.account.ID)
+	case errors.Is(err, deliveries.ErrNoDelivery):
+		return &pageError{Status: http.StatusNotFound, Title: "No such delivery",
+			Message: "This endpoint has no delivery with that id (deliveries are kept " + clock.Span(events.Lifetime) + "), so nothing was retried.", Back: back, BackLabel: "Back to its deliveries"}
+	case errors.Is(err, deliveries.ErrNotPending):
+		return &pageError{Status: http.StatusConflict, Title: "This delivery has ended",
+			Message: "It was delivered or it failed, so it is not retried: redeliver it to send it again. Nothing was changed.", Back: back, BackLabel: "Back to its deliveries"}
+	case errors.Is(err, deliveries.ErrBeingAttempted):
+		return &pageError{Status: http.StatusConflict, Title: "This delivery is being attempted right now",
+			Message: "Its answer is recorded within a minute; retry it then if it failed. Nothing was changed.", Back: back, BackLabel: "Back to its deliveries"}
+	case err != nil:
+		if page := hourFull(err, back); page != nil {
+			return page
+		}
+		return err
+	}
+	return redirect{back + "?notice=retried&event=" + url.QueryEscape(event)}
 }
 
 // redeliverFailed queues every failed delivery of the path's endpoint made
@@ -507,14 +636,39 @@ func (p *Portal) redeliverFailed(w http.ResponseWriter, r *http.Request, v *visi
 		p.render(w, http.StatusUnprocessableEntity, "webhook-deliveries", view.withProblems([]fieldProblem{{"since", msg}}))
 		return nil
 	}
-	n, err := p.endpoints.Redeliver(r.Context(), v.account.ID, row.ID, deliveries.Redelivery{FailedSince: since}, actor(v))
+	done, err := p.endpoints.Redeliver(r.Context(), v.account.ID, row.ID, deliveries.Redelivery{FailedSince: since}, actor(v))
+	back := hooksPath(v.account.ID) + "/" + row.ID + "/deliveries"
 	if errors.Is(err, endpoints.ErrNoEndpoint) {
 		return hookNotFound(v.account.ID)
+	}
+	if page := hourFull(err, back); page != nil {
+		return page
 	}
 	if err != nil {
 		return err
 	}
-	return redirect{fmt.Sprintf("%s/%s/deliveries?notice=requeued&count=%d&since=%s", hooksPath(v.account.ID), row.ID, n, url.QueryEscape(since.UTC().Format(sinceLayout)))}
+	q := url.Values{"notice": {"requeued"}, "count": {strconv.Itoa(done.Queued)}, "since": {since.UTC().Format(sinceLayout)}}
+	if done.Left > 0 {
+		q.Set("left", strconv.Itoa(done.Left))
+		if done.HourFull {
+			q.Set("until", done.Until.UTC().Format(sinceLayout))
+		}
+	}
+	return redirect{back + "?" + q.Encode()}
+}
+
+// hourFull is the page for a redelivery refused because the endpoint's
+// deliveries were sent again deliveries.RedeliverPerHour times this hour
+// (nil for any other err).
+func hourFull(err error, back string) *pageError {
+	var full *deliveries.HourLimitError
+	if !errors.As(err, &full) {
+		return nil
+	}
+	return &pageError{Status: http.StatusTooManyRequests, Title: "Too many redeliveries this hour",
+		Message: fmt.Sprintf("This endpoint's deliveries were sent again %d times this hour, the most an hour allows, so nothing was queued. Redeliver again after %s.",
+			deliveries.RedeliverPerHour, full.Until.UTC().Format("15:04 UTC")),
+		Back: back, BackLabel: "Back to its deliveries"}
 }
 
 func hooksPath(accountID string) string { return accountPath(accountID) + "/webhooks" }

@@ -310,6 +310,139 @@ func TestAnEndpointsDeliveriesArePagedFilteredAndRedelivered(t *testing.T) {
 	})
 }
 
+// One "Redeliver failed" post requeued 303 deliveries at once, and could
+// be repeated without end: it queues 100 now, the oldest first, and an
+// endpoint's deliveries 500 an hour, each bound saying what is left.
+func TestRedeliveryIsBoundedPerPostAndPerHourSayingWhatIsLeft(t *testing.T) {
+	s := newSite(t)
+	ctx := context.Background()
+	hook, err := s.hooks().Add(ctx, "acct1", endpoints.Input{URL: ptr("https://hooks.example.com/in"), Events: &[]string{"TaskDelete"}}, auth.Operator)
+	require.NoError(t, err)
+	now := s.env.Clock.Now()
+	for i := range 150 {
+		s.delivery(t, hook, i+1, deliveries.Failed, now.Add(-3*time.Hour+time.Duration(i)*time.Second), 500)
+	}
+	b := s.browser(t)
+	csrf := b.signIn("ada@co1.example")
+	base := "/portal/accounts/acct1/webhooks/" + hook.ID
+	since := now.Add(-4 * time.Hour).UTC().Format("2006-01-02T15:04")
+	redeliverFailed := func() page {
+		resp := b.post(base+"/redeliver-failed", url.Values{"csrf": {csrf}, "since": {since}})
+		require.Equal(t, http.StatusSeeOther, resp.status, resp.body)
+		return b.get(resp.header.Get("Location"))
+	}
+
+	got := redeliverFailed()
+	assert.Contains(t, got.body, "100 failed deliveries since 2026-06-15 08:00 UTC are queued again: the next attempts are within a minute. 50 more stay failed: one redelivery sends at most 100, the oldest first, so redeliver again for the next.")
+	got = redeliverFailed()
+	assert.Contains(t, got.body, "50 failed deliveries since 2026-06-15 08:00 UTC are queued again: the next attempts are within a minute.</")
+
+	// 300 more sent again this hour (by anyone: the CLI, a script).
+	for i := range 100 {
+		s.delivery(t, hook, 200+i, deliveries.Failed, now.Add(-2*time.Hour+time.Duration(i)*time.Second), 500)
+	}
+	hour := storage.Key{PK: deliveries.PK(hook.ID), SK: "REDELIVERED#2026-06-15T12"}
+	require.NoError(t, s.env.Table.Update(ctx, hour, expression.Add(expression.Name("count"), expression.Value(300)), nil))
+	got = redeliverFailed()
+	assert.Contains(t, got.body, "50 failed deliveries since 2026-06-15 08:00 UTC are queued again: the next attempts are within a minute. 50 more stay failed: an endpoint&#39;s deliveries are sent again at most 500 times an hour, so redeliver them after 13:00 UTC.")
+
+	for _, form := range []struct{ path, field, value string }{{"/redeliver-failed", "since", since}, {"/redeliver", "event", fmt.Sprintf("a%023d", 1)}} {
+		resp := b.post(base+form.path, url.Values{"csrf": {csrf}, form.field: {form.value}})
+		assert.Equal(t, http.StatusTooManyRequests, resp.status, form.path)
+		assert.Contains(t, resp.body, "Too many redeliveries this hour")
+		assert.Contains(t, resp.body, "This endpoint&#39;s deliveries were sent again 500 times this hour, the most an hour allows, so nothing was queued. Redeliver again after 13:00 UTC.")
+	}
+}
+
+// An endpoint failing every attempt for hours showed a green "Enabled",
+// with no failing since or last success, and delivered rows said "Next
+// attempt: None"; a pending delivery could not be tried before its
+// backoff ended.
+func TestAFailingEndpointShowsItsHealthAndAPendingDeliveryIsRetriedNow(t *testing.T) {
+	s := newSite(t)
+	ctx := context.Background()
+	hook, err := s.hooks().Add(ctx, "acct1", endpoints.Input{URL: ptr("https://hooks.example.com/flaky"), Events: &[]string{"TaskDelete"}}, auth.Operator)
+	require.NoError(t, err)
+	quiet, err := s.hooks().Add(ctx, "acct1", endpoints.Input{URL: ptr("https://hooks.example.com/quiet"), Events: &[]string{"TaskDelete"}}, auth.Operator)
+	require.NoError(t, err)
+	now := s.env.Clock.Now()
+	ok := s.delivery(t, hook, 1, deliveries.Delivered, now.Add(-5*time.Hour), 200)
+	s.delivery(t, hook, 2, deliveries.Failed, now.Add(-4*time.Hour), 500)
+	pending := s.delivery(t, hook, 3, deliveries.Pending, now.Add(-time.Minute), 503)
+	later := expression.Set(expression.Name("nextAttemptAt"), expression.Value(clock.Timestamp(now.Add(2*time.Hour))))
+	require.NoError(t, s.env.Table.Update(ctx, storage.Key{PK: deliveries.PK(hook.ID), SK: "EVENT#" + clock.Timestamp(now.Add(-time.Minute)) + "#" + pending}, later, nil))
+	// What the deliverer writes at the first failure.
+	upd := expression.Set(expression.Name("failingSince"), expression.Value(clock.Timestamp(now.Add(-4*time.Hour))))
+	require.NoError(t, s.env.Table.Update(ctx, storage.Key{PK: storage.AccountPK("acct1"), SK: "WEBHOOK#" + hook.ID}, upd, nil))
+
+	b := s.browser(t)
+	csrf := b.signIn("ada@co1.example")
+	list := b.get("/portal/accounts/acct1/webhooks")
+	require.Equal(t, http.StatusOK, list.status, list.body)
+	t.Run("the list says it is failing, since when, its last success and last answer", func(t *testing.T) {
+		state := section(section(list.body, `data-webhook-id="`+hook.ID+`"`, "</tr>"), `data-label="State"`, "</td>")
+		assert.Contains(t, state, `<span class="status failing">Failing</span>`)
+		assert.NotContains(t, state, "Enabled")
+		assert.Contains(t, state, "Every attempt failed since 2026-06-15 08:00 UTC; disabled at 2026-06-18 08:00 UTC unless one succeeds")
+		assert.Contains(t, state, "Last success: 2026-06-15 07:00")
+		assert.Contains(t, state, "Last answer: 503 Service Unavailable, 2026-06-15 11:59")
+		other := section(section(list.body, `data-webhook-id="`+quiet.ID+`"`, "</tr>"), `data-label="State"`, "</td>")
+		assert.Contains(t, other, `<span class="status active">Enabled</span>`)
+		assert.Contains(t, other, "No attempt yet")
+	})
+	base := "/portal/accounts/acct1/webhooks/" + hook.ID
+	page := b.get(base + "/deliveries")
+	require.Equal(t, http.StatusOK, page.status, page.body)
+	t.Run("its page says the same, and no delivered row says Next attempt: None", func(t *testing.T) {
+		assert.Contains(t, section(page.body, `class="endpoint-health"`, "</p>"), "Every attempt failed since 2026-06-15 08:00 UTC")
+		assert.Contains(t, section(page.body, `data-event-id="`+ok+`"`, "</tr>"), "Not needed: delivered")
+		assert.NotContains(t, page.body, ">None<")
+		assert.NotContains(t, section(page.body, `data-event-id="`+ok+`"`, "</tr>"), "Retry now", "an ended one is redelivered instead")
+	})
+	t.Run("Retry now makes a pending delivery due at once, keeping its attempts", func(t *testing.T) {
+		row := section(page.body, `data-event-id="`+pending+`"`, "</tr>")
+		assert.Contains(t, row, ">Retry now<")
+		resp := b.post(base+"/retry", url.Values{"csrf": {csrf}, "event": {pending}})
+		require.Equal(t, http.StatusSeeOther, resp.status, resp.body)
+		after := b.get(resp.header.Get("Location"))
+		assert.Contains(t, after.body, "The delivery "+pending+" is due now")
+		row = section(after.body, `data-event-id="`+pending+`"`, "</tr>")
+		assert.Contains(t, row, `<td data-label="Attempts">2</td>`)
+		assert.Contains(t, section(row, `data-label="Next attempt"`, "</td>"), "2026-06-15 12:00")
+		assert.NotContains(t, row, ">Retry now<", "due already")
+	})
+	t.Run("an ended delivery is not retried, and an unknown one is no such delivery", func(t *testing.T) {
+		assert.Equal(t, http.StatusConflict, b.post(base+"/retry", url.Values{"csrf": {csrf}, "event": {ok}}).status)
+		assert.Equal(t, http.StatusNotFound, b.post(base+"/retry", url.Values{"csrf": {csrf}, "event": {"a00000000000000000000099"}}).status)
+	})
+}
+
+// "Send test event" writes a test event's delivery for the deliverer
+// (here none runs: the page says when it is sent) and is refused for a
+// disabled endpoint.
+func TestSendTestEventQueuesAPingAndSaysWhatBecameOfIt(t *testing.T) {
+	s := newSite(t)
+	ctx := context.Background()
+	hook, err := s.hooks().Add(ctx, "acct1", endpoints.Input{URL: ptr("https://hooks.example.com/in"), Events: &[]string{"TaskDelete"}}, auth.Operator)
+	require.NoError(t, err)
+	b := s.browser(t)
+	csrf := b.signIn("ada@co1.example")
+	base := "/portal/accounts/acct1/webhooks/" + hook.ID
+	assert.Contains(t, b.get(base+"/deliveries").body, ">Send test event</button>")
+	resp := b.post(base+"/test", url.Values{"csrf": {csrf}})
+	require.Equal(t, http.StatusSeeOther, resp.status, resp.body)
+	got := b.get(resp.header.Get("Location"))
+	assert.Regexp(t, `The test event [0-9a-f]{24} is sent within a minute`, got.body)
+	assert.Contains(t, got.body, `<span class="token-name">WebhookTest</span>`, "listed with its deliveries")
+
+	_, err = s.hooks().Update(ctx, "acct1", hook.ID, endpoints.Input{Enabled: ptr(false)}, auth.Operator)
+	require.NoError(t, err)
+	assert.NotContains(t, b.get(base+"/deliveries").body, "Send test event")
+	refused := b.post(base+"/test", url.Values{"csrf": {csrf}})
+	assert.Equal(t, http.StatusConflict, refused.status)
+	assert.Contains(t, refused.body, "A test event is not sent to a disabled endpoint")
+}
+
 func TestAnEndpointDisabledAfterDaysOfFailuresShowsANoticeSayingWhatToDo(t *testing.T) {
 	s := newSite(t)
 	ctx := context.Background()

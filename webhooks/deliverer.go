@@ -12,8 +12,9 @@
 // attempt.go claims, makes and records attempts, post.go is the HTTP of
 // one attempt, health.go what the attempts tell of an account's endpoint,
 // report.go the metrics; this file the deliverer, tally.go what it did
-// since its last report, client.go its HTTP client, parallel.go how much
-// it does at once.
+// since its last report, client.go its HTTP client, lanes.go how its
+// attempts go by receiver so that one does not wait for another,
+// parallel.go how many reads it makes at once.
 package webhooks
 
 import (
@@ -21,6 +22,7 @@ import (
 	"crypto/ed25519"
 	"log/slog"
 	"net/http"
+	"sync"
 	"sync/atomic"
 
 	"github.com/bizplatform/api/shared/clock"
@@ -47,11 +49,16 @@ type Deliverer struct {
 	lines     *metrics.WebhookLines
 	tally     tally
 	endpoints *endpoints.Store
+	// schedule is the deliveries' backoff and give-up (OnSchedule).
+	schedule deliveries.Schedule
 	// publicPEM is the public half of the signing key (PublishKey).
 	publicPEM string
 	// legacyMoved: the due index's partition from before its shards was
 	// emptied once by this process (deliveries.MoveLegacyDue).
 	legacyMoved atomic.Bool
+	// down are the receivers (by id) whose attempt stalled (isDown), and
+	// when: a warm deliverer remembers them across its invocations.
+	down sync.Map
 }
 
 // New returns a deliverer signing with key; client nil is a client with the
@@ -63,8 +70,16 @@ func New(table *storage.Table, c clock.Clock, key ed25519.PrivateKey, client *ht
 	}
 	return &Deliverer{
 		table: table, clock: c, signer: deliveries.NewSigner(key), client: client, logger: logger, lines: meter.WebhookLines(),
-		endpoints: endpoints.New(table, c, false), publicPEM: signingkey.PublicPEM(key),
+		endpoints: endpoints.New(table, c, false), schedule: deliveries.Default, publicPEM: signingkey.PublicPEM(key),
 	}
+}
+
+// OnSchedule makes the deliverer retry on sched (deliveries.ScheduleFor:
+// a local engine's shortened schedule) and disable an endpoint failing
+// every attempt for its GiveUp; it returns d.
+func (d *Deliverer) OnSchedule(sched deliveries.Schedule) *Deliverer {
+	d.schedule, d.endpoints = sched, d.endpoints.OnSchedule(sched)
+	return d
 }
 
 // PublishKey publishes the public half of the key d signs with

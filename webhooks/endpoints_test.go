@@ -377,7 +377,7 @@ func TestAnEndpointThatFailedEverythingForThreeDaysIsDisabledAndCatchesUpOnceEna
 	assert.Empty(t, on.FailingSince)
 	n, err := f.endpoints().Redeliver(ctx, "acctHook", e.ID, deliveries.Redelivery{FailedSince: start}, admin)
 	require.NoError(t, err)
-	assert.Equal(t, len(made), n)
+	assert.Equal(t, len(made), n.Queued)
 	_, err = d.Sweep(ctx)
 	require.NoError(t, err)
 	got := map[string]int{}
@@ -388,6 +388,80 @@ func TestAnEndpointThatFailedEverythingForThreeDaysIsDisabledAndCatchesUpOnceEna
 		assert.Equal(t, 1, got[id], "event %s caught up once", id)
 	}
 	assert.Len(t, got, len(made), "those made while it was disabled are not sent (GET /events has them)")
+}
+
+// WEBHOOK_RETRY_FOR=10m, as an admin trying it locally sets it: the
+// whole schedule shrinks alike, so that a failing receiver's delivery
+// fails, and its endpoint is disabled, after 10 minutes, and it recovers
+// as after 3 days.
+func TestOnATenMinuteLocalScheduleAFailingEndpointIsDisabledAfterTenMinutes(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, 0, 0)
+	v, e, _ := f.endpointTo(t, "acctHook", []string{"TaskDelete"})
+	v.answer = func(w http.ResponseWriter, _ *http.Request) bool {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		return true
+	}
+	schedule, err := deliveries.ScheduleFor(10*time.Minute, true)
+	require.NoError(t, err)
+	d := f.deliverer().OnSchedule(schedule)
+	store := f.endpoints().OnSchedule(schedule)
+	start := f.env.Clock.Now()
+	first := f.write(t, taskDelete, "acctHook", "t0")
+	var disabledAt time.Time
+	// A look every 2 s, as the local server's loop, for 11 minutes, and an
+	// event every minute: failures keep coming.
+	for i := range 11 * 30 {
+		if i > 0 && i%30 == 0 {
+			f.write(t, taskDelete, "acctHook", fmt.Sprint("t", i))
+		}
+		_, err := d.Sweep(ctx)
+		require.NoError(t, err)
+		got, err := store.Get(ctx, "acctHook", e.ID)
+		require.NoError(t, err)
+		if !got.Enabled {
+			disabledAt = f.env.Clock.Now()
+			break
+		}
+		f.env.Clock.Advance(2 * time.Second)
+	}
+	require.False(t, disabledAt.IsZero(), "disabled within 11 minutes")
+	assert.Greater(t, disabledAt.Sub(start), 10*time.Minute, "after failing for 10 minutes")
+	assert.LessOrEqual(t, disabledAt.Sub(start), 10*time.Minute+schedule.MaxRetry, "at its first failure after that")
+	sent, _, err := store.Deliveries(ctx, "acctHook", e.ID, "", 20, "")
+	require.NoError(t, err)
+	require.Len(t, sent, 11)
+	oldest := sent[len(sent)-1]
+	assert.Equal(t, first, oldest.ID)
+	assert.Equal(t, deliveries.Failed, oldest.Status, "the first delivery gave up")
+	assert.NotContains(t, oldest.Attempts[len(oldest.Attempts)-1].Error, "disabled", "on its own, after its 10 minutes")
+	assert.Greater(t, len(oldest.Attempts), 10, "after many attempts, the backoff shrunk alike")
+
+	v.mu.Lock()
+	v.answer = nil
+	v.mu.Unlock()
+	_, err = store.Update(ctx, "acctHook", e.ID, endpoints.Input{Enabled: ptr(true)}, admin)
+	require.NoError(t, err)
+	n, err := store.Redeliver(ctx, "acctHook", e.ID, deliveries.Redelivery{FailedSince: start}, admin)
+	require.NoError(t, err)
+	assert.Positive(t, n.Queued, "the failed ones are queued again")
+	for range 3 { // and the pending ones come due again
+		_, err = d.Sweep(ctx)
+		require.NoError(t, err)
+		f.env.Clock.Advance(schedule.MaxRetry)
+	}
+	got := map[string]int{}
+	for _, ev := range v.events() {
+		got[ev["webhookId"].(string)]++
+	}
+	assert.Len(t, got, 11, "it recovers: every event arrives")
+	for id, times := range got {
+		assert.Equal(t, 1, times, "event %s arrives once", id)
+	}
+	on, err := store.Get(ctx, "acctHook", e.ID)
+	require.NoError(t, err)
+	assert.True(t, on.Enabled)
+	assert.Empty(t, on.FailingSince)
 }
 
 func TestAnEndpointsFailuresAreWrittenOnlyWhenTheyStartOrStop(t *testing.T) {

@@ -11,20 +11,42 @@ import (
 	"github.com/bizplatform/api/shared/endpoints"
 )
 
-// target is an account endpoint as one run of attempts read it, and how
-// its attempts ended: what they tell of its health.
+// target is an account endpoint as its lane last read it, and how the
+// lane's attempts ended: what they tell of its health.
 type target struct {
+	mu sync.Mutex
 	// ep is nil when the endpoint was removed.
 	ep *endpoints.Endpoint
 	// keys sign its attempts the Standard Webhooks way (its secrets,
-	// opened once a run), unless opening them failed (keysErr).
-	keys    [][]byte
-	keysErr error
-
-	mu        sync.Mutex
+	// opened at each read), unless opening them failed (keysErr).
+	keys      [][]byte
+	keysErr   error
 	delivered bool
-	// firstFailure is the run's first failed attempt (zero: none).
+	// firstFailure is the lane's first failed attempt (zero: none).
 	firstFailure time.Time
+}
+
+// endpoint is the endpoint as last read (nil: removed).
+func (t *target) endpoint() *endpoints.Endpoint {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.ep
+}
+
+// reread replaces the endpoint and its keys by a newer read of them (a
+// target not yet shared).
+func (t *target) reread(newer *target) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.ep, t.keys, t.keysErr = newer.ep, newer.keys, newer.keysErr
+}
+
+// signing is the keys that sign its attempts, or why they could not be
+// opened.
+func (t *target) signing() ([][]byte, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.keys, t.keysErr
 }
 
 func (t *target) count(a deliveries.Attempt, at time.Time) {
@@ -76,26 +98,29 @@ func (d *Deliverer) targets(ctx context.Context, items []deliveries.Item) (map[s
 	return out, nil
 }
 
-// note writes what the run's attempts changed about t's endpoint, when
+// note writes what a lane's attempts changed about t's endpoint, when
 // they changed anything (endpoints.Endpoint.Noting): a delivery clears its
 // failures; a failure starts them, or disables an endpoint that has failed
 // every attempt for endpoints.FailingLimit.
 func (d *Deliverer) note(ctx context.Context, t *target) error {
-	if t.ep == nil || !t.delivered && t.firstFailure.IsZero() {
+	t.mu.Lock()
+	ep, delivered, firstFailure := t.ep, t.delivered, t.firstFailure
+	t.mu.Unlock()
+	if ep == nil || !delivered && firstFailure.IsZero() {
 		return nil
 	}
 	now := d.clock.Now()
-	if !t.ep.Noting(t.delivered, now) {
+	if !ep.Noting(delivered, now, d.endpoints.FailingLimit()) {
 		return nil
 	}
-	if t.delivered {
-		return d.endpoints.Answered(ctx, t.ep.AccountID, t.ep.ID)
+	if delivered {
+		return d.endpoints.Answered(ctx, ep.AccountID, ep.ID)
 	}
-	disabled, err := d.endpoints.Failed(ctx, t.ep.AccountID, t.ep.ID, t.firstFailure, now)
+	disabled, err := d.endpoints.Failed(ctx, ep.AccountID, ep.ID, firstFailure, now)
 	if disabled {
 		d.tally.disabled()
-		d.logger.LogAttrs(ctx, slog.LevelWarn, "webhook endpoint disabled", slog.String("account", t.ep.AccountID),
-			slog.String("endpoint", t.ep.ID), slog.String("failing_since", t.ep.FailingSince))
+		d.logger.LogAttrs(ctx, slog.LevelWarn, "webhook endpoint disabled", slog.String("account", ep.AccountID),
+			slog.String("endpoint", ep.ID), slog.String("failing_since", ep.FailingSince))
 	}
 	return err
 }

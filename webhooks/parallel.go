@@ -2,9 +2,8 @@ package webhooks
 
 import "sync"
 
-// parallel bounds what one deliverer does at once: a slow or dead
-// receiver holds one attempt for at most attemptTimeout, and the others
-// go on to other receivers.
+// parallel bounds the reads (and fan-out writes) one deliverer makes at
+// once; attempts go by receiver, in lanes (lanes.go).
 const parallel = 16
 
 // each runs do(0..n-1), up to parallel at once, and returns how many ended

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -34,26 +35,30 @@ func (d *Deliverer) post(ctx context.Context, dl deliveries.Delivery, keys [][]b
 	if err != nil {
 		return deliveries.Attempt{At: at, Error: describe(err)}
 	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	// The status is the answer: a little of the body is read, briefly, so
+	// that the connection can serve the next attempt; the rest is not.
+	stop := time.AfterFunc(answerBodyWait, cancel)
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxAnswerBody))
+	stop.Stop()
 	resp.Body.Close()
 	a := deliveries.Attempt{At: at, Status: resp.StatusCode}
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
-		a.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), d.clock.Now())
+		a.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), d.clock.Now(), d.schedule.MaxRetry)
 	}
 	return a
 }
 
 // retryAfter reads a Retry-After header (seconds, or an HTTP date) as whole
-// seconds from now, at most deliveries.MaxRetry; 0 when absent or
-// unreadable.
-func retryAfter(h string, now time.Time) int {
+// seconds from now, at most longest (the schedule's MaxRetry); 0 when
+// absent or unreadable.
+func retryAfter(h string, now time.Time, longest time.Duration) int {
 	var wait time.Duration
 	if secs, err := strconv.Atoi(strings.TrimSpace(h)); err == nil {
 		wait = time.Duration(secs) * time.Second
 	} else if at, err := http.ParseTime(h); err == nil {
 		wait = at.Sub(now)
 	}
-	return int(min(max(wait, 0), deliveries.MaxRetry) / time.Second)
+	return int(min(max(wait, 0), longest) / time.Second)
 }
 
 // describe says why an attempt failed without the URL (the client's error
@@ -70,6 +75,10 @@ func describe(err error) string {
 	}
 	if errors.Is(err, errNotPublic) {
 		return errNotPublic.Error()
+	}
+	// net/http names its bound on the answer's head in a plain error.
+	if strings.Contains(err.Error(), "server response headers exceeded") {
+		return fmt.Sprintf("the answer's headers exceed %d KB: not read further", maxAnswerHeaders>>10)
 	}
 	return err.Error()
 }

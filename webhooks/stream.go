@@ -3,6 +3,7 @@ package webhooks
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/bizplatform/api/shared/events"
 	"github.com/bizplatform/api/shared/storage"
@@ -34,6 +35,11 @@ func StreamKeys(event json.RawMessage) []storage.Key {
 	return keys
 }
 
+// streamBudget bounds the time a stream batch's run starts attempts in:
+// the attempts of a receiver slower than that wait their claim's end for
+// the sweep, instead of holding up the next batch of the stream's shard.
+const streamBudget = 5 * time.Second
+
 // DeliverNamed hands on the events at keys that are still waiting, read
 // from their own items (strongly consistent: a stream record names an
 // event before the eventually consistent fan-out index may show it), and
@@ -46,5 +52,11 @@ func (d *Deliverer) DeliverNamed(ctx context.Context, keys []storage.Key) (int, 
 	if err != nil {
 		return 0, err
 	}
-	return d.handOn(ctx, waiting)
+	r := d.newRun(ctx, d.clock.Now().Add(streamBudget))
+	_, err = d.handOn(ctx, r, waiting)
+	n, werr := r.wait()
+	if err == nil {
+		err = werr
+	}
+	return n, err
 }

@@ -43,6 +43,13 @@ func (t *tally) disabled() {
 	t.d.EndpointsDisabled++
 }
 
+// any reports whether anything was counted since the last take.
+func (t *tally) any() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.d != metrics.Deliveries{}
+}
+
 // take returns the figures so far and starts again from none.
 func (t *tally) take() metrics.Deliveries {
 	t.mu.Lock()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/deliveries/signingkey"
 	"github.com/bizplatform/api/shared/dryrun"
 	"github.com/bizplatform/api/shared/metrics"
@@ -28,7 +29,7 @@ const KeyReread = 5 * time.Minute
 // nothing else, so that a sweep on a lagging index does not try to claim
 // what was just sent. The minute's schedule names none: it sweeps whatever
 // is due (retries, and what the stream missed) until nothing is or the
-// invocation's time is nearly over. The signing key is read at start and
+// invocation's time is nearly over (SweepUntil). The signing key is read at start and
 // again once KeyReread has passed (a failed read keeps the key it has, and
 // says so).
 func LambdaTask(ctx context.Context, cfg config.Config, deps wiring.Deps) (func(context.Context, json.RawMessage) error, error) {
@@ -39,6 +40,10 @@ func LambdaTask(ctx context.Context, cfg config.Config, deps wiring.Deps) (func(
 		client = nil
 	}
 	meter := metrics.NewMeter(cfg.MetricsNamespace, cfg.FunctionDimension)
+	schedule, err := deliveries.ScheduleFor(cfg.WebhookRetryFor, dynamo.IsLocalEndpoint(cfg.Endpoint))
+	if err != nil {
+		return nil, err
+	}
 	// Account endpoints' signing secrets are opened with the secrets key
 	// (KMS; its data keys are kept once opened).
 	keeper, err := wiring.OpenKeeper(ctx, cfg, wiring.EnvAWSConfig, "the webhook deliverer", kmskey.Open)
@@ -50,7 +55,7 @@ func LambdaTask(ctx context.Context, cfg config.Config, deps wiring.Deps) (func(
 		if err != nil {
 			return nil, err
 		}
-		d := New(deps.Table, deps.Clock, key, client, deps.Logger, meter).WithSecrets(keeper)
+		d := New(deps.Table, deps.Clock, key, client, deps.Logger, meter).WithSecrets(keeper).OnSchedule(schedule)
 		// What signs is what the portal shows; a failure to say so delays
 		// no delivery.
 		if err := d.PublishKey(ctx); err != nil {
@@ -81,17 +86,15 @@ func LambdaTask(ctx context.Context, cfg config.Config, deps wiring.Deps) (func(
 			// A stream batch looks at what it names only: no age.
 			return errors.Join(err, d.Report(ctx, false))
 		}
-		for {
-			n, err := d.Sweep(ctx)
-			if err != nil {
-				return errors.Join(err, d.Report(ctx, false))
-			}
-			if n == 0 {
-				return d.Report(ctx, true)
-			}
-			if deadline, ok := ctx.Deadline(); ok && deps.Clock.Now().Add(2*attemptTimeout).After(deadline) {
-				return d.Report(ctx, true) // the next invocation goes on
-			}
+		// No attempt starts within two attempts' time of the deadline:
+		// the next invocation goes on.
+		var until time.Time
+		if deadline, ok := ctx.Deadline(); ok {
+			until = deadline.Add(-2 * attemptTimeout)
 		}
+		if _, err := d.SweepUntil(ctx, until); err != nil {
+			return errors.Join(err, d.Report(ctx, false))
+		}
+		return d.Report(ctx, true)
 	}, nil
 }

@@ -103,6 +103,19 @@ func TestADryRunDeliversNothing(t *testing.T) {
 	assert.Positive(t, n, "the real sweep does the work")
 }
 
+// WEBHOOK_RETRY_FOR shortens the schedule on a local engine alone: the
+// deployed function refuses to start with it, saying why.
+func TestTheDeployedDelivererRefusesAShortenedSchedule(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t, 0, 0)
+	deps := wiring.Deps{Table: f.env.Table, Clock: f.env.Clock, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}
+	_, err := webhooks.LambdaTask(ctx, config.Config{WebhookRetryFor: 10 * time.Minute, WebhookKeyFile: filepath.Join(t.TempDir(), "k.pem")}, deps)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "WEBHOOK_RETRY_FOR=10m0s is refused: it shortens the retries for a local engine only")
+	_, err = webhooks.LambdaTask(ctx, config.Config{WebhookRetryFor: 10 * time.Minute, WebhookKeyFile: filepath.Join(t.TempDir(), "k.pem"), Endpoint: testenv.Endpoint(t), SecretsLocalKeyFile: filepath.Join(t.TempDir(), "secrets.key")}, deps)
+	assert.NoError(t, err, "a local engine takes it")
+}
+
 // A key put in place of the old one signs once the warm deliverer reads it
 // again (KeyReread), with no new version: rotating the key needs no deploy.
 func TestARotatedSigningKeySignsWithinKeyRereadWithoutADeploy(t *testing.T) {

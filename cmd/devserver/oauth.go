@@ -11,8 +11,11 @@ import (
 	"github.com/bizplatform/api/internal/dynamodblocal"
 	"github.com/bizplatform/api/oauth"
 	"github.com/bizplatform/api/shared/apiserver"
+	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/deliveries/signingkey"
+	"github.com/bizplatform/api/shared/storage/dynamo"
 	"github.com/bizplatform/api/shared/wiring"
 	"github.com/bizplatform/api/webhooks"
 )
@@ -48,10 +51,18 @@ func startDeliveries(ctx context.Context, cfg config.Config, srv *apiserver.Serv
 	if err != nil {
 		return nil, err
 	}
+	schedule, err := deliveries.ScheduleFor(cfg.WebhookRetryFor, dynamo.IsLocalEndpoint(cfg.Endpoint))
+	if err != nil {
+		return nil, err
+	}
+	if schedule != deliveries.Default {
+		fmt.Fprintf(out, "Webhook deliveries are retried for %s (WEBHOOK_RETRY_FOR): first after %s, at most %s apart; an endpoint failing that long is disabled\n",
+			clock.Span(schedule.GiveUp), schedule.FirstRetry, schedule.MaxRetry)
+	}
 	if cfg.WebhookKeyFile != "" {
 		fmt.Fprintf(out, "Webhooks are signed with the key in %s\n", cfg.WebhookKeyFile)
 	}
-	d := webhooks.New(srv.Core.Deps.Table, srv.Core.Deps.Clock, key, nil, srv.Core.Deps.Logger, srv.Core.Meter).WithSecrets(srv.Core.Deps.Secrets)
+	d := webhooks.New(srv.Core.Deps.Table, srv.Core.Deps.Clock, key, nil, srv.Core.Deps.Logger, srv.Core.Meter).WithSecrets(srv.Core.Deps.Secrets).OnSchedule(schedule)
 	if err := d.PublishKey(ctx); err != nil {
 		return nil, err
 	}

@@ -11,13 +11,18 @@ import (
 	"github.com/bizplatform/api/portal"
 	"github.com/bizplatform/api/shared/apiserver"
 	"github.com/bizplatform/api/shared/config"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/storage/dynamo"
 )
 
 // mountPortal serves the portal on mux beside the API, outside the API's
 // pipeline (no Version header, no bearer token).
 func mountPortal(mux *http.ServeMux, cfg config.Config, srv *apiserver.Server) (*portal.Portal, error) {
-	p, err := portal.New(srv.Core, portal.Options{RequestTimeout: cfg.RequestTimeout, LocalURLs: dynamo.IsLocalEndpoint(cfg.Endpoint)})
+	schedule, err := deliveries.ScheduleFor(cfg.WebhookRetryFor, dynamo.IsLocalEndpoint(cfg.Endpoint))
+	if err != nil {
+		return nil, err
+	}
+	p, err := portal.New(srv.Core, portal.Options{RequestTimeout: cfg.RequestTimeout, LocalURLs: dynamo.IsLocalEndpoint(cfg.Endpoint), Schedule: schedule})
 	if err != nil {
 		return nil, fmt.Errorf("build the portal: %w", err)
 	}

@@ -324,7 +324,7 @@ func (c *cli) redeliverApp(ctx context.Context, store *marketplace.Apps, args []
 	if fs.NArg() > 0 {
 		return appsUsage(cmd, "give --event or --failed-since")
 	}
-	return c.redeliver(r, func(msg string) error { return appsUsage(cmd, msg) }, func(rd deliveries.Redelivery) (int, error) {
+	return c.redeliver(r, func(msg string) error { return appsUsage(cmd, msg) }, func(rd deliveries.Redelivery) (deliveries.Redelivered, error) {
 		return store.Redeliver(ctx, args[0], rd, auth.Operator)
 	})
 }

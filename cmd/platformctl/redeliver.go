@@ -24,7 +24,7 @@ func redeliveryFlags(fs *flag.FlagSet) redeliveryArgs {
 // redeliver sends again what the flags name with do (an app's or an
 // endpoint's Redeliver) and says what it queued; usage makes the
 // command's usage error.
-func (c *cli) redeliver(r redeliveryArgs, usage func(msg string) error, do func(deliveries.Redelivery) (int, error)) error {
+func (c *cli) redeliver(r redeliveryArgs, usage func(msg string) error, do func(deliveries.Redelivery) (deliveries.Redelivered, error)) error {
 	if (*r.event == "") == (*r.failedSince == "") {
 		return usage("give --event or --failed-since")
 	}
@@ -39,12 +39,27 @@ func (c *cli) redeliver(r redeliveryArgs, usage func(msg string) error, do func(
 	if err != nil {
 		return usage("--failed-since must be an RFC 3339 time (2026-11-27T10:00:00Z)")
 	}
-	n, err := do(deliveries.Redelivery{FailedSince: since})
+	done, err := do(deliveries.Redelivery{FailedSince: since})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.out, "%s since %s queued again\n", failedDeliveries(n), since.UTC().Format(time.RFC3339))
+	fmt.Fprintf(c.out, "%s since %s queued again%s\n", failedDeliveries(done.Queued), since.UTC().Format(time.RFC3339), leftOver(done))
 	return nil
+}
+
+// leftOver says which failed deliveries a redelivery left for a later one,
+// and when to ask: "" when none.
+func leftOver(done deliveries.Redelivered) string {
+	switch {
+	case done.Left == 0:
+		return ""
+	case done.HourFull:
+		return fmt.Sprintf("; %d more stay failed: a receiver's deliveries are sent again at most %d times an hour, run it again after %s",
+			done.Left, deliveries.RedeliverPerHour, done.Until.UTC().Format("15:04 UTC"))
+	default:
+		return fmt.Sprintf("; %d more stay failed: one run sends at most %d, run it again for the next",
+			done.Left, deliveries.RedeliverPerRequest)
+	}
 }
 
 // failedDeliveries counts n failed deliveries in words.

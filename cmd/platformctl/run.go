@@ -161,7 +161,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, out, er
 		cmdErr = c.listEvents(ctx, args[2:])
 	case "apps create", "apps list", "apps rotate-secret", "apps delete", "apps webhook-key", "apps deliveries", "apps update", "apps redeliver":
 		cmdErr = c.apps(ctx, args)
-	case "webhooks add", "webhooks list", "webhooks update", "webhooks remove", "webhooks deliveries", "webhooks redeliver", "webhooks rotate-secret", "webhooks key":
+	case "webhooks add", "webhooks list", "webhooks update", "webhooks remove", "webhooks deliveries", "webhooks redeliver", "webhooks retry", "webhooks test", "webhooks rotate-secret", "webhooks key":
 		cmdErr = c.webhooks(ctx, args)
 	default:
 		if args[0] == "seed" {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
@@ -34,11 +35,13 @@ var webhooksSynopsis = map[string]string{
 	"webhooks remove":        "webhooks remove ID --account ID",
 	"webhooks deliveries":    "webhooks deliveries ID --account ID [--status " + strings.Join(deliveries.Strings(deliveries.States), "|") + "] [--limit N] [--cursor CURSOR]",
 	"webhooks redeliver":     "webhooks redeliver ID --account ID (--event WEBHOOK_ID | --failed-since RFC3339)",
+	"webhooks retry":         "webhooks retry ID --account ID --event WEBHOOK_ID",
+	"webhooks test":          "webhooks test ID --account ID [--wait DURATION]",
 	"webhooks rotate-secret": "webhooks rotate-secret ID --account ID [--keep-old]",
 	"webhooks key":           "webhooks key",
 }
 
-var webhooksVerbs = []string{"webhooks add", "webhooks list", "webhooks update", "webhooks remove", "webhooks deliveries", "webhooks redeliver", "webhooks rotate-secret", "webhooks key"}
+var webhooksVerbs = []string{"webhooks add", "webhooks list", "webhooks update", "webhooks remove", "webhooks deliveries", "webhooks redeliver", "webhooks retry", "webhooks test", "webhooks rotate-secret", "webhooks key"}
 
 func webhooksSynopses() []string {
 	out := make([]string, len(webhooksVerbs))
@@ -59,8 +62,12 @@ func webhooksUsage(cmd, msg string) error {
 func (c *cli) webhooks(ctx context.Context, args []string) error {
 	cmd := strings.Join(args[:2], " ")
 	rest := args[2:]
-	store := endpoints.New(c.deps.Table, c.deps.Clock, dynamo.IsLocalEndpoint(c.cfg.Endpoint))
-	var err error
+	local := dynamo.IsLocalEndpoint(c.cfg.Endpoint)
+	schedule, err := deliveries.ScheduleFor(c.cfg.WebhookRetryFor, local)
+	if err != nil {
+		return err
+	}
+	store := endpoints.New(c.deps.Table, c.deps.Clock, local).OnSchedule(schedule)
 	switch cmd {
 	case "webhooks add":
 		err = c.addWebhook(ctx, store, rest)
@@ -72,6 +79,10 @@ func (c *cli) webhooks(ctx context.Context, args []string) error {
 		err = c.removeWebhook(ctx, store, rest)
 	case "webhooks deliveries":
 		err = c.webhookDeliveries(ctx, store, rest)
+	case "webhooks retry":
+		err = c.retryWebhook(ctx, store, rest)
+	case "webhooks test":
+		err = c.testWebhook(ctx, store, rest)
 	case "webhooks rotate-secret":
 		err = c.rotateWebhookSecret(ctx, store, rest)
 	case "webhooks key":
@@ -150,7 +161,7 @@ func (c *cli) addWebhook(ctx context.Context, store *endpoints.Store, args []str
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.errOut, "webhook endpoint %s added to account %s (%s); its signingSecret is shown only now\n", e.ID, e.AccountID, state(e))
+	fmt.Fprintf(c.errOut, "webhook endpoint %s added to account %s (%s); its signingSecret is shown only now\n", e.ID, e.AccountID, state(store, e))
 	return c.printJSON(e)
 }
 
@@ -217,13 +228,15 @@ func (c *cli) webhookPublicKey(ctx context.Context, args []string) error {
 	return nil
 }
 
-// state says whether the endpoint receives events, and why not.
-func state(e endpoints.Endpoint) string {
+// state says whether the endpoint of store receives events, and why not.
+func state(store *endpoints.Store, e endpoints.Endpoint) string {
 	switch {
+	case e.Enabled && e.FailingSince != "":
+		return "failing since " + clock.Parse(e.FailingSince).UTC().Format(time.RFC3339)
 	case e.Enabled:
 		return "enabled"
 	case e.DisabledReason == endpoints.DisabledFailing:
-		return "disabled after " + clock.Span(endpoints.FailingLimit) + " of failures"
+		return "disabled after " + clock.Span(store.FailingLimit()) + " of failures"
 	default:
 		return "disabled by an admin"
 	}
@@ -241,9 +254,20 @@ func (c *cli) listWebhooks(ctx context.Context, store *endpoints.Store, args []s
 		return err
 	}
 	tw := tabwriter.NewWriter(c.out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tURL\tSTATE\tEVENTS\tDESCRIPTION")
+	fmt.Fprintln(tw, "ID\tURL\tSTATE\tLAST SUCCESS\tLAST ANSWER\tEVENTS\tDESCRIPTION")
 	for _, e := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.ID, e.URL, state(e), strings.Join(e.Events, ","), orDash(e.Description))
+		h, err := store.Health(ctx, e)
+		if err != nil {
+			return err
+		}
+		success, answer := "-", "-"
+		if h.LastSuccess.At != "" {
+			success = clock.Parse(h.LastSuccess.At).UTC().Format(time.RFC3339)
+		}
+		if h.Last.At != "" {
+			answer = answerLine(h.Last) + " at " + clock.Parse(h.Last.At).UTC().Format(time.RFC3339)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.ID, e.URL, state(store, e), success, answer, strings.Join(e.Events, ","), orDash(e.Description))
 	}
 	return tw.Flush()
 }
@@ -281,7 +305,7 @@ func (c *cli) updateWebhook(ctx context.Context, store *endpoints.Store, args []
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.errOut, "webhook endpoint %s saved (%s)\n", e.ID, state(e))
+	fmt.Fprintf(c.errOut, "webhook endpoint %s saved (%s)\n", e.ID, state(store, e))
 	return c.printJSON(e)
 }
 
@@ -335,7 +359,62 @@ func (c *cli) redeliverWebhook(ctx context.Context, store *endpoints.Store, args
 	if err != nil {
 		return err
 	}
-	return c.redeliver(r, func(msg string) error { return webhooksUsage(cmd, msg) }, func(rd deliveries.Redelivery) (int, error) {
+	return c.redeliver(r, func(msg string) error { return webhooksUsage(cmd, msg) }, func(rd deliveries.Redelivery) (deliveries.Redelivered, error) {
 		return store.Redeliver(ctx, *account, id, rd, auth.Operator)
 	})
+}
+
+func (c *cli) retryWebhook(ctx context.Context, store *endpoints.Store, args []string) error {
+	const cmd = "webhooks retry"
+	fs := c.flags(cmd)
+	account := fs.String("account", "", "the account")
+	event := fs.String("event", "", "the webhookId of the pending delivery to try now")
+	id, err := hookArgs(cmd, fs, args, true)
+	if err != nil {
+		return err
+	}
+	if *event == "" {
+		return webhooksUsage(cmd, "give --event")
+	}
+	if err := store.Retry(ctx, *account, id, *event, auth.Operator); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.out, "delivery %s is due now: its next attempt is within a minute\n", *event)
+	return nil
+}
+
+// answerLine is what an attempt's receiver answered, as the deliveries'
+// LAST RESULT column says it.
+func answerLine(a deliveries.Attempt) string {
+	if a.Status != 0 {
+		return fmt.Sprintf("HTTP %d", a.Status)
+	}
+	return a.Error
+}
+
+// testWebhook sends a test event to the endpoint and says its answer; a
+// failed one is the command's failure (exit 1).
+func (c *cli) testWebhook(ctx context.Context, store *endpoints.Store, args []string) error {
+	const cmd = "webhooks test"
+	fs := c.flags(cmd)
+	account := fs.String("account", "", "the account")
+	wait := fs.Duration("wait", 10*time.Second, "how long to wait for its attempt (a deliverer sends it: make run's within seconds, a deployed one within a minute)")
+	id, err := hookArgs(cmd, fs, args, true)
+	if err != nil {
+		return err
+	}
+	d, err := store.SendTest(ctx, *account, id, *wait)
+	if err != nil {
+		return err
+	}
+	switch {
+	case d.Status == deliveries.Delivered:
+		fmt.Fprintf(c.out, "test event %s delivered: %s\n", d.ID, answerLine(d.Attempts[len(d.Attempts)-1]))
+		return nil
+	case len(d.Attempts) > 0:
+		return fmt.Errorf("test event %s failed: %s", d.ID, answerLine(d.Attempts[len(d.Attempts)-1]))
+	default:
+		fmt.Fprintf(c.out, "test event %s queued, not tried within %s (is a deliverer running? make run has one): webhooks deliveries shows its answer\n", d.ID, *wait)
+		return nil
+	}
 }

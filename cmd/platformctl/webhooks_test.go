@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -39,7 +40,7 @@ func TestAnOperatorManagesAnAccountsWebhookEndpoints(t *testing.T) {
 		require.Equal(t, exitOK, code)
 		lines := strings.Split(strings.TrimSpace(out), "\n")
 		require.Len(t, lines, 2, out)
-		assert.Regexp(t, `^`+added.ID+`\s+http://127.0.0.1:9/in\s+enabled\s+TaskDelete,CouponDelete\s+CRM sync$`, lines[1])
+		assert.Regexp(t, `^`+added.ID+`\s+http://127.0.0.1:9/in\s+enabled\s+-\s+-\s+TaskDelete,CouponDelete\s+CRM sync$`, lines[1])
 	})
 	t.Run("update changes only what it is given", func(t *testing.T) {
 		code, out, errOut := c.run("webhooks", "update", added.ID, "--account", "acctHooks", "--events", "CouponDelete", "--enabled=false")
@@ -160,6 +161,98 @@ func TestAnOperatorListsAnEndpointsDeliveriesAndRedeliversThem(t *testing.T) {
 		assert.Equal(t, exitError, code)
 		assert.Contains(t, errOut, "platformctl: no such delivery (deliveries are kept 30 days)")
 	})
+}
+
+// A redelivery queues at most 100 failed deliveries a run, saying how many
+// stay failed, and an endpoint's deliveries at most 500 an hour.
+func TestAWebhooksRedeliveryIsBoundedAndSaysWhatIsLeft(t *testing.T) {
+	c, api := setup(t)
+	ctx := context.Background()
+	store := endpoints.New(api.Table, clock.System{}, false).Sealing(api.Deps.Secrets)
+	e, err := store.Add(ctx, "acctD", endpoints.Input{URL: func() *string { s := "https://hooks.example.com/in"; return &s }(), Events: &[]string{"TaskDelete"}}, auth.Operator)
+	require.NoError(t, err)
+	now := time.Now()
+	for i := range 130 {
+		seedDelivery(t, api, e, i+1, deliveries.Failed, now.Add(-3*time.Hour+time.Duration(i)*time.Second))
+	}
+	since := now.Add(-4 * time.Hour).UTC().Format(time.RFC3339)
+	code, out, errOut := c.run("webhooks", "redeliver", e.ID, "--account", "acctD", "--failed-since", since)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, "100 failed deliveries since "+since+" queued again; 30 more stay failed: one run sends at most 100, run it again for the next\n", out)
+
+	hour := storage.Key{PK: deliveries.PK(e.ID), SK: "REDELIVERED#" + time.Now().UTC().Format("2006-01-02T15")}
+	require.NoError(t, api.Table.Update(ctx, hour, expression.Add(expression.Name("count"), expression.Value(400)), nil))
+	code, _, errOut = c.run("webhooks", "redeliver", e.ID, "--account", "acctD", "--failed-since", since)
+	assert.Equal(t, exitError, code)
+	assert.Contains(t, errOut, "platformctl: this receiver's deliveries were already sent again 500 times this hour, the most an hour allows: nothing was queued; try again after ")
+}
+
+// webhooks list says an endpoint failing every attempt is failing, since
+// when, with its last success and last answer; webhooks retry makes a
+// pending delivery due now.
+func TestWebhooksListShowsHealthAndRetryMakesAPendingDeliveryDueNow(t *testing.T) {
+	c, api := setup(t)
+	ctx := context.Background()
+	store := endpoints.New(api.Table, clock.System{}, false).Sealing(api.Deps.Secrets)
+	e, err := store.Add(ctx, "acctD", endpoints.Input{URL: func() *string { s := "https://hooks.example.com/in"; return &s }(), Events: &[]string{"TaskDelete"}}, auth.Operator)
+	require.NoError(t, err)
+	now := time.Now().UTC().Truncate(time.Second)
+	seedDelivery(t, api, e, 1, deliveries.Failed, now.Add(-2*time.Hour))
+	ok := now.Add(-3 * time.Hour)
+	key := storage.Key{PK: deliveries.PK(e.ID), SK: "EVENT#" + clock.Timestamp(ok) + "#b00000000000000000000009"}
+	require.NoError(t, api.Table.Put(ctx, deliveries.Item{Key: key, Delivery: deliveries.Delivery{
+		ID: "b00000000000000000000009", EndpointID: e.ID, Type: "TaskDelete", URL: e.URL, Body: `{}`, CreatedAt: clock.Timestamp(ok), Status: deliveries.Delivered,
+		Attempts: []deliveries.Attempt{{At: clock.Timestamp(ok), Status: 204}},
+	}}, nil))
+	pending := seedDelivery(t, api, e, 2, deliveries.Pending, now.Add(-time.Hour))
+	pendingKey := storage.Key{PK: deliveries.PK(e.ID), SK: "EVENT#" + clock.Timestamp(now.Add(-time.Hour)) + "#" + pending}
+	require.NoError(t, api.Table.Update(ctx, pendingKey, expression.Set(expression.Name("nextAttemptAt"), expression.Value(clock.Timestamp(now.Add(2*time.Hour)))), nil))
+	since := now.Add(-2 * time.Hour)
+	require.NoError(t, api.Table.Update(ctx, storage.Key{PK: storage.AccountPK("acctD"), SK: "WEBHOOK#" + e.ID},
+		expression.Set(expression.Name("failingSince"), expression.Value(clock.Timestamp(since))), nil))
+
+	code, out, errOut := c.run("webhooks", "list", "--account", "acctD")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, "LAST SUCCESS")
+	assert.Contains(t, out, "failing since "+since.Format(time.RFC3339)+"  "+ok.Format(time.RFC3339)+"  HTTP 502 at "+now.Add(-time.Hour).Format(time.RFC3339))
+
+	code, out, errOut = c.run("webhooks", "retry", e.ID, "--account", "acctD", "--event", pending)
+	require.Equal(t, exitOK, code, errOut)
+	assert.Equal(t, "delivery "+pending+" is due now: its next attempt is within a minute\n", out)
+	it, err := storage.Get[deliveries.Item](ctx, api.Table, pendingKey)
+	require.NoError(t, err)
+	assert.Less(t, it.NextAt, clock.Timestamp(now.Add(time.Minute)), "due now")
+	code, _, errOut = c.run("webhooks", "retry", e.ID, "--account", "acctD", "--event", "b00000000000000000000009")
+	assert.Equal(t, exitError, code)
+	assert.Contains(t, errOut, "platformctl: the delivery is not pending: it ended, so it is redelivered rather than retried")
+	code, _, errOut = c.run("webhooks", "retry", e.ID, "--account", "acctD")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut, "give --event")
+}
+
+// webhooks test writes a test event for the deliverer, waits for its
+// answer, and says it was not tried when no deliverer ran meanwhile.
+func TestWebhooksTestQueuesATestEventAndSaysWhatBecameOfIt(t *testing.T) {
+	c, api := setup(t)
+	ctx := context.Background()
+	store := endpoints.New(api.Table, clock.System{}, false).Sealing(api.Deps.Secrets)
+	e, err := store.Add(ctx, "acctD", endpoints.Input{URL: func() *string { s := "https://hooks.example.com/in"; return &s }(), Events: &[]string{"TaskDelete"}}, auth.Operator)
+	require.NoError(t, err)
+	code, out, errOut := c.run("webhooks", "test", e.ID, "--account", "acctD", "--wait", "300ms")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Regexp(t, `^test event [0-9a-f]{24} queued, not tried within 300ms \(is a deliverer running\? make run has one\): webhooks deliveries shows its answer\n$`, out)
+	list, _, err := store.Deliveries(ctx, "acctD", e.ID, "", 10, "")
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	assert.Equal(t, deliveries.TestType, list[0].Type)
+	assert.Equal(t, deliveries.Pending, list[0].Status, "due now, for the deliverer")
+
+	off := false
+	_, err = store.Update(ctx, "acctD", e.ID, endpoints.Input{Enabled: &off}, auth.Operator)
+	require.NoError(t, err)
+	code, _, errOut = c.run("webhooks", "test", e.ID, "--account", "acctD")
+	assert.Equal(t, exitError, code)
+	assert.Equal(t, "platformctl: the endpoint is disabled, so a test event would not be sent to it: enable it first\n", errOut)
 }
 
 func TestWebhooksUsageErrorsExitTwoNamingTheCommand(t *testing.T) {

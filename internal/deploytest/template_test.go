@@ -257,6 +257,8 @@ func TestEveryAreaIsOneFunctionServingExactlyItsRoutes(t *testing.T) {
 		} {
 			assert.Equal(t, want, wakes(pk), "a new item under %s wakes the deliverer", pk)
 		}
+		assert.EqualValues(t, 10, Path(stream, "Properties", "ParallelizationFactor"),
+			"a shard's batches run 10 at once, in order per account's events: one account's stalled batch holds up no other's")
 		assert.Equal(t, "Schedule", Path(fn, "Properties", "Events", "Retries", "Type"), "retries are swept on a schedule")
 		assert.NotEmpty(t, Path(res["Table"], "Properties", "StreamSpecification", "StreamViewType"), "the table has a stream")
 		assert.Equal(t, webhookKeyParameter, Path(fn, "Properties", "Environment", "Variables", "WEBHOOK_KEY_PARAMETER"))

@@ -265,6 +265,10 @@ signed with ` + "`{signature}`" + ` (Ed25519 over the exact body; how a receiver
 checks it: [webhook-signatures.md](webhook-signatures.md)) and tried until
 it answers 2xx: again after {firstRetry}, doubling up to {maxRetry} (or after
 a 429's or 503's ` + "`Retry-After`" + ` when longer), for {giveUp}, then failed.
+Locally, ` + "`WEBHOOK_RETRY_FOR=10m`" + ` shrinks that whole schedule alike, and
+the failing limit of an endpoint below with it, so that a failure, a
+disabling and a recovery can be watched in minutes (` + "`make run`" + ` says the
+schedule it uses; deployed, the setting is refused: [configuration.md](configuration.md)).
 A marketplace app chooses its types
 (` + "`platformctl apps create --events T,U`" + `, ` + "`apps update APP_ID --events T,U`" + `) and
 receives those of the accounts it is installed in, when its install holds
@@ -291,7 +295,18 @@ attempt for {giveUp} is disabled (reason ` + "`failing`" + `, an audit entry by 
 deliverer); its pending deliveries then end as failed without being sent,
 as do a removed endpoint's, and once an admin enables it again
 "redeliver failed since" sends them. The endpoint's record is written only
-when its failures start or stop.
+when its failures start or stop. Its page and
+` + "`platformctl webhooks list`" + ` show it "Failing" from its first failed attempt, with its last
+success and last answer; "Retry now" (` + "`platformctl webhooks retry`" + `) makes a
+pending delivery due at once after its receiver is fixed, rather than at
+the end of its backoff. "Send test event" (` + "`platformctl webhooks test`" + `)
+sends the endpoint a ping,
+` + "`{\"type\":\"WebhookTest\",\"locationId\":...,\"endpointId\":...,\"webhookId\":...,\"timestamp\":...,\"version\":1}`" + `,
+signed as any delivery, to that endpoint alone: it is no change (no event
+item, not in ` + "`GET /events`" + `, sent to no other receiver) and is tried once,
+at the deliverer's next look (` + "`make run`" + `'s within 2 seconds, a deployed
+sweep within a minute); it is listed with the endpoint's deliveries, with
+its answer, and counts in its health like any attempt.
 
 **Catching up: ` + "`GET /events?locationId=...`" + `** (an extension beyond the
 spec, tagged ` + "`Extensions`" + ` and marked ` + "`x-extension: true`" + ` in
@@ -307,7 +322,8 @@ account is a 422), and ` + "`status`" + `, the event's delivery state over all i
 receivers (apps and the account's own endpoints): ` + "`pending`" + ` (not yet
 handed on, or a delivery is still being tried), ` + "`delivered`" + ` (every
 delivery succeeded), ` + "`failed`" + ` (a delivery gave up after {giveUp}: redeliver
-it from the portal or ` + "`platformctl webhooks redeliver`" + `) or ` + "`unrouted`" + `
+it from the portal or ` + "`platformctl webhooks redeliver`" + `: at most 100 a
+request, the oldest first, and 500 a receiver an hour) or ` + "`unrouted`" + `
 (nothing receives it). The event item counts its deliveries (made,
 pending, failed): the fan-out sets them, each delivery's end and each
 redelivery updates them, one write each.

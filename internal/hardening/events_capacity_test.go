@@ -143,7 +143,7 @@ func TestEachWriteOperationsEventCostsASmallBoundedShare(t *testing.T) {
 		require.NoError(t, err)
 		require.Len(t, added, 1)
 		_, fanOut := testenv.Capacity(proxy.Take())
-		_, recorded, err := deliveries.Record(ctx, with.Table, added[0], deliveries.Attempt{At: clock.Timestamp(now), Status: http.StatusOK}, added[0].LeaseUntil, now, false)
+		_, recorded, err := deliveries.Record(ctx, with.Table, deliveries.Default, added[0], deliveries.Attempt{At: clock.Timestamp(now), Status: http.StatusOK}, added[0].LeaseUntil, now, false)
 		require.NoError(t, err)
 		require.True(t, recorded)
 		_, record := testenv.Capacity(proxy.Take())

@@ -3,7 +3,9 @@
 // disables and enables it, opens its deliveries (seeded in the table:
 // delivered, failed and pending ones), redelivers one (the local server's
 // deliverer sends it to the receiver) and every failed one since a time,
-// redelivers with platformctl too, sees the notice of an endpoint disabled
+// redelivers with platformctl too, sees a failing endpoint's health on the
+// list and its page, retries a waiting delivery now and sends a test
+// event, sees the notice of an endpoint disabled
 // after 3 days of failures and enables it, and removes an endpoint. Each
 // page is checked with axe-core and for fitting the screen at 390, 768,
 // 1024, 1180, 1280 and 1440 px (actionsInView, or everyWidth for the
@@ -285,6 +287,54 @@ await run("webhooks", async (test, watch) => {
     await receiver.waitForHook((b) => b.webhookId === made.oldFailed);
     const table = platformctl(server, "webhooks", "deliveries", made.endpoint.id, "--account", alpha, "--status", "failed");
     assert.equal(table.split("\n").length, 1, `no failed delivery is left: ${table}`);
+  });
+
+  await test("a failing endpoint says so on the list and its page, and a waiting delivery is retried now", async () => {
+    const e = made.endpoint;
+    const now = Date.now();
+    made.waiting = await seedDelivery(server, e, 7, "pending", new Date(now), 503); // its attempts the newest
+    // What the deliverer writes at an endpoint's first failed attempt.
+    await ddb(server, "UpdateItem", {
+      Key: { PK: { S: `ACCOUNT#${alpha}` }, SK: { S: `WEBHOOK#${e.id}` } },
+      UpdateExpression: "SET failingSince = :since",
+      ExpressionAttributeValues: { ":since": { S: stamp(new Date(now - 10 * 60e3)) } },
+    });
+    await page.goto(`${server.base}/portal/accounts/${alpha}/webhooks`);
+    const row = page.getByRole("row", { name: new RegExp(`^${url} `) });
+    await row.getByText("Failing", { exact: true }).waitFor();
+    assert.equal(await row.getByText("Enabled", { exact: true }).count(), 0, "not a green Enabled");
+    await row.getByText(/^Every attempt failed since .* unless one succeeds$/).waitFor();
+    await row.getByText(/^Last success: \d{4}-/).waitFor();
+    await row.getByText(/^Last answer: 503 Service Unavailable, /).waitFor();
+    await actionsInView(page, "webhooks-list-health", 8);
+    await page.getByRole("button", { name: `Deliveries of ${url}`, exact: true }).click();
+    await page.getByRole("heading", { name: "Deliveries" }).waitFor();
+    await page.locator(".endpoint-health").getByText(/^Every attempt failed since/).waitFor();
+    const deliveredRow = page.getByRole("row", { name: new RegExp(made.delivered[1]) });
+    await deliveredRow.getByText("Not needed: delivered").waitFor();
+    assert.equal(await page.locator("table.deliveries").getByText("None", { exact: true }).count(), 0, "no row says None");
+    await actionsInView(page, "webhooks-deliveries-health", 5);
+    await page.getByRole("button", { name: `Retry now TaskDelete ${made.waiting}` }).click();
+    await page.getByText(`The delivery ${made.waiting} is due now`).waitFor();
+    const waitingRow = page.getByRole("row", { name: new RegExp(made.waiting) });
+    assert.equal(await waitingRow.getByRole("button", { name: /Retry now/ }).count(), 0, "due already");
+    await everyWidth(page, "webhooks-retried");
+  });
+
+  await test("Send test event: the local deliverer sends a signed ping to that endpoint alone and the page shows its answer", async () => {
+    const before = receiver.hooks.length;
+    await page.getByRole("button", { name: "Send test event" }).click();
+    const notice = page.getByText(/^The test event [0-9a-f]{24} was delivered: the receiver answered 200 OK\.$/);
+    await notice.waitFor();
+    const id = (await notice.innerText()).match(/[0-9a-f]{24}/)[0];
+    const hook = await receiver.waitForHook((b) => b.webhookId === id);
+    assert.equal(JSON.parse(hook.rawBody).type, "WebhookTest");
+    assert.ok(hook.headers["x-ghl-signature"] && hook.headers["webhook-signature"], "signed both ways, as any delivery to it");
+    assert.equal(receiver.hooks.length, before + 1, "sent once, to this endpoint alone");
+    await page.getByRole("row", { name: new RegExp(id) }).getByText("delivered", { exact: true }).waitFor();
+    const listed = platformctl(server, "events", "list", "--account", alpha);
+    assert.ok(!listed.includes(id), "not an event: GET /events does not list it");
+    await everyWidth(page, "webhooks-tested");
   });
 
   await test("the failing endpoint is enabled from its notice", async () => {

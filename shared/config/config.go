@@ -89,6 +89,12 @@ type Config struct {
 	// and latency by operation (METRICS_BY_OPERATION=true; the template's
 	// OperationMetrics parameter), three custom metrics per operation.
 	OperationMetrics bool
+	// WebhookRetryFor shrinks the webhook deliveries' schedule, on a local
+	// engine only, so that a delivery gives up (and an endpoint failing
+	// every attempt is disabled) after it instead of 3 days
+	// (WEBHOOK_RETRY_FOR, a Go duration such as 10m; 0: the deployed
+	// schedule; deliveries.ScheduleFor checks and applies it).
+	WebhookRetryFor time.Duration
 }
 
 // Load reads the configuration through getenv (os.Getenv in production).
@@ -162,6 +168,11 @@ func Load(getenv func(string) string) (Config, error) {
 	c.CanaryTokenParameter = strings.TrimSpace(getenv("CANARY_TOKEN_PARAMETER"))
 	c.CanaryAccountID = strings.TrimSpace(getenv("CANARY_ACCOUNT_ID"))
 	c.SSMEndpoint = strings.TrimSpace(getenv("AWS_ENDPOINT_URL_SSM"))
+	if v := strings.TrimSpace(getenv("WEBHOOK_RETRY_FOR")); v != "" {
+		if c.WebhookRetryFor, err = time.ParseDuration(v); err != nil || c.WebhookRetryFor <= 0 {
+			return Config{}, fmt.Errorf("WEBHOOK_RETRY_FOR=%q must be a duration such as 10m", v)
+		}
+	}
 	switch v := strings.ToLower(strings.TrimSpace(getenv("METRICS_BY_OPERATION"))); v {
 	case "", "false":
 	case "true":

@@ -24,11 +24,12 @@ func TestEverySettingIsReadFromItsVariable(t *testing.T) {
 		"RATE_LIMIT_WINDOW_SECONDS": "60", "RATE_LIMIT_DAILY": "99", "LOG_LEVEL": "debug", "PORT": "8080",
 		"DYNAMODB_CALL_TIMEOUT_MS": "1500", "DYNAMODB_MAX_ATTEMPTS": "2", "REQUEST_TIMEOUT_MS": "4000",
 		"SECRETS_KEY_ID": "alias/secrets", "OAUTH_ACCESS_TOKEN_TTL": "90", "WEBHOOK_KEY_PARAMETER": "/platform/webhook-key",
+		"WEBHOOK_RETRY_FOR": "10m",
 	}))
 	require.NoError(t, err)
 	assert.Equal(t, Config{TableName: "t1", Endpoint: "http://127.0.0.1:4567", Region: "us-east-1", Burst: 5, Window: time.Minute, Daily: 99, LogLevel: slog.LevelDebug, Port: 8080,
 		DynamoCallTimeout: 1500 * time.Millisecond, DynamoMaxAttempts: 2, RequestTimeout: 4 * time.Second, SecretsKeyID: "alias/secrets",
-		OAuthAccessTokenTTL: 90 * time.Second, WebhookKeyParameter: "/platform/webhook-key"}, c)
+		OAuthAccessTokenTTL: 90 * time.Second, WebhookKeyParameter: "/platform/webhook-key", WebhookRetryFor: 10 * time.Minute}, c)
 
 	c, err = Load(env(map[string]string{"SECRETS_LOCAL_KEY_FILE": ".local/secrets.key"}))
 	require.NoError(t, err)
@@ -47,6 +48,7 @@ func TestBadSettingsAreRefusedWithTheirName(t *testing.T) {
 		"REQUEST_TIMEOUT_MS":        {"REQUEST_TIMEOUT_MS": "soon"},
 		"OAUTH_ACCESS_TOKEN_TTL":    {"OAUTH_ACCESS_TOKEN_TTL": "-5"},
 		"SECRETS_LOCAL_KEY_FILE":    {"SECRETS_KEY_ID": "alias/secrets", "SECRETS_LOCAL_KEY_FILE": "k"},
+		"WEBHOOK_RETRY_FOR":         {"WEBHOOK_RETRY_FOR": "ten minutes"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := Load(env(vars))

@@ -68,7 +68,7 @@ func TestADeliveryOfALargeBodyIsStoredPackedAndSentWhole(t *testing.T) {
 	lease, ok, err := deliveries.Claim(ctx, table, due[0], testenv.Start.Add(time.Second))
 	require.NoError(t, err)
 	require.True(t, ok)
-	state, recorded, err := deliveries.Record(ctx, table, due[0], deliveries.Attempt{At: "x", Status: 200}, lease, testenv.Start.Add(2*time.Second), false)
+	state, recorded, err := deliveries.Record(ctx, table, deliveries.Default, due[0], deliveries.Attempt{At: "x", Status: 200}, lease, testenv.Start.Add(2*time.Second), false)
 	require.NoError(t, err)
 	require.True(t, recorded)
 	assert.Equal(t, deliveries.Delivered, state)

@@ -28,6 +28,11 @@ type Receiver struct {
 	App       bool
 	Scopes    []string
 	AccountID string
+	// Failing says its attempts fail lately: FanOut makes its deliveries
+	// due now, unclaimed, for the sweep, rather than claimed for an
+	// attempt by the run handing the event on, whose other receivers its
+	// timeouts would hold up.
+	Failing bool
 }
 
 // takes reports whether r receives ev.
@@ -67,23 +72,29 @@ func (r Receiver) delivery(ev events.Recorded) Delivery {
 }
 
 // routedTo is a routed event's one receiver: its app, when it has a
-// webhook URL.
-func routedTo(route events.Route) []Receiver {
+// webhook URL; failing as the caller's receivers say it is.
+func routedTo(route events.Route, given []Receiver) []Receiver {
 	if route.URL == "" {
 		return nil
 	}
-	return []Receiver{{ID: route.AppID, URL: route.URL, App: true}}
+	r := Receiver{ID: route.AppID, URL: route.URL, App: true}
+	for _, g := range given {
+		r.Failing = r.Failing || g.ID == route.AppID && g.Failing
+	}
+	return []Receiver{r}
 }
 
 // FanOut hands ev to every receiver of receivers that takes it (a routed
 // event: to its route alone), one delivery each, then takes ev out of the
 // fan-out index with its counts. A delivery's key is made of ev's, so a
 // fan-out run again adds nothing twice. Each is claimed by the caller
-// until leasedUntil for its first attempt (zero: due now; see Claimed). It
-// returns the deliveries it added (those a run before added are not).
+// until leasedUntil for its first attempt (zero, or a Failing receiver:
+// due now; see Claimed). It returns the deliveries it added (those a run
+// before added are not). A routed event's receivers are its route's
+// alone: receivers only say whether its app is failing.
 func FanOut(ctx context.Context, table *storage.Table, receivers []Receiver, ev events.Recorded, now, leasedUntil time.Time) ([]Item, error) {
 	if ev.Route != nil {
-		receivers = routedTo(*ev.Route)
+		receivers = routedTo(*ev.Route, receivers)
 	}
 	var added []Item
 	took := 0
@@ -92,7 +103,11 @@ func FanOut(ctx context.Context, table *storage.Table, receivers []Receiver, ev 
 			continue
 		}
 		took++
-		it := newItem(storage.Key{PK: PK(r.ID), SK: ev.Key().SK}, r.delivery(ev), now, leasedUntil)
+		lease := leasedUntil
+		if r.Failing {
+			lease = time.Time{}
+		}
+		it := newItem(storage.Key{PK: PK(r.ID), SK: ev.Key().SK}, r.delivery(ev), now, lease)
 		err := table.Put(ctx, it, storage.ItemAbsent())
 		if storage.IsConditionFailed(err) {
 			continue // a run before added it

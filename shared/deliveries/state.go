@@ -78,18 +78,18 @@ func Claim(ctx context.Context, table *storage.Table, it Item, now time.Time) (l
 }
 
 // Record writes the result a of the attempt claimed with lease, made at
-// now: delivered on a 2xx; else pending and due again on the schedule
-// (next), or failed once it gives up, or at once when end (its endpoint
+// now: delivered on a 2xx; else pending and due again on schedule s, or
+// failed once it gives up, or at once when end (its endpoint
 // was removed or disabled). It writes on condition that the claim is
 // still the caller's: when it ran out and another deliverer took the
 // attempt up, that one's is recorded and this writes nothing (recorded
 // false). An ended delivery leaves the due index, is kept events.Lifetime,
 // and counts on its event. It returns the state written.
-func Record(ctx context.Context, table *storage.Table, it Item, a Attempt, lease string, now time.Time, end bool) (state State, recorded bool, err error) {
+func Record(ctx context.Context, table *storage.Table, s Schedule, it Item, a Attempt, lease string, now time.Time, end bool) (state State, recorded bool, err error) {
 	attempts := expression.Name(attrAttempts)
 	upd := expression.Set(attempts, expression.ListAppend(attempts.IfNotExists(expression.Value([]Attempt{})), expression.Value([]Attempt{a}))).
 		Remove(expression.Name(attrLease))
-	at, giveUp := nextAttempt(it.Delivery, len(it.Attempts)+1, a, now)
+	at, giveUp := s.nextAttempt(it.Delivery, len(it.Attempts)+1, a, now)
 	switch {
 	case a.Delivered():
 		state = Delivered
@@ -129,6 +129,43 @@ var ErrNoDelivery = fmt.Errorf("no such delivery (deliveries are kept %s)", cloc
 // ErrNotRedeliverable answers a redelivery of a delivery still pending: it
 // will be attempted again anyway.
 var ErrNotRedeliverable = errors.New("the event is still being delivered: it is not redelivered before its attempts end")
+
+// ErrNotPending answers "retry now" of a delivery that ended (delivered or
+// failed): it is redelivered instead.
+var ErrNotPending = errors.New("the delivery is not pending: it ended, so it is redelivered rather than retried")
+
+// ErrBeingAttempted answers "retry now" of a delivery whose attempt is under
+// way: its result is recorded within a minute.
+var ErrBeingAttempted = errors.New("the delivery is being attempted right now: its answer is recorded within a minute")
+
+// RetryNow makes the pending delivery at key due at now instead of at its
+// next attempt, on condition that it is still pending and no attempt of it
+// is under way: its attempts so far and its give-up are kept. An ended one
+// is ErrNotPending, one under way ErrBeingAttempted, one gone
+// ErrNoDelivery.
+func RetryNow(ctx context.Context, table *storage.Table, key storage.Key, now time.Time) error {
+	stamp := clock.Timestamp(now)
+	lease := expression.Name(attrLease)
+	upd := expression.Set(expression.Name(attrNextAt), expression.Value(stamp)).
+		Set(expression.Name(storage.AttrGSI1SK), expression.Value(dueSK(now, key)))
+	cond := expression.Name(attrStatus).Equal(expression.Value(Pending)).
+		And(expression.Or(expression.AttributeNotExists(lease), lease.LessThan(expression.Value(stamp))))
+	err := table.Update(ctx, key, upd, &cond)
+	if !storage.IsConditionFailed(err) {
+		return err
+	}
+	found, ferr := storage.FailedConditionItem[Item](err, key)
+	switch {
+	case ferr != nil:
+		return ferr
+	case found == nil:
+		return ErrNoDelivery
+	case found.Status != Pending:
+		return ErrNotPending
+	default:
+		return ErrBeingAttempted
+	}
+}
 
 // Requeue makes the ended (delivered or failed) delivery at key due again
 // at now, for a redelivery: its attempts so far are kept, and its GiveUp

@@ -12,9 +12,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+
+	"github.com/bizplatform/api/shared/apierror"
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
 	"github.com/bizplatform/api/shared/deliveries"
@@ -45,7 +50,8 @@ const (
 )
 
 // FailingLimit is how long an endpoint may fail every attempt before the
-// deliverer disables it: as long as a delivery is retried.
+// deliverer disables it: as long as a delivery is retried
+// (deliveries.GiveUp; a local schedule's own: Store.OnSchedule).
 const FailingLimit = deliveries.GiveUp
 
 // Audit actions on endpoints, in the account's audit list; the subject is
@@ -119,6 +125,8 @@ type Store struct {
 	clock clock.Clock
 	// localURLs allows http URLs on the loopback host (a local engine).
 	localURLs bool
+	// failingLimit is FailingLimit, or a local schedule's GiveUp.
+	failingLimit time.Duration
 	// keeper seals and opens signing secrets (Sealing).
 	keeper *secrets.Keeper
 }
@@ -127,8 +135,20 @@ type Store struct {
 // URLs are allowed (a local engine only).
 func New(table *storage.Table, c clock.Clock, localURLs bool) *Store {
 	items := storage.NewAccountItems(table, "WEBHOOK#", func(e Endpoint) (string, string) { return e.AccountID, e.ID })
-	return &Store{table: table, items: items, clock: c, localURLs: localURLs}
+	return &Store{table: table, items: items, clock: c, localURLs: localURLs, failingLimit: FailingLimit}
 }
+
+// OnSchedule returns the store on the deliveries' schedule sched: an
+// endpoint failing every attempt for its GiveUp is disabled.
+func (s *Store) OnSchedule(sched deliveries.Schedule) *Store {
+	c := *s
+	c.failingLimit = sched.GiveUp
+	return &c
+}
+
+// FailingLimit is how long an endpoint may fail every attempt before the
+// deliverer disables it, on the store's schedule.
+func (s *Store) FailingLimit() time.Duration { return s.failingLimit }
 
 // Input is what an admin sets on an endpoint; a nil field is left as it is
 // (on Add: URL and Events are required, Enabled defaults to true).
@@ -192,17 +212,68 @@ func (s *Store) Get(ctx context.Context, accountID, id string) (Endpoint, error)
 }
 
 // Add adds an endpoint to the account, with its audit entry and its
-// signing secret, which the answer's SigningSecret shows once.
+// signing secret, which the answer's SigningSecret shows once. The account
+// keeps at most MaxPerAccount however many adds run at once: each add
+// counts the endpoints after reading the account's count of adds
+// (addsKey), and writes the endpoint in one transaction with that count
+// moved on, on condition that it is still the one read; of adds counted
+// at once one commits, and the others count again (an account full by
+// then refuses them).
 func (s *Store) Add(ctx context.Context, accountID string, in Input, by auth.Actor) (Endpoint, error) {
 	if err := s.check(in, true); err != nil {
 		return Endpoint{}, err
 	}
+	for attempt := 1; ; attempt++ {
+		e, added, err := s.addOnce(ctx, accountID, in, by)
+		if added || err != nil {
+			return e, err
+		}
+		if attempt == maxAddAttempts {
+			return Endpoint{}, apierror.Unavailable(fmt.Errorf("add a webhook endpoint to %s: %w", accountID, storage.ErrContention), time.Second)
+		}
+		if err := storage.Pause(ctx, rand.N(time.Duration(attempt)*5*time.Millisecond)); err != nil {
+			return Endpoint{}, err
+		}
+	}
+}
+
+// maxAddAttempts bounds the counts of one Add: each lost one means another
+// add committed, and at most MaxPerAccount can, so an add that lost that
+// many finds the account full (removes at the same moment aside).
+const maxAddAttempts = 3 * MaxPerAccount
+
+// adds is the account's count of endpoint adds (addsKey): the condition
+// that keeps the limit under concurrent adds. Removes leave it: a remove
+// only lowers the count an add read.
+type adds struct {
+	N int `dynamodbav:"adds"`
+}
+
+// addsKey is where the account's count of adds is kept.
+func addsKey(accountID string) storage.Key {
+	return storage.Key{PK: storage.AccountPK(accountID), SK: "WEBHOOKADDS"}
+}
+
+// addOnce counts the account's endpoints and adds one, unless another add
+// committed since the count was read (added false, nothing written).
+func (s *Store) addOnce(ctx context.Context, accountID string, in Input, by auth.Actor) (Endpoint, bool, error) {
+	count, err := storage.Get[adds](ctx, s.table, addsKey(accountID))
+	if err != nil {
+		return Endpoint{}, false, err
+	}
 	have, err := s.items.List(ctx, accountID)
 	if err != nil {
-		return Endpoint{}, err
+		return Endpoint{}, false, err
 	}
 	if len(have) >= MaxPerAccount {
-		return Endpoint{}, ErrTooMany
+		return Endpoint{}, false, ErrTooMany
+	}
+	unchanged := storage.ItemAbsent()
+	read := 0
+	if count != nil {
+		read = count.N
+		same := expression.Name(attrAdds).Equal(expression.Value(read))
+		unchanged = &same
 	}
 	now := s.clock.Now()
 	stamp := clock.Timestamp(now)
@@ -218,14 +289,18 @@ func (s *Store) Add(ctx context.Context, accountID string, in Input, by auth.Act
 	}
 	secret, sealed, err := s.newSecret(ctx, accountID, e.ID)
 	if err != nil {
-		return Endpoint{}, err
+		return Endpoint{}, false, err
 	}
 	e.setSecret(secret, sealed, stamp)
-	_, err = s.items.CreateAlong(ctx, e, func(tx *storage.Tx) {
+	added, err := s.items.CreateAlong(ctx, e, func(tx *storage.Tx) {
+		tx.Update(addsKey(accountID), expression.Set(expression.Name(attrAdds), expression.Value(read+1)), unchanged)
 		auth.AddAuditEntry(tx, storage.AccountPK(accountID), now, by, AuditAdded, e.ID, e.URL, describe(e))
 	})
-	return e, err
+	return e, added, err
 }
+
+// attrAdds is adds' one attribute, as its tag names it.
+const attrAdds = "adds"
 
 // Update changes the account's endpoint id as in says, with its audit
 // entry. Enabling an endpoint clears why it was disabled and its failures.
@@ -324,16 +399,71 @@ func (s *Store) Deliveries(ctx context.Context, accountID, id string, state deli
 
 // Redeliver sends again what r names of the endpoint's deliveries
 // (deliveries.Redeliver), with one audit entry when it sent any, and
-// returns how many.
-func (s *Store) Redeliver(ctx context.Context, accountID, id string, r deliveries.Redelivery, by auth.Actor) (int, error) {
+// returns what it queued.
+func (s *Store) Redeliver(ctx context.Context, accountID, id string, r deliveries.Redelivery, by auth.Actor) (deliveries.Redelivered, error) {
 	e, err := s.Get(ctx, accountID, id)
 	if err != nil {
-		return 0, err
+		return deliveries.Redelivered{}, err
 	}
 	now := s.clock.Now()
-	n, err := deliveries.Redeliver(ctx, s.table, id, r, now)
-	if err != nil || n == 0 {
-		return n, err
+	done, err := deliveries.Redeliver(ctx, s.table, id, r, now)
+	if err != nil || done.Queued == 0 {
+		return done, err
 	}
-	return n, auth.AddAuditEntry(s.table.Tx(), storage.AccountPK(e.AccountID), now, by, AuditRedelivered, e.ID, e.URL, r.Detail(n)).Commit(ctx)
+	return done, auth.AddAuditEntry(s.table.Tx(), storage.AccountPK(e.AccountID), now, by, AuditRedelivered, e.ID, e.URL, r.Detail(done.Queued)).Commit(ctx)
+}
+
+// Retry makes the endpoint's pending delivery eventID due now
+// (deliveries.Retry: "Retry now" once its receiver is fixed), with an
+// audit entry.
+func (s *Store) Retry(ctx context.Context, accountID, id, eventID string, by auth.Actor) error {
+	e, err := s.Get(ctx, accountID, id)
+	if err != nil {
+		return err
+	}
+	now := s.clock.Now()
+	if err := deliveries.Retry(ctx, s.table, id, eventID, now); err != nil {
+		return err
+	}
+	return auth.AddAuditEntry(s.table.Tx(), storage.AccountPK(e.AccountID), now, by, AuditRedelivered, e.ID, e.URL, "event "+eventID+", retried now").Commit(ctx)
+}
+
+// ErrDisabledTest answers a test event to a disabled endpoint: it would
+// not be sent.
+var ErrDisabledTest = errors.New("the endpoint is disabled, so a test event would not be sent to it: enable it first")
+
+// SendTest sends a test event (deliveries.AddTest) to the account's
+// endpoint id, and waits up to wait for its one attempt: the delivery is
+// returned as it is then (pending when the deliverer has not tried it
+// yet). A disabled endpoint is ErrDisabledTest.
+func (s *Store) SendTest(ctx context.Context, accountID, id string, wait time.Duration) (deliveries.Delivery, error) {
+	e, err := s.Get(ctx, accountID, id)
+	if err != nil {
+		return deliveries.Delivery{}, err
+	}
+	if !e.Enabled {
+		return deliveries.Delivery{}, ErrDisabledTest
+	}
+	d, err := deliveries.AddTest(ctx, s.table, e.AccountID, e.ID, e.URL, s.clock.Now())
+	if err != nil {
+		return d, err
+	}
+	end := time.Now().Add(wait)
+	for len(d.Attempts) == 0 && time.Now().Before(end) && ctx.Err() == nil {
+		time.Sleep(200 * time.Millisecond)
+		got, err := deliveries.Find(ctx, s.table, e.ID, d.ID)
+		if err != nil {
+			return d, err
+		}
+		d = got
+	}
+	return d, nil
+}
+
+// Delivery returns the endpoint's delivery eventID (deliveries.Find).
+func (s *Store) Delivery(ctx context.Context, accountID, id, eventID string) (deliveries.Delivery, error) {
+	if _, err := s.Get(ctx, accountID, id); err != nil {
+		return deliveries.Delivery{}, err
+	}
+	return deliveries.Find(ctx, s.table, id, eventID)
 }

@@ -2,7 +2,10 @@ package endpoints_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -113,6 +116,46 @@ func TestAnAccountHasAtMostTenEndpointsAndSeesOnlyItsOwn(t *testing.T) {
 	assert.ErrorIs(t, err, endpoints.ErrNoEndpoint, "a malformed id never enters a key")
 }
 
+func TestAddsSentTogetherKeepTheAccountToTenEndpoints(t *testing.T) {
+	store, env := newStore(t)
+	ctx := context.Background()
+	const together = 25
+	var (
+		wg                    sync.WaitGroup
+		added, refused, other atomic.Int32
+	)
+	for range together {
+		wg.Go(func() {
+			_, err := store.Add(ctx, acct, endpoints.Input{URL: ptr("https://hooks.example.com/in"), Events: &[]string{"TaskDelete"}}, admin)
+			switch {
+			case err == nil:
+				added.Add(1)
+			case errors.Is(err, endpoints.ErrTooMany):
+				refused.Add(1)
+			default:
+				other.Add(1)
+				t.Errorf("an add failed otherwise: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	list, err := store.List(ctx, acct)
+	require.NoError(t, err)
+	assert.Len(t, list, endpoints.MaxPerAccount, "no more endpoints than the limit, however many adds run at once")
+	assert.Equal(t, int32(endpoints.MaxPerAccount), added.Load(), "each endpoint stored was answered as added")
+	assert.Equal(t, int32(together-endpoints.MaxPerAccount), refused.Load(), "the others were refused for the limit")
+	entries, err := env.Server.Tokens.Audit(ctx, acct, 100)
+	require.NoError(t, err)
+	assert.Len(t, entries, endpoints.MaxPerAccount, "one audit entry per endpoint added, none for a refused add")
+
+	// Once one is removed, exactly one more fits.
+	require.NoError(t, store.Remove(ctx, acct, list[0].ID, admin))
+	_, err = store.Add(ctx, acct, endpoints.Input{URL: ptr("https://hooks.example.com/again"), Events: &[]string{"TaskDelete"}}, admin)
+	require.NoError(t, err)
+	_, err = store.Add(ctx, acct, endpoints.Input{URL: ptr("https://hooks.example.com/more"), Events: &[]string{"TaskDelete"}}, admin)
+	assert.ErrorIs(t, err, endpoints.ErrTooMany)
+}
+
 // delivery writes a delivery of endpoint e in status, made at.
 func delivery(t *testing.T, env *testenv.Env, e endpoints.Endpoint, id string, status deliveries.State, at time.Time) storage.Key {
 	key := storage.Key{PK: deliveries.PK(e.ID), SK: "EVENT#" + clock.Timestamp(at) + "#" + id}
@@ -135,7 +178,7 @@ func TestFailedDeliveriesSinceATimeAreDueAgainKeepingTheirAttempts(t *testing.T)
 
 	n, err := store.Redeliver(ctx, acct, e.ID, deliveries.Redelivery{FailedSince: now.Add(-24 * time.Hour)}, admin)
 	require.NoError(t, err)
-	assert.Equal(t, 1, n, "only the failed delivery since the time")
+	assert.Equal(t, 1, n.Queued, "only the failed delivery since the time")
 	for key, want := range map[storage.Key]deliveries.State{old: deliveries.Failed, recent: deliveries.Pending, done: deliveries.Delivered} {
 		it, err := storage.Get[deliveries.Item](ctx, env.Table, key)
 		require.NoError(t, err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bizplatform/api/shared/auth"
 	"github.com/bizplatform/api/shared/clock"
+	"github.com/bizplatform/api/shared/deliveries"
 	"github.com/bizplatform/api/shared/storage"
 )
 
@@ -19,13 +20,14 @@ var Deliverer = auth.Actor{ID: "webhooks", Name: "webhook deliverer"}
 
 // Noting reports whether attempts to the endpoint that ended so (delivered
 // or not) at now change what it records: a delivery clears FailingSince, a
-// first failure sets it, and a failure after FailingLimit of failures
-// disables the endpoint. Anything else writes nothing.
-func (e Endpoint) Noting(delivered bool, now time.Time) bool {
+// first failure sets it, and a failure after limit (the store's
+// FailingLimit) of failures disables the endpoint. Anything else writes
+// nothing.
+func (e Endpoint) Noting(delivered bool, now time.Time, limit time.Duration) bool {
 	if delivered {
 		return e.FailingSince != ""
 	}
-	return e.Enabled && (e.FailingSince == "" || now.Sub(clock.Parse(e.FailingSince)) > FailingLimit)
+	return e.Enabled && (e.FailingSince == "" || now.Sub(clock.Parse(e.FailingSince)) > limit)
 }
 
 // Answered notes a delivered attempt to the account's endpoint id: it
@@ -50,7 +52,7 @@ func (s *Store) Failed(ctx context.Context, accountID, id string, first, now tim
 	disabled := false
 	_, err := s.items.Update(ctx, accountID, id, func(e *Endpoint) error {
 		disabled = false
-		if !e.Noting(false, now) {
+		if !e.Noting(false, now, s.failingLimit) {
 			return storage.ErrNoChange
 		}
 		if e.FailingSince == "" {
@@ -69,4 +71,34 @@ func (s *Store) Failed(ctx context.Context, accountID, id string, first, now tim
 		auth.AddAuditEntry(tx, storage.AccountPK(accountID), now, Deliverer, AuditDisabled, e.ID, e.URL, detail)
 	}))
 	return disabled, err
+}
+
+// Health is what an endpoint's newest deliveries say of it: its last
+// attempt (Last) and its last delivered one (LastSuccess), each zero when
+// none of them has one.
+type Health struct {
+	Last, LastSuccess deliveries.Attempt
+}
+
+// healthWindow is how many of an endpoint's newest deliveries Health reads.
+const healthWindow = 25
+
+// Health reads the endpoint's newest deliveries (one query of
+// healthWindow) for its last answer and its last success: the endpoint's
+// record holds only when its failures began (FailingSince), so that an
+// attempt writes nothing to it.
+func (s *Store) Health(ctx context.Context, e Endpoint) (Health, error) {
+	list, _, err := deliveries.Page(ctx, s.table, e.ID, "", healthWindow, "")
+	var h Health
+	for _, d := range list {
+		for _, a := range d.Attempts {
+			if a.At > h.Last.At {
+				h.Last = a
+			}
+			if a.Delivered() && a.At > h.LastSuccess.At {
+				h.LastSuccess = a
+			}
+		}
+	}
+	return h, err
 }

@@ -28,7 +28,7 @@ func TestAnAttemptsOutcomeIsWrittenOnlyWhenItChangesTheEndpoint(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, tc.e.Noting(tc.delivered, now))
+			assert.Equal(t, tc.want, tc.e.Noting(tc.delivered, now, endpoints.FailingLimit))
 		})
 	}
 }

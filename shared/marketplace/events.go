@@ -90,16 +90,16 @@ func (a *Apps) Deliveries(ctx context.Context, appID string, state deliveries.St
 
 // Redeliver sends again what r names of the app's deliveries
 // (deliveries.Redeliver), with one audit entry in its company's list when
-// it sent any, and returns how many.
-func (a *Apps) Redeliver(ctx context.Context, appID string, r deliveries.Redelivery, by auth.Actor) (int, error) {
+// it sent any, and returns what it queued.
+func (a *Apps) Redeliver(ctx context.Context, appID string, r deliveries.Redelivery, by auth.Actor) (deliveries.Redelivered, error) {
 	app, err := a.Get(ctx, appID)
 	if err != nil {
-		return 0, err
+		return deliveries.Redelivered{}, err
 	}
 	now := a.clock.Now()
-	n, err := deliveries.Redeliver(ctx, a.table, app.ID, r, now)
-	if err != nil || n == 0 {
-		return n, err
+	done, err := deliveries.Redeliver(ctx, a.table, app.ID, r, now)
+	if err != nil || done.Queued == 0 {
+		return done, err
 	}
-	return n, auth.AddAuditEntry(a.table.Tx(), storage.CompanyPK(app.CompanyID), now, by, auth.AuditRedelivered, app.ID, app.Name, r.Detail(n)).Commit(ctx)
+	return done, auth.AddAuditEntry(a.table.Tx(), storage.CompanyPK(app.CompanyID), now, by, auth.AuditRedelivered, app.ID, app.Name, r.Detail(done.Queued)).Commit(ctx)
 }

@@ -385,5 +385,5 @@ func beforeBatchAttempt(ctx context.Context, n int) error {
 	case n >= batchAttempts:
 		return apierror.Unavailable(ErrUnprocessed, time.Second)
 	}
-	return pause(ctx, (10<<n)*time.Millisecond)
+	return Pause(ctx, (10<<n)*time.Millisecond)
 }

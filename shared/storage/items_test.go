@@ -46,7 +46,7 @@ func TestARetryWhoseRequestEndsWhileItWaitsIsA503(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // the client went away, or the request's deadline passed
 	start := time.Now()
-	err := pause(ctx, time.Minute)
+	err := Pause(ctx, time.Minute)
 	assert.Less(t, time.Since(start), time.Second, "the wait ends with the request")
 	e, ok := apierror.As(err)
 	require.True(t, ok)

@@ -259,7 +259,7 @@ func (tx *Tx) Commit(ctx context.Context) error {
 		}
 		// A new token: the canceled attempt applied nothing.
 		in.ClientRequestToken = aws.String(newRequestToken())
-		if err := pause(ctx, rand.N(time.Duration(attempt)*updatePauseStep)); err != nil {
+		if err := Pause(ctx, rand.N(time.Duration(attempt)*updatePauseStep)); err != nil {
 			return err
 		}
 	}

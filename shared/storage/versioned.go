@@ -106,7 +106,7 @@ func UpdateVersioned[T any](ctx context.Context, t *Table, key Key, change func(
 		if cycle == MaxUpdateAttempts {
 			return nil, apierror.Unavailable(fmt.Errorf("%w: %d attempts at %s/%s", ErrContention, cycle, key.PK, key.SK), time.Second)
 		}
-		if err := pause(ctx, rand.N(time.Duration(cycle)*updatePauseStep)); err != nil {
+		if err := Pause(ctx, rand.N(time.Duration(cycle)*updatePauseStep)); err != nil {
 			return nil, err
 		}
 	}
@@ -188,10 +188,10 @@ func versionOf(raw map[string]types.AttributeValue) (int64, bool, error) {
 	return v, true, nil
 }
 
-// pause waits d before a retry. When ctx is done first (the request's
+// Pause waits d before a retry. When ctx is done first (the request's
 // deadline, or the client gone) it answers 503 with Retry-After, as the
 // client's own bounds do (dynamo.Classify).
-func pause(ctx context.Context, d time.Duration) error {
+func Pause(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

@@ -12,6 +12,7 @@
 //	go run ./tools/bench dataset    # list latency at 1k/10k(/100k) contacts
 //	go run ./tools/bench cost       # capacity units per operation; a million requests of the mix priced
 //	go run ./tools/bench watchcost  # log bytes per request with metrics; logs, metrics, X-Ray priced
+//	go run ./tools/bench deliverer  # the webhook deliverer: a dead receiver's cost to the others, a flood's to memory
 //	go run ./tools/bench report     # the table
 package main
 
@@ -23,6 +24,7 @@ import (
 	"github.com/bizplatform/api/tools/bench/coldstart"
 	"github.com/bizplatform/api/tools/bench/cost"
 	"github.com/bizplatform/api/tools/bench/dataset"
+	"github.com/bizplatform/api/tools/bench/deliverer"
 	"github.com/bizplatform/api/tools/bench/load"
 	"github.com/bizplatform/api/tools/bench/report"
 	"github.com/bizplatform/api/tools/bench/watchcost"
@@ -30,7 +32,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: bench calls|coldstart|coldtrace|load|dataset|cost|watchcost|report [flags]")
+		fmt.Fprintln(os.Stderr, "usage: bench calls|coldstart|coldtrace|load|dataset|cost|watchcost|deliverer|report [flags]")
 		os.Exit(2)
 	}
 	steps := map[string]func(args []string) error{
@@ -39,6 +41,7 @@ func main() {
 		"coldtrace": coldstart.Trace,
 		"load":      load.Run,
 		"dataset":   dataset.Run,
+		"deliverer": deliverer.Run,
 		"cost":      cost.Run,
 		"report":    report.Run,
 		"watchcost": watchcost.Run,
