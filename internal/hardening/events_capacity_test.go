@@ -217,43 +217,11 @@ func eventItemSize(t *testing.T, table *storage.Table, ev events.Recorded) int {
 	return 0
 }
 
-// itemSize is an item's size as DynamoDB counts it: each attribute's name
-// and value (strings and binary by their bytes, numbers by their digits,
-// lists and maps by their members and 3 bytes, booleans 1).
+// itemSize is an item's size as DynamoDB counts it (storage.ItemSize).
 func itemSize(t *testing.T, item map[string]any) int {
 	t.Helper()
 	av, err := attributevalue.MarshalMap(item)
 	require.NoError(t, err)
 	require.NotEmpty(t, av)
-	n := 0
-	for name, v := range item {
-		n += len(name) + valueSize(v)
-	}
-	return n
-}
-
-func valueSize(v any) int {
-	switch x := v.(type) {
-	case string:
-		return len(x)
-	case []byte:
-		return len(x)
-	case float64:
-		return (len(fmt.Sprint(int64(x)))+1)/2 + 1
-	case bool, nil:
-		return 1
-	case []any:
-		n := 3
-		for _, e := range x {
-			n += valueSize(e) + 1
-		}
-		return n
-	case map[string]any:
-		n := 3
-		for k, e := range x {
-			n += len(k) + valueSize(e) + 1
-		}
-		return n
-	}
-	return 0
+	return storage.ItemSize(av)
 }

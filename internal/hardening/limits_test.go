@@ -143,10 +143,10 @@ func TestTheLargestRequestsTheRulesAllowAreStored(t *testing.T) {
 			require.Less(t, resp.Status, 500, "body: %s", clipBody(resp.Body))
 			assert.Equal(t, tc.ok, resp.Status, "body: %s", clipBody(resp.Body))
 			for key, item := range rawItems(t, d.Table, alpha) {
-				if old, ok := before[key]; ok && itemBytes(old) == itemBytes(item) {
+				if old, ok := before[key]; ok && storage.ItemSize(old) == storage.ItemSize(item) {
 					continue
 				}
-				size := itemBytes(item)
+				size := storage.ItemSize(item)
 				t.Logf("stored %s: %d bytes", readable(key), size)
 				assert.LessOrEqual(t, size, maxItemBytes, "%s is beyond DynamoDB's item limit", readable(key))
 			}

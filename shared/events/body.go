@@ -9,6 +9,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/bizplatform/api/shared/storage"
 )
 
 // How a body is stored. DynamoDB charges a write by the KB of its item,
@@ -38,7 +40,7 @@ const unitSize = 1024
 // it makes the item larger than one write unit and gzip makes it smaller.
 func PackBody(item map[string]types.AttributeValue) error {
 	text, ok := item[BodyAttr].(*types.AttributeValueMemberS)
-	if !ok || ItemSize(item) <= unitSize {
+	if !ok || storage.ItemSize(item) <= unitSize {
 		return nil
 	}
 	var b bytes.Buffer
@@ -74,55 +76,6 @@ func UnpackBody(item map[string]types.AttributeValue) error {
 	}
 	item[BodyAttr] = &types.AttributeValueMemberS{Value: string(text)}
 	return nil
-}
-
-// ItemSize is an item's size as DynamoDB prices it: each attribute's name
-// and value, strings and binary by their bytes, numbers by their digits,
-// lists and maps by their members and 3 bytes each.
-func ItemSize(item map[string]types.AttributeValue) int {
-	n := 0
-	for name, v := range item {
-		n += len(name) + valueSize(v)
-	}
-	return n
-}
-
-func valueSize(v types.AttributeValue) int {
-	switch x := v.(type) {
-	case *types.AttributeValueMemberS:
-		return len(x.Value)
-	case *types.AttributeValueMemberB:
-		return len(x.Value)
-	case *types.AttributeValueMemberN:
-		digits := 0
-		for _, c := range x.Value {
-			if c >= '0' && c <= '9' {
-				digits++
-			}
-		}
-		return (digits+1)/2 + 1
-	case *types.AttributeValueMemberBOOL, *types.AttributeValueMemberNULL:
-		return 1
-	case *types.AttributeValueMemberSS:
-		n := 3
-		for _, s := range x.Value {
-			n += len(s)
-		}
-		return n
-	case *types.AttributeValueMemberL:
-		n := 3
-		for _, e := range x.Value {
-			n += valueSize(e) + 1
-		}
-		return n
-	case *types.AttributeValueMemberM:
-		n := 3
-		for k, e := range x.Value {
-			n += len(k) + valueSize(e) + 1
-		}
-		return n
-	}
-	return 0
 }
 
 // MarshalPacked marshals v, a struct of an item (one without this

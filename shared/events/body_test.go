@@ -58,7 +58,7 @@ func TestABodyThatWouldMakeItsItemOverOneKBIsStoredGzippedAndReadAsSent(t *testi
 	packed, ok := raw[1][events.BodyAttr].(*types.AttributeValueMemberB)
 	require.True(t, ok, "a large body is binary")
 	assert.Equal(t, []byte{0x1f, 0x8b}, packed.Value[:2], "gzip")
-	assert.LessOrEqual(t, events.ItemSize(raw[1]), 1024, "its item within one write unit")
+	assert.LessOrEqual(t, storage.ItemSize(raw[1]), 1024, "its item within one write unit")
 
 	listed := testenv.Events(t, table, owner)
 	require.Len(t, listed, 2)

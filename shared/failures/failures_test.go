@@ -290,23 +290,6 @@ func TestCursorsAndFiltersAreCheckedBeforeUse(t *testing.T) {
 	}
 }
 
-// itemBytes is an item's size as DynamoDB counts it for write units:
-// each attribute's name and value (strings by their UTF-8 bytes, numbers
-// by about one byte per two digits, plus one).
-func itemBytes(item map[string]types.AttributeValue) int {
-	n := 0
-	for name, v := range item {
-		n += len(name)
-		switch v := v.(type) {
-		case *types.AttributeValueMemberS:
-			n += len(v.Value)
-		case *types.AttributeValueMemberN:
-			n += (len(strings.TrimLeft(v.Value, "-"))+1)/2 + 1
-		}
-	}
-	return n
-}
-
 func TestAFailureTakesOneWriteUnitWhateverItsMessage(t *testing.T) {
 	e := newEnv(t)
 	longest := strings.Repeat("ü", 2*failures.MaxMessage) // 4x the bytes kept
@@ -329,7 +312,7 @@ func TestAFailureTakesOneWriteUnitWhateverItsMessage(t *testing.T) {
 			})
 			require.NoError(t, err)
 			require.Len(t, out.Items, 1)
-			size := itemBytes(out.Items[0])
+			size := storage.ItemSize(out.Items[0])
 			t.Logf("%s: %d bytes", tc.name, size)
 			assert.LessOrEqual(t, size, 1024, "one write unit")
 			got, _ := e.list(t, tc.account, failures.Filter{}, "", 1)
