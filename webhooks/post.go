@@ -29,6 +29,13 @@ func (d *Deliverer) post(ctx context.Context, dl deliveries.Delivery, keys [][]b
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "bizplatform-webhooks/1")
+	// A delivery may arrive twice (receivers skip a webhook-id seen), so
+	// the transport may send it again on a new connection when the kept-
+	// alive one it reused was closed by the receiver as the attempt
+	// started: without this a receiver's idle timeout fails the attempt
+	// ("connection reset by peer"), and a test event, tried once, with it.
+	// A nil value marks the request so and is not sent (net/http).
+	req.Header["Idempotency-Key"] = nil
 	d.signer.Sign(req.Header, []byte(dl.Body))
 	deliveries.SignStandard(req.Header, dl.ID, now, []byte(dl.Body), keys...)
 	resp, err := d.client.Do(req)
